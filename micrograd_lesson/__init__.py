@@ -1,0 +1,32 @@
+"""micrograd_lesson: what the course's notebooks share.
+
+    from micrograd_lesson import Value, draw_dot
+"""
+
+from .datasets import four_examples, make_moons, make_spiral, xor
+from .draw import draw_dot
+from .engine import Value
+from .gradcheck import central_difference, forward_difference, gradcheck, numerical_gradient
+from .nn import MLP, Layer, Module, Neuron
+from .plots import plot_decision_boundary, plot_losses
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "MLP",
+    "Layer",
+    "Module",
+    "Neuron",
+    "Value",
+    "central_difference",
+    "draw_dot",
+    "forward_difference",
+    "four_examples",
+    "gradcheck",
+    "make_moons",
+    "make_spiral",
+    "numerical_gradient",
+    "plot_decision_boundary",
+    "plot_losses",
+    "xor",
+]

@@ -1,0 +1,80 @@
+"""Build the course notebooks from their sources, run them, and store them normalised.
+
+Each chapter is written as a jupytext "percent" script, notebooks/src/NN_name.py
+(cells start with `# %%`, Markdown cells with `# %% [markdown]`). This script
+turns each one into notebooks/NN_name.ipynb, executes it top to bottom in a fresh
+kernel from the notebooks/ folder, and writes it with only what a learner needs:
+execution counts 1..n, stable cell ids, no timings and no widget state. The
+stored outputs are then exactly what strict nbval sees on a re-run.
+
+    python notebooks/src/build.py          # every chapter
+    python notebooks/src/build.py 03 07    # chapters whose name starts with 03 or 07
+"""
+
+import sys
+import time
+from pathlib import Path
+
+import jupytext
+import nbformat
+from nbclient import NotebookClient
+
+SRC = Path(__file__).resolve().parent
+NOTEBOOKS = SRC.parent
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+
+
+def sources(prefixes=()):
+    found = sorted(SRC.glob("[0-9][0-9]_*.py"))
+    if prefixes:
+        found = [p for p in found if p.name.startswith(tuple(prefixes))]
+    return found
+
+
+def to_notebook(src):
+    """The source as an unexecuted notebook."""
+    nb = jupytext.read(src, fmt="py:percent")
+    nb.metadata = {"kernelspec": KERNELSPEC, "language_info": {"name": "python"}}
+    for i, cell in enumerate(nb.cells):
+        cell.id = f"c{i:03d}"
+        cell.metadata = {k: v for k, v in cell.metadata.items() if k == "tags"}
+    return nb
+
+
+def normalise(nb):
+    """Strip what differs from run to run and what a learner does not need."""
+    nb.metadata = {"kernelspec": KERNELSPEC, "language_info": {"name": "python"}}
+    count = 0
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            count += 1
+            cell.execution_count = count
+            for out in cell.outputs:
+                if "execution_count" in out:
+                    out.execution_count = count
+    return nb
+
+
+def build(src):
+    nb = to_notebook(src)
+    start = time.perf_counter()
+    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+    seconds = time.perf_counter() - start
+    target = NOTEBOOKS / (src.stem + ".ipynb")
+    nbformat.validate(nb)
+    nbformat.write(normalise(nb), target)
+    return target, seconds
+
+
+def main(argv):
+    todo = sources(argv)
+    if not todo:
+        sys.exit(f"no notebook sources match {argv} in {SRC}")
+    for src in todo:
+        target, seconds = build(src)
+        print(f"{target.relative_to(NOTEBOOKS.parent)}: ran in {seconds:.1f} s")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
