@@ -1,6 +1,6 @@
 """micrograd_lesson: what the course's notebooks share.
 
-    from micrograd_lesson import Value, draw_dot
+from micrograd_lesson import Value, draw_dot
 """
 
 from .datasets import four_examples, make_moons, make_spiral, xor

@@ -109,8 +109,7 @@ def draw_dot(root, rankdir="LR", notes=None, show_grad=True, max_nodes=MAX_NODES
     for attr in ("data", "_prev", "_op"):
         if not hasattr(root, attr):
             raise TypeError(
-                f"draw_dot needs an object with data, _prev and _op; "
-                f"{type(root).__name__} has no {attr!r}"
+                f"draw_dot needs an object with data, _prev and _op; {type(root).__name__} has no {attr!r}"
             )
     nodes = _walk(root)
     if len(nodes) > max_nodes:
@@ -161,7 +160,8 @@ def _text_tree(root):
         grad = f", grad {_fmt(node.grad)}" if hasattr(node, "grad") else ""
         op = f" <- {node._op}" if node._op else ""
         again = id(node) in seen and node._prev
-        lines.append(f"{prefix}{branch}{label} = {_fmt(node.data)}{grad}{op}" + (" (see above)" if again else ""))
+        seen_note = " (see above)" if again else ""
+        lines.append(f"{prefix}{branch}{label} = {_fmt(node.data)}{grad}{op}{seen_note}")
         if again:
             continue
         seen.add(id(node))

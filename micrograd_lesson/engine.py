@@ -62,9 +62,7 @@ class Value:
         if other is NotImplemented:
             return other
         # d(a*b)/da = b and d(a*b)/db = a: each input is scaled by the other.
-        return Value(
-            self.data * other.data, (self, other), "*", _local_grads=(other.data, self.data)
-        )
+        return Value(self.data * other.data, (self, other), "*", _local_grads=(other.data, self.data))
 
     def __sub__(self, other):
         other = _as_value(other)
@@ -126,7 +124,7 @@ class Value:
 
     def __rpow__(self, other):
         other = _as_value(other)
-        return other if other is NotImplemented else other ** self
+        return other if other is NotImplemented else other**self
 
     # ---- functions of one input ----
 

@@ -59,7 +59,9 @@ def normalise(nb):
 def build(src):
     nb = to_notebook(src)
     start = time.perf_counter()
-    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+    NotebookClient(
+        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
+    ).execute()
     seconds = time.perf_counter() - start
     target = NOTEBOOKS / (src.stem + ".ipynb")
     nbformat.validate(nb)
