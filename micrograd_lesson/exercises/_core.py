@@ -1,21 +1,43 @@
 """What every chapter's exercises share: verdicts, solutions and revealing them.
 
-A check prints "correct" or one specific hint, and returns True or False. It
+A check returns a Verdict that shows as "correct" or one specific hint and is
+truthy only when the answer is right (so tests write `assert check(...)`). It
 never raises: a learner's half-written function should get a hint, not a
 traceback. Each worked solution is registered with the check it must pass,
 so the tests can run every solution through its check.
 """
 
+import html
 import inspect
 import textwrap
 
 SOLUTIONS = {}  # name -> (solution function, check function)
 
 
+class Verdict:
+    """A check's outcome: shows as "correct" or "not yet: <hint>", and is truthy only if correct.
+
+    Returned rather than printed, so the check on a cell's last line shows one line.
+    """
+
+    def __init__(self, ok, hint=""):
+        self.ok, self.hint = bool(ok), hint
+
+    def __bool__(self):
+        return self.ok
+
+    def __eq__(self, other):
+        return bool(self) == other if isinstance(other, (bool, Verdict)) else NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self):
+        return "correct" if self.ok else f"not yet: {self.hint}"
+
+
 def verdict(ok, hint=""):
-    """Print the outcome of a check and return it."""
-    print("correct" if ok else f"not yet: {hint}")
-    return bool(ok)
+    """The outcome of a check: `verdict(True)` or `verdict(False, "a specific hint")`."""
+    return Verdict(ok, hint)
 
 
 def attempt(fn, *args):
@@ -37,16 +59,25 @@ def solution(name, check):
 
 
 def reveal(name):
-    """Show a worked solution's code (as Markdown in Jupyter) and run its check."""
+    """Offer a worked solution, folded away until clicked, and run its check.
+
+    In Jupyter the code sits in a collapsed "Show the solution" block, so a
+    stored notebook does not give it away; elsewhere it is printed.
+    """
     if name not in SOLUTIONS:
         raise KeyError(f"no solution named {name!r}; there are: {', '.join(sorted(SOLUTIONS))}")
     fn, check = SOLUTIONS[name]
     code = textwrap.dedent(inspect.getsource(fn))
     code = "\n".join(line for line in code.splitlines() if not line.startswith("@solution"))
     try:
-        from IPython.display import Markdown, display
-
-        display(Markdown(f"```python\n{code}\n```"))
+        from IPython.display import HTML, display
     except ImportError:
         print(code)
+    else:
+        display(
+            HTML(
+                f"<details><summary>Show the solution ({html.escape(name)})</summary>"
+                f"<pre><code>{html.escape(code)}</code></pre></details>"
+            )
+        )
     return check(fn)
