@@ -1,0 +1,461 @@
+# %% [markdown]
+# # Chapter 1 — Derivatives by nudging
+#
+# Training a neural network comes down to one question, asked millions of times:
+# *if I turn this knob a little, does the loss go up or down, and by how much?*
+# The answer is a **derivative**. Before we build any machinery to compute
+# derivatives automatically, this chapter gets a feel for what a derivative *is*, using
+# nothing but a function and a tiny nudge.
+#
+# By the end you will have computed slopes by nudging, seen exactly how accurate (and
+# inaccurate) nudging is, counted why it is far too slow for a network, and met the
+# three ways of getting a derivative side by side. The third one, automatic
+# differentiation, is what the rest of the course builds.
+
+# %%
+import math
+import random
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from micrograd_lesson import Value, central_difference, forward_difference
+from micrograd_lesson.exercises import (
+    check_central_difference,
+    check_numerical_gradient,
+    check_slope,
+    reveal,
+)
+
+random.seed(0)
+rng = np.random.default_rng(0)
+
+# %% [markdown]
+# ## A function of one number
+#
+# Start with an ordinary parabola, $f(x) = 3x^2 - 4x + 5$. In words: square the input,
+# multiply by three, subtract four times the input, add five. It takes one number and
+# returns one number, and we can evaluate it anywhere.
+
+
+# %%
+def f(x):
+    return 3 * x**2 - 4 * x + 5
+
+
+print(f"f(3) = {f(3.0):.4f}")
+print(f"f(0) = {f(0.0):.4f}")
+print(f"f(-1) = {f(-1.0):.4f}")
+
+# %% [markdown]
+# So $f(3) = 20$, $f(0) = 5$ and $f(-1) = 12$. The plot below shows the whole curve.
+# The orange line touches the curve at $x = 3$ without crossing it: that is the
+# **tangent line**, and its steepness is the derivative of $f$ at 3. The green line is
+# the tangent at the bottom of the bowl, where the curve is momentarily flat.
+
+# %%
+xs = np.linspace(-2, 4, 200)
+x0, x_min = 3.0, 2 / 3
+slope_at_3 = 6 * x0 - 4  # the exact slope; we will recover it by nudging below
+
+fig, ax = plt.subplots(figsize=(7, 4.2))
+ax.plot(xs, f(xs), label="$f(x) = 3x^2 - 4x + 5$", linewidth=2)
+ax.plot(xs, f(x0) + slope_at_3 * (xs - x0), "--", label="tangent at x = 3 (slope 14)")
+ax.plot(xs, np.full_like(xs, f(x_min)), "--", label="tangent at x = 2/3 (slope 0)")
+ax.plot([x0, x_min], [f(x0), f(x_min)], "ko")
+ax.set_ylim(-5, 45)
+ax.set_xlabel("x")
+ax.set_ylabel("f(x)")
+ax.set_title("A parabola and two of its tangent lines")
+ax.legend()
+ax.grid(True, alpha=0.3)
+plt.show()
+
+# %% [markdown]
+# ## The slope, by nudging
+#
+# How do we measure the steepness at $x = 3$ without calculus? Nudge the input by a
+# small amount $h$, see how much the output moves, and divide:
+#
+# $$\text{slope} \approx \frac{f(x + h) - f(x)}{h}.$$
+#
+# In words: *rise over run*, for a very short run. If the output moves up by 14 times
+# as much as the input did, the slope is 14. The smaller $h$, the closer the straight
+# line between the two points hugs the curve.
+
+# %%
+x = 3.0
+for h in [0.1, 0.01, 0.001, 0.0001]:
+    slope = (f(x + h) - f(x)) / h
+    print(f"h = {h:<7} f(x + h) - f(x) = {f(x + h) - f(x):.7f}   slope = {slope:.4f}")
+
+# %% [markdown]
+# The estimates 14.3, 14.03, 14.003, 14.0003 close in on **14**, and each time $h$
+# shrinks tenfold the error shrinks tenfold too. Calculus gives the exact answer:
+# the derivative of $3x^2 - 4x + 5$ is $f'(x) = 6x - 4$, and $6 \cdot 3 - 4 = 14$.
+#
+# The sign matters as much as the size. At $x = -1$ the slope is negative (moving right
+# goes downhill), and at $x = 2/3$ it is zero: we are at the bottom of the bowl, where a
+# small nudge in either direction barely changes $f$. Finding the spot where the slope is
+# zero is exactly what training a network does, in many dimensions at once.
+
+# %%
+h = 1e-6
+for x in [-1.0, 2 / 3, 3.0]:
+    slope = (f(x + h) - f(x)) / h
+    print(f"x = {x:.4f}   slope by nudging = {slope:.4f}   exact 6x - 4 = {6 * x - 4:.4f}")
+
+# %% [markdown]
+# With $h = 10^{-6}$ the nudge gives a slope of $-10.0000$ at $x = -1$, $0.0000$ at
+# $x = 2/3$ and $14.0000$ at $x = 3$, matching $6x - 4$ to four decimals.
+#
+# ## Several inputs: one nudge each
+#
+# A network's loss depends on many numbers at once. With several inputs we nudge **one
+# at a time**, holding the others fixed, and get one slope per input: the *partial
+# derivatives*. Take $d = a \cdot b + c$ at $a = 2$, $b = -3$, $c = 10$.
+
+
+# %%
+def d_of(a, b, c):
+    return a * b + c
+
+
+a, b, c = 2.0, -3.0, 10.0
+h = 1e-4
+d = d_of(a, b, c)
+print(f"d = {d:.4f}")
+print(f"dd/da ~ {(d_of(a + h, b, c) - d) / h:.4f}")
+print(f"dd/db ~ {(d_of(a, b + h, c) - d) / h:.4f}")
+print(f"dd/dc ~ {(d_of(a, b, c + h) - d) / h:.4f}")
+
+# %% [markdown]
+# Here $d = 4$, and the three partial derivatives are $\partial d/\partial a \approx -3$,
+# $\partial d/\partial b \approx 2$ and $\partial d/\partial c \approx 1$. Each one makes
+# sense on its own:
+#
+# - Nudging $a$ up adds $h$ copies of $b$ to the product, and $b = -3$, so $d$ *falls*
+#   three times as fast as $a$ rises: the slope with respect to $a$ is the value of $b$.
+# - By the same reasoning the slope with respect to $b$ is the value of $a$, which is 2.
+# - $c$ is simply added, so whatever you add to $c$ is added to $d$: slope 1.
+#
+# Remember these two patterns, "a product's slope is the *other* factor" and "a sum
+# passes the nudge straight through". They are the whole of chapter 3.
+#
+# ## Forward or central difference?
+#
+# So far we nudged only forwards. A **central difference** nudges both ways and divides
+# by the full distance $2h$:
+#
+# $$\frac{f(x + h) - f(x - h)}{2h}.$$
+#
+# Written out, the two recipes are one line each:
+
+
+# %%
+def my_forward_difference(fn, x, h):
+    return (fn(x + h) - fn(x)) / h
+
+
+def my_central_difference(fn, x, h):
+    return (fn(x + h) - fn(x - h)) / (2 * h)
+
+
+for h in [0.1, 0.01]:
+    fwd, cen = my_forward_difference(f, 3.0, h), my_central_difference(f, 3.0, h)
+    print(f"h = {h:<5} forward = {fwd:.6f}   central = {cen:.6f}")
+
+# %% [markdown]
+# On our parabola the central difference is already spot on with a clumsy $h = 0.1$,
+# while the forward one is off by $0.3$. That is no accident. A forward difference
+# measures the slope of a chord that starts at $x$ and leans into the curve; the central
+# one balances a chord leaning one way against one leaning the other, and for a parabola
+# the two leans cancel exactly.
+#
+# The package `micrograd_lesson` holds the same two functions, `forward_difference` and
+# `central_difference` (with a default $h = 10^{-6}$); from now on we use those.
+
+# %%
+print(f"forward_difference(f, 3.0) = {forward_difference(f, 3.0):.6f}")
+print(f"central_difference(f, 3.0) = {central_difference(f, 3.0):.6f}")
+
+# %% [markdown]
+# ### How small should h be? The U-shaped error
+#
+# It seems we should make $h$ as tiny as possible. We cannot, because computers store
+# numbers with about 16 significant digits. When $h$ is tiny, $f(x + h)$ and $f(x)$ agree
+# in almost all of those digits, and subtracting them leaves mostly rounding noise, which
+# is then *divided* by the tiny $h$ and blown up.
+#
+# Two errors pull against each other:
+#
+# - **truncation error**, from using a chord instead of the tangent, shrinks as $h$ shrinks;
+# - **round-off error**, from finite precision, grows as $h$ shrinks, roughly like
+#   $10^{-16} / h$.
+#
+# To see both, we need a function whose exact derivative we know and where the central
+# difference is *not* exact, so we switch to $g(x) = x^3$ at $x = 2$, whose derivative is
+# $3x^2 = 12$. We try 57 values of $h$ from $10^{-1}$ down to $10^{-15}$ and plot the
+# error of each method on log-log axes.
+
+
+# %%
+def g(x):
+    return x * x * x
+
+
+exact = 12.0
+hs = np.logspace(-1, -15, 57)
+err_forward = np.array([abs(forward_difference(g, 2.0, h) - exact) for h in hs])
+err_central = np.array([abs(central_difference(g, 2.0, h) - exact) for h in hs])
+
+
+def fitted_slope(h_values, errors, h_low, h_high):
+    """Slope of log10(error) against log10(h), over h_low <= h <= h_high."""
+    keep = (h_values >= h_low) & (h_values <= h_high)
+    return np.polyfit(np.log10(h_values[keep]), np.log10(errors[keep]), 1)[0]
+
+
+slope_fwd = fitted_slope(hs, err_forward, 1e-5, 1e-1)
+slope_cen = fitted_slope(hs, err_central, 1e-4, 1e-1)
+for name, errors, fit in [("forward", err_forward, slope_fwd), ("central", err_central, slope_cen)]:
+    best = np.argmin(errors)
+    print(
+        f"{name}: error falls like h^{fit:.2f} for large h; "
+        f"smallest error {errors[best]:.0e} at h = {hs[best]:.0e}"
+    )
+
+fig, ax = plt.subplots(figsize=(7, 4.5))
+ax.loglog(hs, err_forward, "o-", markersize=3, label="forward difference")
+ax.loglog(hs, err_central, "s-", markersize=3, label="central difference")
+ax.loglog(hs, 6 * hs, ":", color="gray", label="slope 1 (error ~ h)")
+ax.loglog(hs, hs**2, "--", color="gray", label="slope 2 (error ~ h²)")
+ax.loglog(hs, 1e-15 / hs, "-.", color="tab:red", alpha=0.6, label="round-off (~1e-15 / h)")
+ax.set_ylim(1e-13, 10)
+ax.invert_xaxis()
+ax.set_xlabel("nudge h (getting smaller to the right)")
+ax.set_ylabel("|estimate - exact slope|")
+ax.set_title("Error of g'(2) for g(x) = x³: truncation falls, round-off rises")
+ax.legend(fontsize=8)
+ax.grid(True, which="major", alpha=0.3)
+plt.show()
+
+# %% [markdown]
+# Read the plot from left to right, as $h$ shrinks.
+#
+# - On the left, truncation error dominates. The forward error falls along a line of
+#   slope **1** (the fit gives 1.00): ten times smaller $h$, ten times smaller error. For
+#   $g(x) = x^3$ the forward error is exactly $6h + h^2$, mostly the $6h$ term.
+# - The central error falls along a line of slope **2** (the fit gives 2.00): ten times
+#   smaller $h$, a *hundred* times smaller error. Its error is exactly $h^2$, because the
+#   first-order parts of the two leaning chords cancel and only a second-order part is
+#   left.
+# - On the right, both curves turn around and climb, noisily, along the red round-off
+#   line. Past that point a smaller $h$ makes the estimate *worse*.
+#
+# Each curve is a U (a V on log axes). The forward difference does best near
+# $h = 2 \cdot 10^{-8}$, with an error of about $3 \cdot 10^{-8}$. The central difference gets
+# to its best sooner, near $h = 3 \cdot 10^{-6}$, and its best error, about
+# $2 \cdot 10^{-11}$, is thousands of times smaller. That is why `central_difference`
+# is the one we will use to check gradients in chapter 6, with $h = 10^{-6}$ as a safe
+# middle ground.
+#
+# ## Why nudging does not scale
+#
+# Nudging is simple and always works, so why not train networks with it? Count the cost.
+# To get the slope for *every* input we need one evaluation at the starting point plus
+# one nudged evaluation per input. A function of $n$ inputs costs $n + 1$ evaluations
+# per gradient with forward differences (and $2n$ with central ones).
+#
+# Let us count for real. Below is a small network (chapter 7 explains what it is; here it
+# is just a function) with **41 parameters**: 3 inputs, two hidden layers of 4 `tanh`
+# units, and one output, scored on four examples. A counter records each time the loss is
+# evaluated.
+
+# %%
+XS = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
+YS = [1.0, -1.0, -1.0, 1.0]
+counter = {"evaluations": 0}
+
+
+def tanh(z):
+    return z.tanh() if isinstance(z, Value) else math.tanh(z)
+
+
+def loss_of(params):
+    """Squared error of a 3-4-4-1 tanh network whose 41 weights are `params`."""
+    counter["evaluations"] += 1
+    total = 0.0
+    for inputs, target in zip(XS, YS):
+        p = iter(params)  # hand out the 41 numbers in a fixed order
+        layer = inputs
+        for n_out, squash in [(4, True), (4, True), (1, False)]:
+            # each unit: a weight per input, then a bias
+            sums = [sum(next(p) * v for v in layer) + next(p) for _ in range(n_out)]
+            layer = [tanh(s) for s in sums] if squash else sums
+        total = total + (layer[0] - target) ** 2
+    return total
+
+
+params = rng.uniform(-1, 1, size=41).tolist()
+print(f"parameters: {len(params)}")
+print(f"loss: {loss_of(params):.4f}")
+
+# %% [markdown]
+# Now the gradient by forward differences: one evaluation at the starting point, then
+# one per parameter with only that parameter nudged.
+
+# %%
+counter["evaluations"] = 0
+h = 1e-6
+base = loss_of(params)
+numeric_grad = []
+for i in range(len(params)):
+    nudged = list(params)
+    nudged[i] += h
+    numeric_grad.append((loss_of(nudged) - base) / h)
+print(f"evaluations for one gradient by nudging: {counter['evaluations']}")
+print(f"first three partial derivatives: {', '.join(f'{g_i:.4f}' for g_i in numeric_grad[:3])}")
+
+# %% [markdown]
+# **42 evaluations** for one gradient of a 41-parameter function: one more than the
+# number of parameters, as predicted. Training repeats that for every step.
+#
+# Compare what is coming. Below, the same function runs once on the package's finished
+# `Value` objects, which you will build yourself over chapters 2 to 5, and a single call
+# to `backward()` fills in all 41 partial derivatives.
+
+# %%
+counter["evaluations"] = 0
+values = [Value(p) for p in params]
+loss = loss_of(values)
+loss.backward()
+auto_grad = [v.grad for v in values]
+print(f"evaluations for one gradient by autodiff: {counter['evaluations']} (plus one backward pass)")
+print(f"first three partial derivatives: {', '.join(f'{g_i:.4f}' for g_i in auto_grad[:3])}")
+print(f"largest difference from nudging: {max(abs(u - v) for u, v in zip(numeric_grad, auto_grad)):.1e}")
+
+# %% [markdown]
+# One evaluation and one backward pass give the same 41 numbers (the two agree to about
+# $10^{-5}$, the forward difference's own error). For a network with a million
+# parameters, nudging would need a million and one evaluations per gradient, and each
+# evaluation itself touches all million parameters: about $10^{12}$ operations for a
+# single step. A backward pass costs a small constant multiple of one evaluation, however
+# many parameters there are.
+
+# %%
+sizes = np.array([41, 337, 10_000, 1_000_000])
+for n in sizes:
+    print(f"{n:>9,} parameters: nudging needs {n + 1:>9,} evaluations; autodiff needs 1 + a backward pass")
+
+fig, ax = plt.subplots(figsize=(6.5, 4))
+n_range = np.logspace(1, 6, 50)
+ax.loglog(n_range, n_range + 1, label="forward differences: n + 1 evaluations")
+ax.loglog(n_range, 2 * n_range, "--", label="central differences: 2n evaluations")
+ax.loglog(n_range, np.full_like(n_range, 2.0), label="reverse-mode autodiff: ~2 (forward + backward)")
+ax.set_xlabel("number of parameters n")
+ax.set_ylabel("cost of one gradient (in evaluations)")
+ax.set_title("Cost of one gradient as the model grows")
+ax.legend(loc="upper left", fontsize=9)
+ax.grid(True, which="major", alpha=0.3)
+plt.show()
+
+# %% [markdown]
+# ## Three ways to get a derivative
+#
+# There are three ways to get a derivative out of a computer, and it helps to see them
+# side by side on our parabola.
+#
+# 1. **Symbolic**: apply the rules of calculus to the *formula* and write down a new
+#    formula. By hand, $f'(x) = 6x - 4$. Exact, but you need the formula, and for a big
+#    program the derivative formula can grow far larger than the program (each product
+#    rule doubles the terms).
+# 2. **Numerical**: nudge and measure, as in this chapter. Needs nothing but the ability
+#    to call the function, but it is approximate and costs one evaluation per input.
+# 3. **Automatic**: run the program once while recording each elementary operation, then
+#    apply the chain rule to the record, backwards. Exact up to rounding, and one
+#    backward pass gives every partial derivative. This is what PyTorch's
+#    `loss.backward()` does, and what this course builds.
+
+
+# %%
+def f_prime_symbolic(x):
+    return 6 * x - 4  # derived by hand from 3x^2 - 4x + 5
+
+
+def f_prime_automatic(x):
+    xv = Value(x)
+    y = 3 * xv**2 - 4 * xv + 5
+    y.backward()
+    return xv.grad
+
+
+print(f"{'x':>8} {'symbolic':>10} {'numerical':>10} {'automatic':>10}")
+for x in [-1.0, 0.0, 2 / 3, 3.0]:
+    print(
+        f"{x:8.4f} {f_prime_symbolic(x):10.4f} {central_difference(f, x):10.4f} {f_prime_automatic(x):10.4f}"
+    )
+
+# %% [markdown]
+# All three agree at every point: $-10$ at $x = -1$, $-4$ at $0$, $0$ at $2/3$ and $14$
+# at $3$. (The numerical column prints $-0.0000$ at $x = 2/3$: a round-off error of
+# about $2 \cdot 10^{-10}$ on the negative side, rounded to four decimals. The other two methods
+# give exactly zero.) They differ in what they need and what they cost:
+#
+# | method | needs | accuracy | cost for n inputs |
+# |---|---|---|---|
+# | symbolic | the formula | exact | formula may explode in size |
+# | numerical | the ability to call f | approximate (the U above) | n + 1 evaluations |
+# | automatic | the program, run once | exact up to rounding | 1 evaluation + 1 backward pass |
+#
+# The next chapter takes the first step towards automatic differentiation: a number that
+# remembers how it was computed.
+#
+# ## Exercises
+#
+# ### 1. A slope by nudging
+#
+# Let $g(x) = x^3 - 2x$. Estimate its slope at $x = 1.5$ by nudging, and pass the number
+# to `check_slope`.
+
+# %%
+slope = 0.0  # replace with your estimate of the slope of x**3 - 2*x at x = 1.5
+check_slope(slope)
+
+# %%
+reveal("ch01.slope")
+
+# %% [markdown]
+# ### 2. Write the central difference
+#
+# Write `central(fn, x, h)` returning the central-difference estimate of the slope of
+# `fn` at `x`. The check tries it on a few functions where the exact slope is known.
+
+
+# %%
+def central(fn, x, h):
+    return 0.0  # replace with the central difference
+
+
+check_central_difference(central)
+
+# %%
+reveal("ch01.central_difference")
+
+# %% [markdown]
+# ### 3. A whole gradient by nudging
+#
+# Write `numerical_gradient(fn, inputs)`: `fn` takes several numbers (as `fn(*inputs)`)
+# and returns one; return a list with one partial derivative per input, nudging one input
+# at a time. Use the central difference with $h = 10^{-6}$.
+
+
+# %%
+def numerical_gradient(fn, inputs):
+    return [0.0 for _ in inputs]  # replace: one slope per input
+
+
+check_numerical_gradient(numerical_gradient)
+
+# %%
+reveal("ch01.numerical_gradient")

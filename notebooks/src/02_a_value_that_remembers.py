@@ -1,0 +1,327 @@
+# %% [markdown]
+# # Chapter 2 — A value that remembers
+#
+# Chapter 1 ended with a cost problem: nudging needs one extra run of the whole
+# computation for every input. Nudging is expensive because it treats the function as a
+# sealed box: all it can do is feed numbers in and watch what comes out.
+#
+# Automatic differentiation opens the box. If every number knew *how it was computed*
+# (from which other numbers, by which operation), we could walk back through that
+# record and work out each input's influence directly, without re-running anything.
+# This chapter builds that record: a small `Value` class whose objects remember their
+# inputs and their operation. Together those memories form a **computation graph**, and
+# we will draw it.
+
+# %%
+import micrograd_lesson as mg
+from micrograd_lesson import draw_dot
+from micrograd_lesson.exercises import check_node_count, check_q, check_subtraction, reveal
+
+# Nothing in this chapter is random, so there is nothing to seed.
+
+# %% [markdown]
+# ## Step 1: a number in a box
+#
+# We start with the smallest useful thing: an object that holds one number in `data`,
+# prints itself readably, and supports `+` and `*`. Python calls `a.__add__(b)` when you
+# write `a + b` and `a.__mul__(b)` for `a * b` (chapter 0 showed this), so those two
+# methods are all we need for arithmetic.
+
+
+# %% tags=["defines-value"]
+class Value:
+    """A number in a box. It can add and multiply, but forgets how it was made."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def __repr__(self):
+        return f"Value(data={self.data})"
+
+    def __add__(self, other):
+        return Value(self.data + other.data)
+
+    def __mul__(self, other):
+        return Value(self.data * other.data)
+
+
+# %%
+a = Value(2.0)
+b = Value(-3.0)
+print(a + b)
+print(a * b)
+
+# %% [markdown]
+# Adding gives `Value(data=-1.0)` and multiplying gives `Value(data=-6.0)`, as they
+# should. But look at what the product is: just a box holding $-6$. Nothing in it says
+# that it came from $2$ times $-3$. That is exactly the information the backward pass
+# will need, so the box must keep it.
+#
+# ## Step 2: remember the inputs and the operation
+#
+# Every `Value` now gets three more attributes:
+#
+# - `_prev`: the values it was computed from, its **children** in the graph (empty for
+#   a value we typed in ourselves);
+# - `_op`: the operation that produced it, `"+"` or `"*"` (empty for typed-in values);
+# - `label`: a name such as `"a"`, only so that drawings are readable.
+#
+# The constructor takes the children and the operation as optional arguments, and
+# `__add__` and `__mul__` pass them in when they build their result.
+
+
+# %% tags=["defines-value"]
+class Value:
+    """A number that remembers which values it came from and by which operation."""
+
+    def __init__(self, data, _children=(), _op="", label=""):
+        self.data = data
+        self._prev = tuple(_children)  # a tuple: ordered, and may list one value twice
+        self._op = _op
+        self.label = label
+
+    def __repr__(self):
+        if self.label:
+            return f"Value(data={self.data}, label={self.label!r})"
+        return f"Value(data={self.data})"
+
+    def __add__(self, other):
+        return Value(self.data + other.data, (self, other), "+")
+
+    def __mul__(self, other):
+        return Value(self.data * other.data, (self, other), "*")
+
+
+# %% [markdown]
+# ### Why a tuple and not a set?
+#
+# The well-known micrograd stores the children in a `set`. We use a `tuple`, for two
+# reasons you can see right away. First, a value can use the *same* input twice: in
+# `s = a + a`, `a` is both the left and the right input, and a set would collapse the
+# two into one. In chapter 4 that lost copy would cost `a` half of its gradient.
+# Second, a tuple keeps the order of the inputs, so the graph is drawn the same way on
+# every run; a set of objects is ordered by memory addresses, which change from run to
+# run.
+
+# %%
+a = Value(2.0, label="a")
+s = a + a
+print(f"s = a + a = {s.data}")
+print(f"inputs remembered in the tuple: {len(s._prev)}")
+print(f"inputs a set would keep:        {len(set(s._prev))}")
+
+# %% [markdown]
+# The tuple keeps **2** inputs, the set only **1**.
+#
+# ## The example graph
+#
+# Now we build a small expression in three steps, at $a = 2$, $b = -3$, $c = 10$ and
+# $f = -2$:
+#
+# $$e = a \cdot b, \qquad d = e + c, \qquad L = d \cdot f.$$
+#
+# In words: multiply $a$ by $b$ to get $e$, add $c$ to get $d$, multiply by $f$ to get
+# $L$. We call the last one $L$ because in training the final number is the **loss**,
+# the thing we want to make small. This graph is the running example of the next
+# chapter too.
+
+# %%
+a = Value(2.0, label="a")
+b = Value(-3.0, label="b")
+c = Value(10.0, label="c")
+f = Value(-2.0, label="f")
+e = a * b
+e.label = "e"
+d = e + c
+d.label = "d"
+L = d * f
+L.label = "L"
+
+print(f"e = {e.data:.4f}")
+print(f"d = {d.data:.4f}")
+print(f"L = {L.data:.4f}")
+print(f"L was made by {L._op!r} from {L._prev}")
+
+# %% [markdown]
+# So $e = -6$, $d = 4$ and $L = -8.0$. The last line shows the memory at work: `L`
+# knows it was made by `'*'` from `d` (holding 4) and `f` (holding $-2$). And `d` knows
+# its own inputs, and so on back to the beginning. Following `_prev` from `L` reaches
+# every value that went into it.
+#
+# ## Drawing the graph
+#
+# `draw_dot` from the package follows those links and draws what it finds, with
+# Graphviz. Each rectangle is a value, showing its label and its `data`. Each oval is
+# an operation: arrows run from the inputs into the oval, and from the oval to the
+# value it produced. Read it left to right, the way the numbers flow.
+
+# %%
+draw_dot(L)
+
+# %% [markdown]
+# Each rectangle has a single row of data, because our class has no gradient yet.
+# (On a class that does have a `grad`, `show_grad=False` hides that row; we will want it
+# from chapter 3 on.) You can check every number in the drawing against the printout
+# above: $a \cdot b = -6$, $-6 + 10 = 4$, $4 \cdot (-2) = -8$.
+#
+# ## Leaves, root and why it is a DAG
+#
+# Some vocabulary, which the rest of the course uses constantly:
+#
+# - A **leaf** is a value with no inputs: one we typed in. Here $a$, $b$, $c$ and $f$.
+#   In a neural network the leaves are the inputs and the weights.
+# - The **root** is the final value, the one everything flows into: here $L$.
+# - The whole drawing is a **DAG**, a *directed acyclic graph*: directed, because every
+#   arrow points from an input to a result; acyclic, because no path of arrows ever comes
+#   back to where it started.
+#
+# A few lines of code can find the leaves by walking back from the root along `_prev`
+# and collecting every value met on the way.
+
+
+# %%
+def all_values(root):
+    """Every distinct value that `root` was computed from, root included."""
+    found, todo = [], [root]
+    while todo:
+        v = todo.pop()
+        if not any(v is seen for seen in found):
+            found.append(v)
+            todo.extend(v._prev)
+    return found
+
+
+values = all_values(L)
+leaves = [v for v in values if not v._prev]
+print(f"{len(values)} values, {sum(1 for v in values if v._op)} operations")
+print(f"leaves: {', '.join(sorted(v.label for v in leaves))}")
+print(f"root:   {L.label}")
+
+# %% [markdown]
+# The graph holds **7 values** and **3 operations**; its leaves are `a`, `b`, `c` and `f`,
+# and its root is `L`. The drawing can say the same with a note on each of those nodes:
+
+# %%
+notes = {v: "leaf" for v in leaves}
+notes[L] = "root"
+draw_dot(L, rankdir="TB", notes=notes)
+
+# %% [markdown]
+# This time the graph is laid out top to bottom (`rankdir="TB"`), so the leaves sit at
+# the top and the root at the bottom.
+#
+# Why can it never contain a cycle? Because a `Value` is only ever built from values that
+# *already exist*. Every arrow points from an older value to a newer one, and no chain of
+# "older than" can lead back to its own start.
+#
+# A DAG is not always a tree, though. A value may feed several operations. Below,
+# $a$ and $b$ are each used twice: once in the product $p = a \cdot b$ and once in the
+# sum $q = a + b$, and the results meet again in $r = p \cdot q$.
+
+# %%
+a = Value(2.0, label="a")
+b = Value(-3.0, label="b")
+p = a * b
+p.label = "p"
+q = a + b
+q.label = "q"
+r = p * q
+r.label = "r"
+print(f"p = {p.data:.4f}, q = {q.data:.4f}, r = {r.data:.4f}")
+print(f"{len(all_values(r))} values, even though a and b are used twice")
+draw_dot(r)
+
+# %% [markdown]
+# Here $p = -6$, $q = -1$ and $r = 6$, in a graph of **5 values**. Each of $a$ and $b$
+# has two arrows leaving it: one value, two uses. This shape matters in chapter 4,
+# where a value used twice must collect influence from both of its uses.
+#
+# ## What the class cannot do yet
+#
+# Our `Value` only knows how to combine with another `Value`. Mixing in a plain number
+# fails, because `__add__` asks the number `1` for a `.data` attribute it does not have:
+
+# %%
+try:
+    a + 1
+except AttributeError as err:
+    print(f"{type(err).__name__}: {err}")
+
+# %% [markdown]
+# The message says it exactly: `'int' object has no attribute 'data'`. Chapter 5 teaches
+# the class to wrap plain numbers automatically, and adds the reflected operators so
+# that `1 + a` works too.
+#
+# ## The same graph, with an empty grad row
+#
+# The package's finished `Value` (in `micrograd_lesson.engine`) remembers its inputs in
+# exactly the same way, and also carries a `grad` attribute that starts at zero. Built
+# from it, the same expression draws with a second row on every node:
+
+# %%
+pa = mg.Value(2.0, label="a")
+pb = mg.Value(-3.0, label="b")
+pc = mg.Value(10.0, label="c")
+pf = mg.Value(-2.0, label="f")
+pe = pa * pb
+pe.label = "e"
+pd = pe + pc
+pd.label = "d"
+pL = pd * pf
+pL.label = "L"
+print(f"L = {pL.data:.4f}, and every grad is still {pL.grad:.4f}")
+draw_dot(pL)
+
+# %% [markdown]
+# The data row matches our own class ($L = -8$ again), and every grad row reads
+# $0.0000$. That row is a blank waiting to be filled with an answer to the question:
+# *if this value were nudged up a little, how fast would $L$ change?* Chapter 3 fills it
+# in by hand, one node at a time, using nothing but the chain rule.
+#
+# ## Exercises
+#
+# ### 1. Teach Value to subtract
+#
+# Add a `__sub__` method so that `x - y` gives a new `Value` that remembers `(x, y)` as
+# its inputs, in that order, and `"-"` as its operation. Subclassing keeps everything
+# else from the class above.
+
+
+# %%
+class ValueWithSub(Value):
+    def __sub__(self, other):
+        return None  # replace: a new Value holding self.data - other.data
+
+
+check_subtraction(ValueWithSub)
+
+# %%
+reveal("ch02.subtraction")
+
+# %% [markdown]
+# ### 2. Build a graph
+#
+# With the `Value` class above, build $q = (a \cdot b + c) \cdot (a + c)$ at $a = 2$,
+# $b = -3$, $c = 10$, with labels on the leaves. Draw it with `draw_dot(q)` to look at
+# it, then pass `q` to the check.
+
+# %%
+q = Value(0.0)  # replace: build the expression from leaves a, b and c
+check_q(q)
+
+# %%
+reveal("ch02.q")
+
+# %% [markdown]
+# ### 3. Count the nodes
+#
+# How many distinct values does the graph of exercise 2 contain, and how many
+# operations? Answer with a pair `(values, operations)`. (The drawing helps; so does
+# `all_values`.)
+
+# %%
+answer = (0, 0)  # replace: (number of values, number of operations)
+check_node_count(answer)
+
+# %%
+reveal("ch02.node_count")

@@ -1,0 +1,503 @@
+# %% [markdown]
+# # Chapter 3 — Backpropagation by hand
+#
+# Chapter 2 built values that remember how they were computed and drew the graph of
+#
+# $$e = a \cdot b, \qquad d = e + c, \qquad L = d \cdot f$$
+#
+# at $a = 2$, $b = -3$, $c = 10$, $f = -2$, where $L = -8$. Every node had an empty grad
+# row. This chapter fills it in.
+#
+# The grad of a node answers one question: *if this value were nudged up by a tiny
+# amount, how fast would $L$ change?* In symbols it is the partial derivative
+# $\partial L / \partial x$ for the node $x$. Chapter 1 could answer that by nudging,
+# one re-run of the whole graph per node. Here we answer it for every node in a single
+# sweep from $L$ back to the leaves, using one rule from calculus, the **chain rule**.
+# That sweep is **backpropagation**. We do it by hand, so that when chapter 4 automates
+# it, nothing about it is mysterious.
+
+# %%
+import math
+import random
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from micrograd_lesson import draw_dot
+from micrograd_lesson.exercises import check_backprop_h, check_neuron_grads, check_step_downhill, reveal
+
+random.seed(0)  # seeds the network built at the end of the chapter
+
+# %% [markdown]
+# ## The class grows a grad
+#
+# The on-screen `Value` gains one attribute, `grad`, which starts at $0$: "no influence
+# on $L$ known yet". It also gains `tanh`, which we need for the neuron at the end of
+# the chapter. Everything else is chapter 2's class.
+
+# %% tags=["defines-value"]
+import math  # noqa: F811 - this cell must also run on its own
+
+
+class Value:
+    """A number that remembers its inputs and operation, and has room for a gradient."""
+
+    def __init__(self, data, _children=(), _op="", label=""):
+        self.data = data
+        self.grad = 0.0  # dL/d(this value); 0 until someone works it out
+        self._prev = tuple(_children)
+        self._op = _op
+        self.label = label
+
+    def __repr__(self):
+        return f"Value(data={self.data}, grad={self.grad}, label={self.label!r})"
+
+    def __add__(self, other):
+        return Value(self.data + other.data, (self, other), "+")
+
+    def __mul__(self, other):
+        return Value(self.data * other.data, (self, other), "*")
+
+    def tanh(self):
+        return Value(math.tanh(self.data), (self,), "tanh")
+
+
+# %%
+def build_graph(a_data=2.0, b_data=-3.0, c_data=10.0, f_data=-2.0):
+    """The chapter's running example; returns every node by name."""
+    a = Value(a_data, label="a")
+    b = Value(b_data, label="b")
+    c = Value(c_data, label="c")
+    f = Value(f_data, label="f")
+    e = a * b
+    e.label = "e"
+    d = e + c
+    d.label = "d"
+    L = d * f
+    L.label = "L"
+    return dict(a=a, b=b, c=c, f=f, e=e, d=d, L=L)
+
+
+nodes = build_graph()
+a, b, c, f, e, d, L = (nodes[k] for k in "abcfedL")
+print(f"L = {L.data:.4f}")
+draw_dot(L, rankdir="TB")
+
+# %% [markdown]
+# The same graph as before, $L = -8$, now with a grad row on every node, all $0.0000$.
+#
+# To check each gradient we work out, we also need the slow, trustworthy method from
+# chapter 1. `L_nudged(name, h)` recomputes $L$ with plain floats after adding $h$ to the
+# one node called `name`, wherever it sits in the graph; `slope_by_nudging` turns that
+# into rise over run.
+
+
+# %%
+def L_nudged(name=None, h=0.0):
+    """L recomputed with h added to the node called `name` (leaf or intermediate)."""
+
+    def bump(node_name, x):
+        return x + h if node_name == name else x
+
+    a, b, c, f = bump("a", 2.0), bump("b", -3.0), bump("c", 10.0), bump("f", -2.0)
+    e = bump("e", a * b)
+    d = bump("d", e + c)
+    return bump("L", d * f)
+
+
+def slope_by_nudging(name, h=1e-6):
+    return (L_nudged(name, h) - L_nudged()) / h
+
+
+print(f"L = {L_nudged():.4f}; nudging a by 0.001 gives L = {L_nudged('a', 0.001):.4f}")
+
+# %% [markdown]
+# Nudging $a$ up by $0.001$ moves $L$ from $-8$ to $-7.994$: up by six times the nudge.
+# So we expect $\partial L/\partial a = 6$. Let us see where that 6 comes from.
+#
+# ## Start at the root
+#
+# The first gradient is free. How fast does $L$ change when $L$ is nudged? One for one:
+# $\partial L / \partial L = 1$.
+
+# %%
+L.grad = 1.0
+print(f"dL/dL: by hand {L.grad:.4f}, by nudging {slope_by_nudging('L'):.4f}")
+
+# %% [markdown]
+# ## A product: each input's slope is the other input
+#
+# $L = d \cdot f$. Chapter 1 found the rule for a product already: nudge $d$ and $L$
+# moves by $f$ times the nudge; nudge $f$ and it moves by $d$ times. So
+#
+# $$\frac{\partial L}{\partial d} = f = -2, \qquad \frac{\partial L}{\partial f} = d = 4.$$
+#
+# We write it as *local slope times the grad of the output*. Here the output is $L$
+# itself, whose grad is 1, so the factor changes nothing yet, but the habit pays off
+# from the next step on.
+
+# %%
+d.grad = f.data * L.grad
+f.grad = d.data * L.grad
+for node in (d, f):
+    print(f"dL/d{node.label}: by hand {node.grad:.4f}, by nudging {slope_by_nudging(node.label):.4f}")
+
+# %% [markdown]
+# $\partial L/\partial d = -2$ and $\partial L/\partial f = 4$, and nudging agrees.
+#
+# ## The chain rule
+#
+# Now $d = e + c$, one step further from $L$. We know two things:
+#
+# - **locally**, nudging $e$ by some amount nudges $d$ by the same amount (a sum passes
+#   nudges straight through): $\partial d/\partial e = 1$;
+# - from the step before, $d$ moves $L$ at a rate of $-2$: $\partial L/\partial d = -2$.
+#
+# Put together: a nudge to $e$ becomes the same nudge to $d$, which becomes $-2$ times
+# that nudge to $L$. Rates along a chain **multiply**. That is the chain rule:
+#
+# $$\frac{\partial L}{\partial e} = \frac{\partial L}{\partial d} \cdot \frac{\partial d}{\partial e} = -2 \cdot 1 = -2.$$
+#
+# In words: *the grad of an input is the grad of its output times the local slope
+# between them.* If a car goes twice as fast as a bicycle and the bicycle four times as
+# fast as a walker, the car goes 2 × 4 = 8 times as fast as the walker. The same holds
+# for $c$.
+
+# %%
+e.grad = 1.0 * d.grad  # local slope of + is 1
+c.grad = 1.0 * d.grad
+for node in (e, c):
+    print(f"dL/d{node.label}: by hand {node.grad:.4f}, by nudging {slope_by_nudging(node.label):.4f}")
+
+# %% [markdown]
+# Both are $-2$: $\partial L/\partial e = -2$ and $\partial L/\partial c = -2$. A plus
+# node simply hands its grad to each of its inputs.
+#
+# ## The last step: back to a and b
+#
+# $e = a \cdot b$, a product again, so each local slope is the other input: $b = -3$
+# for $a$, and $a = 2$ for $b$. Multiply by the grad arriving from above, $-2$:
+#
+# $$\frac{\partial L}{\partial a} = \frac{\partial L}{\partial e} \cdot b = (-2)(-3) = 6,
+# \qquad \frac{\partial L}{\partial b} = \frac{\partial L}{\partial e} \cdot a = (-2)(2) = -4.$$
+
+# %%
+a.grad = b.data * e.grad
+b.grad = a.data * e.grad
+for node in (a, b):
+    print(f"dL/d{node.label}: by hand {node.grad:.4f}, by nudging {slope_by_nudging(node.label):.4f}")
+
+# %% [markdown]
+# There is the 6 we saw at the start, and $\partial L/\partial b = -4$.
+#
+# ## All the gradients, checked
+#
+# Every node now has its gradient, worked out by hand in one sweep from the root back
+# to the leaves. Here they are beside the nudged estimates:
+
+# %%
+print(f"{'node':>5} {'by hand':>9} {'by nudge':>9}")
+for name in "Ldfecab":
+    print(f"{name:>5} {nodes[name].grad:9.4f} {slope_by_nudging(name):9.4f}")
+
+# %% [markdown]
+# Every row matches: $\partial L/\partial d = -2$, $\partial L/\partial f = 4$,
+# $\partial L/\partial c = -2$, $\partial L/\partial e = -2$, $\partial L/\partial a = 6$
+# and $\partial L/\partial b = -4$. The drawing shows the same numbers in place, with a
+# note on each node saying which product produced its grad: for example the grad of
+# $a$ is "b × e.grad", $(-3)(-2) = 6$.
+
+# %%
+how = {
+    L: "start: 1",
+    d: "f × L.grad",
+    f: "d × L.grad",
+    e: "1 × d.grad",
+    c: "1 × d.grad",
+    a: "b × e.grad",
+    b: "a × e.grad",
+}
+draw_dot(L, rankdir="TB", notes=how)
+
+# %% [markdown]
+# Notice how little each step needed: the grad of the node just above it, and a local
+# slope that depends only on the operation and its inputs' data. Nothing in the step
+# for $a$ cares what happens after $e$; all of that is already summed up in $e$'s grad.
+# That locality is what makes backpropagation cheap.
+#
+# ## One step along the gradient
+#
+# The gradients say which way to move each leaf to make $L$ **bigger**: $a$ up
+# (grad $6$), $b$ down (grad $-4$), $c$ down (grad $-2$), $f$ up (grad $4$). Let us take
+# one small step: add $0.01$ times its grad to every leaf, and run the graph forward again.
+
+# %%
+step = 0.01
+for leaf in (a, b, c, f):
+    leaf.data += step * leaf.grad
+
+new = build_graph(a.data, b.data, c.data, f.data)
+print(f"leaves now: a = {a.data:.4f}, b = {b.data:.4f}, c = {c.data:.4f}, f = {f.data:.4f}")
+print(f"L before the step: {L.data:.4f}")
+print(f"L after the step:  {new['L'].data:.4f}")
+predicted = L.data + step * sum(leaf.grad**2 for leaf in (a, b, c, f))
+print(f"first-order prediction: {L.data:.4f} + {step} × (6² + 4² + 2² + 4²) = {predicted:.4f}")
+
+# %% [markdown]
+# $L$ rose from $-8$ to about $-7.29$ (exactly $-7.2865$). The gradient predicted the
+# change: each leaf moved by $0.01$ times its grad, and each such move changes $L$ by
+# about its grad times the move, so the total rise is about $0.01 \times (36 + 16 + 4 +
+# 16) = 0.72$, predicting $-7.28$. The small difference is curvature: $L$ is not a
+# straight line in its inputs, so the prediction is only good for small steps.
+#
+# The plot makes that visible. It moves all four leaves together by $t$ times their
+# gradients and plots $L$ against $t$. The straight dashed line is the prediction from
+# the gradients alone; it touches the curve at $t = 0$, like the tangent lines of
+# chapter 1.
+
+# %%
+grads = {name: nodes[name].grad for name in "abcf"}
+start = {"a": 2.0, "b": -3.0, "c": 10.0, "f": -2.0}
+ts = np.linspace(-0.1, 0.1, 81)
+L_along = [build_graph(*(start[k] + t * grads[k] for k in "abcf"))["L"].data for t in ts]
+
+fig, ax = plt.subplots(figsize=(6.5, 4))
+ax.plot(ts, L_along, label="L after moving every leaf by t × its grad", linewidth=2)
+ax.plot(ts, -8.0 + 72.0 * ts, "--", label="first-order prediction: -8 + 72 t")
+ax.plot([0.0, 0.01], [-8.0, new["L"].data], "ko")
+ax.annotate(
+    "step of 0.01: L = -7.2865", (0.01, new["L"].data), xytext=(0.02, -9.5), arrowprops={"arrowstyle": "->"}
+)
+ax.set_xlabel("t (how far along the gradient)")
+ax.set_ylabel("L")
+ax.set_title("Moving along the gradient raises L")
+ax.legend(loc="lower right")
+ax.grid(True, alpha=0.3)
+plt.show()
+
+# %% [markdown]
+# To make $L$ **smaller**, which is what training wants for a loss, step the other way:
+# subtract the gradient instead of adding it. That is gradient descent, and it is an
+# exercise at the end of this chapter.
+#
+# ## A neuron
+#
+# Our second graph is a tiny piece of a neural network: one **neuron** with two inputs.
+# It multiplies each input $x_i$ by a weight $w_i$, adds them up together with a bias
+# $b$, and squashes the sum $n$ through $\tanh$:
+#
+# $$o = \tanh(x_1 w_1 + x_2 w_2 + b).$$
+#
+# $\tanh$ is an S-shaped curve that maps any number into the range $-1$ to $1$. Its slope
+# has a neat formula in terms of its own output: $\frac{d}{dn}\tanh(n) = 1 - \tanh(n)^2$.
+# In words: steepest (slope 1) at $0$, flattening out as the output approaches $\pm 1$.
+
+# %%
+x1, x2, w1, w2, b_ = 2.0, 0.0, -3.0, 1.0, 6.8813735870195432
+n_here = x1 * w1 + x2 * w2 + b_
+o_here = math.tanh(n_here)
+grid = np.linspace(-4, 4, 200)
+
+fig, ax = plt.subplots(figsize=(6.5, 4))
+ax.plot(grid, np.tanh(grid), label="tanh(n)", linewidth=2)
+ax.plot(grid, 1 - np.tanh(grid) ** 2, "--", label="its slope, 1 - tanh(n)²")
+ax.plot([n_here], [o_here], "ko")
+ax.annotate(
+    f"n = {n_here:.4f}\no = {o_here:.4f}\nslope = {1 - o_here**2:.4f}",
+    (n_here, o_here),
+    xytext=(-3.8, 0.3),
+    arrowprops={"arrowstyle": "->"},
+)
+ax.set_xlabel("n")
+ax.set_title("tanh squashes its input into (-1, 1)")
+ax.legend(loc="lower right")
+ax.grid(True, alpha=0.3)
+plt.show()
+
+# %% [markdown]
+# We take $x_1 = 2$, $x_2 = 0$, $w_1 = -3$, $w_2 = 1$ and the odd-looking bias
+# $b = 6.8813735870195432$. The bias is chosen so that the sum is $n = 0.8814$, where
+# $\tanh(n) = 1/\sqrt{2} \approx 0.7071$ and the slope $1 - o^2$ is exactly one half.
+# That keeps the numbers below round.
+
+# %%
+x1 = Value(2.0, label="x1")
+x2 = Value(0.0, label="x2")
+w1 = Value(-3.0, label="w1")
+w2 = Value(1.0, label="w2")
+b = Value(6.8813735870195432, label="b")
+x1w1 = x1 * w1
+x1w1.label = "x1*w1"
+x2w2 = x2 * w2
+x2w2.label = "x2*w2"
+x1w1x2w2 = x1w1 + x2w2
+x1w1x2w2.label = "x1*w1 + x2*w2"
+n = x1w1x2w2 + b
+n.label = "n"
+o = n.tanh()
+o.label = "o"
+print(f"n = {n.data:.4f}")
+print(f"o = {o.data:.4f}")
+draw_dot(o, rankdir="TB", show_grad=False)
+
+# %% [markdown]
+# The graph has ten values: five leaves, four intermediate results and the output
+# $o \approx 0.7071$. (`show_grad=False` hides the grad rows while they are all zero, to
+# keep the first picture simple.) Backpropagation goes exactly as before, one node at a time from $o$
+# back to the leaves, each grad being the output's grad times a local slope:
+#
+# 1. $\partial o/\partial o = 1$.
+# 2. Through $\tanh$: the local slope is $1 - o^2 = 0.5$, so $n$'s grad is $0.5$.
+# 3. Through the two plus nodes: the grad passes unchanged, so $b$, the sum
+#    $x_1 w_1 + x_2 w_2$ and each of the two products get $0.5$.
+# 4. Through the products: each input gets the *other* input times $0.5$.
+
+# %%
+o.grad = 1.0
+n.grad = (1 - o.data**2) * o.grad  # tanh's local slope
+x1w1x2w2.grad = 1.0 * n.grad
+b.grad = 1.0 * n.grad
+x1w1.grad = 1.0 * x1w1x2w2.grad
+x2w2.grad = 1.0 * x1w1x2w2.grad
+x1.grad = w1.data * x1w1.grad
+w1.grad = x1.data * x1w1.grad
+x2.grad = w2.data * x2w2.grad
+w2.grad = x2.data * x2w2.grad
+
+
+def o_nudged(name, h):
+    """o recomputed with plain floats after adding h to the leaf called `name`."""
+    v = {"x1": 2.0, "x2": 0.0, "w1": -3.0, "w2": 1.0, "b": 6.8813735870195432}
+    v[name] += h
+    return math.tanh(v["x1"] * v["w1"] + v["x2"] * v["w2"] + v["b"])
+
+
+print(f"{'leaf':>5} {'by hand':>9} {'by nudge':>9}")
+for leaf in (x1, w1, x2, w2, b):
+    by_nudge = (o_nudged(leaf.label, 1e-6) - o_nudged(leaf.label, 0.0)) / 1e-6
+    print(f"{leaf.label:>5} {leaf.grad:9.4f} {by_nudge:9.4f}")
+
+# %% [markdown]
+# So $\partial o/\partial x_1 = -1.5$, $\partial o/\partial w_1 = 1.0$,
+# $\partial o/\partial x_2 = 0.5$, $\partial o/\partial w_2 = 0.0$ (and
+# $\partial o/\partial b = 0.5$), all confirmed by nudging. The picture:
+
+# %%
+draw_dot(o, rankdir="TB")
+
+# %% [markdown]
+# ### Why is w2's gradient exactly zero?
+#
+# Because its input is zero. The weight $w_2$ enters the neuron only through the product
+# $x_2 w_2$, and with $x_2 = 0$ that product is $0$ whatever $w_2$ is. Nudge $w_2$ as much
+# as you like: the output does not move.
+
+# %%
+for w2_value in [1.0, 1.5, -10.0]:
+    print(f"w2 = {w2_value:6.2f}: o = {o_nudged('w2', w2_value - 1.0):.4f}")
+
+# %% [markdown]
+# With $w_2 = 1$, $1.5$ or $-10$, the output is $0.7071$ every time. The chain rule says
+# the same thing: the local slope of $x_2 w_2$ with respect to $w_2$ is $x_2$, which is
+# $0$, and zero times anything is zero. In a network this means a weight learns nothing
+# from an example whose input to it is zero.
+#
+# $x_2$ itself, on the other hand, has gradient $0.5$: *its* local slope is $w_2 = 1$, so
+# changing the input would change the output. The gradient is about what the output
+# would do if you moved that particular value, and the answer can differ between the
+# two factors of one product.
+#
+# ## This does not scale
+#
+# Ten lines of hand-written chain rule for a ten-value neuron, seven for the first graph.
+# Now count the values in something realistic. Our class can already build a small
+# network of the kind trained in chapter 8: three inputs, two layers of four `tanh`
+# neurons like the one above, and one output, 41 parameters in all. We run it forward
+# once, on a single input, and count the values in its graph.
+
+
+# %%
+def neuron(inputs):
+    """tanh(w1*x1 + ... + wn*xn + b) with random weights, from the class above."""
+    weights = [Value(random.uniform(-1, 1)) for _ in inputs]
+    bias = Value(0.0)
+    total = weights[0] * inputs[0]
+    for w, x in zip(weights[1:], inputs[1:]):
+        total = total + w * x
+    return (total + bias).tanh(), weights + [bias]
+
+
+params = []
+layer = [Value(2.0), Value(3.0), Value(-1.0)]
+for n_out in [4, 4, 1]:
+    outputs = []
+    for _ in range(n_out):
+        out, ps = neuron(layer)
+        outputs.append(out)
+        params += ps
+    layer = outputs
+
+seen, todo = set(), [layer[0]]
+while todo:  # walk back from the output, as in chapter 2
+    v = todo.pop()
+    if v not in seen:
+        seen.add(v)
+        todo.extend(v._prev)
+print(f"parameters: {len(params)}")
+print(f"values in the graph of one forward pass: {len(seen)}")
+
+# %% [markdown]
+# **117 values**, each needing its own line of chain rule, for one input to a
+# 41-parameter network; a real network has millions of parameters and sees many inputs
+# per step. Nobody can write those lines by hand.
+#
+# But look back at what every line did. Each one took the grad of a node's output and
+# multiplied it by a local slope that the operation alone determines: $1$ for $+$, "the
+# other input" for $\times$, $1 - o^2$ for $\tanh$. The work is purely mechanical. So
+# each operation could record its own local rule at the moment it runs, and a short loop
+# could visit the nodes from the root back to the leaves and apply them. That is
+# chapter 4: `backward()`.
+#
+# ## Exercises
+#
+# ### 1. Backpropagate through a new expression
+#
+# Take $g = (a + b) \cdot c$ and $h = g \cdot d + e$ at $a = 2$, $b = 1$, $c = -4$,
+# $d = 3$, $e = 5$ (so $g = -12$ and $h = -31$). Work out $\partial h/\partial x$ for each
+# leaf by hand, and submit a dict such as `{"a": ..., "b": ..., "c": ..., "d": ..., "e": ...}`.
+# Drawing the graph first helps.
+
+# %%
+grads_h = {"a": 0.0, "b": 0.0, "c": 0.0, "d": 0.0, "e": 0.0}  # replace with your gradients
+check_backprop_h(grads_h)
+
+# %%
+reveal("ch03.backprop_h")
+
+# %% [markdown]
+# ### 2. Another neuron
+#
+# The neuron $o = \tanh(x_1 w_1 + x_2 w_2 + b)$ at $x_1 = 1$, $x_2 = 0.5$, $w_1 = 2$,
+# $w_2 = -2$, $b = -0.5$. Compute the gradient of $o$ with respect to `x1`, `w1`, `x2`,
+# `w2` and `b` by hand (using $1 - o^2$ for the $\tanh$ step) and submit them as a dict.
+
+# %%
+neuron_grads = {"x1": 0.0, "w1": 0.0, "x2": 0.0, "w2": 0.0, "b": 0.0}  # replace
+check_neuron_grads(neuron_grads)
+
+# %%
+reveal("ch03.neuron_grads")
+
+# %% [markdown]
+# ### 3. A step downhill
+#
+# Back to $L = (a \cdot b + c) \cdot f$ at $a = 2$, $b = -3$, $c = 10$, $f = -2$, with the
+# gradients found above. Move every leaf by $0.01$ times its gradient in the direction
+# that makes $L$ *smaller*, recompute $L$, and submit the new value.
+
+# %%
+new_L = 0.0  # replace with L after one step downhill
+check_step_downhill(new_L)
+
+# %%
+reveal("ch03.step_downhill")
