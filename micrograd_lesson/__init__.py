@@ -8,15 +8,19 @@ from .draw import draw_dot
 from .engine import Value
 from .gradcheck import central_difference, forward_difference, gradcheck, numerical_gradient
 from .nn import MLP, Layer, Module, Neuron
+from .optim import SGD, Adam, Optimizer
 from .plots import plot_decision_boundary, plot_losses
 
 __version__ = "0.1.0"
 
 __all__ = [
     "MLP",
+    "SGD",
+    "Adam",
     "Layer",
     "Module",
     "Neuron",
+    "Optimizer",
     "Value",
     "central_difference",
     "draw_dot",

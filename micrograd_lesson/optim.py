@@ -1,0 +1,166 @@
+"""Optimisers: rules that turn gradients into parameter updates.
+
+Shaped like PyTorch's `torch.optim`: build one from a model's parameters,
+then in each training step call `zero_grad()`, run the forward pass and
+`loss.backward()`, and call `step()`.
+
+    opt = Adam(model.parameters(), lr=0.01)
+    for _ in range(100):
+        opt.zero_grad()
+        loss = compute_loss(model)
+        loss.backward()
+        opt.step()
+
+Each optimiser keeps its own per-parameter memory (a velocity, running
+averages) in plain lists, index for index with `self.params`.
+"""
+
+import math
+import numbers
+
+from .engine import Value
+
+
+class Optimizer:
+    """What every optimiser shares: the parameter list, the rate, zero_grad()."""
+
+    def __init__(self, params, lr):
+        self.params = _check_params(params, type(self).__name__)
+        self.lr = _check_positive(lr, "lr", type(self).__name__)
+
+    def zero_grad(self):
+        # backward() *adds* to a leaf's grad, so each step must start from 0.
+        for p in self.params:
+            p.grad = 0.0
+
+    def step(self):
+        raise NotImplementedError(f"{type(self).__name__} must define step()")
+
+    def __repr__(self):
+        return f"{type(self).__name__}({len(self.params)} parameters, lr={self.lr:g})"
+
+
+class SGD(Optimizer):
+    """Gradient descent, optionally with momentum (the same rule as torch.optim.SGD).
+
+    Without momentum:  p -= lr * g
+    With momentum mu:  v = mu * v + g;  p -= lr * v
+
+    The velocity v is a running sum of past gradients, each one worth mu
+    times less per step of age. Where successive gradients agree, v grows
+    (up to g / (1 - mu), ten times g for mu = 0.9); where they flip sign,
+    they cancel out. So momentum speeds along a valley and damps the
+    zig-zag across it.
+    """
+
+    def __init__(self, params, lr=0.001, momentum=0.0):
+        super().__init__(params, lr)
+        self.momentum = _check_fraction(momentum, "momentum", "SGD")
+        self.velocity = [0.0] * len(self.params)
+
+    def step(self):
+        mu = self.momentum
+        for i, p in enumerate(self.params):
+            # With mu = 0 the velocity is just the gradient: plain descent.
+            self.velocity[i] = mu * self.velocity[i] + p.grad
+            p.data -= self.lr * self.velocity[i]
+
+    def __repr__(self):
+        return f"SGD({len(self.params)} parameters, lr={self.lr:g}, momentum={self.momentum:g})"
+
+
+class Adam(Optimizer):
+    """Adam (Kingma and Ba, 2015), the same rule as torch.optim.Adam.
+
+    For every parameter it keeps two running averages:
+        m = beta1 * m + (1 - beta1) * g        the mean gradient (direction)
+        v = beta2 * v + (1 - beta2) * g**2     the mean squared gradient (size)
+    and steps by  lr * m_hat / (sqrt(v_hat) + eps).
+
+    Dividing by sqrt(v) makes the step about lr in size whatever the
+    gradient's scale, so a parameter with tiny gradients moves as fast as
+    one with huge gradients. m and v start at 0, which biases them towards
+    0 early on; dividing by (1 - beta**t) after t steps removes that bias.
+    """
+
+    def __init__(self, params, lr=0.001, betas=(0.9, 0.999), eps=1e-8):
+        super().__init__(params, lr)
+        if not isinstance(betas, (tuple, list)) or len(betas) != 2:
+            raise ValueError(f"Adam needs betas as a pair (beta1, beta2), got {betas!r}")
+        self.beta1 = _check_fraction(betas[0], "betas[0]", "Adam")
+        self.beta2 = _check_fraction(betas[1], "betas[1]", "Adam")
+        self.eps = _check_positive(eps, "eps", "Adam", allow_zero=True)
+        self.t = 0  # steps taken so far, for the bias correction
+        self.m = [0.0] * len(self.params)
+        self.v = [0.0] * len(self.params)
+
+    def step(self):
+        self.t += 1
+        b1, b2 = self.beta1, self.beta2
+        # After t steps, m is (1 - b1**t) times too small on average: undo it.
+        correction1 = 1 - b1**self.t
+        correction2 = 1 - b2**self.t
+        for i, p in enumerate(self.params):
+            g = p.grad
+            self.m[i] = b1 * self.m[i] + (1 - b1) * g
+            self.v[i] = b2 * self.v[i] + (1 - b2) * g * g
+            m_hat = self.m[i] / correction1
+            v_hat = self.v[i] / correction2
+            # eps keeps the division finite when a gradient has been 0 throughout.
+            p.data -= self.lr * m_hat / (math.sqrt(v_hat) + self.eps)
+
+    def __repr__(self):
+        return (
+            f"Adam({len(self.params)} parameters, lr={self.lr:g}, "
+            f"betas=({self.beta1:g}, {self.beta2:g}), eps={self.eps:g})"
+        )
+
+
+# ---- input checks: a wrong argument should say what was wrong ----
+
+
+def _check_params(params, who):
+    if isinstance(params, Value):
+        raise TypeError(f"{who} needs a list of parameters, got a single Value; pass [p] instead")
+    if hasattr(params, "parameters") and not isinstance(params, (list, tuple)):
+        raise TypeError(
+            f"{who} needs a list of parameters, but got the {type(params).__name__} itself; "
+            f"pass model.parameters() instead"
+        )
+    try:
+        params = list(params)
+    except TypeError:
+        raise TypeError(
+            f"{who} needs a list of Value parameters, got {type(params).__name__}: {params!r}"
+        ) from None
+    if not params:
+        raise ValueError(f"{who} got an empty parameter list: there is nothing to optimise")
+    seen = set()
+    for i, p in enumerate(params):
+        if not isinstance(p, Value):
+            raise TypeError(
+                f"{who} needs Value parameters, but item {i} is {type(p).__name__}: {p!r} "
+                f"(only a Value has a .grad to follow)"
+            )
+        if id(p) in seen:
+            raise ValueError(f"{who}: item {i} ({p!r}) appears twice; it would be updated twice per step")
+        seen.add(id(p))
+    return params
+
+
+def _is_real(x):
+    return isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _check_positive(x, name, who, allow_zero=False):
+    ok = _is_real(x) and (x >= 0 if allow_zero else x > 0)
+    if not ok:
+        bound = ">= 0" if allow_zero else "> 0"
+        raise ValueError(f"{who} needs {name} {bound} (a finite number), got {type(x).__name__}: {x!r}")
+    return float(x)
+
+
+def _check_fraction(x, name, who):
+    if not (_is_real(x) and 0 <= x < 1):
+        raise ValueError(f"{who} needs 0 <= {name} < 1, got {type(x).__name__}: {x!r}")
+    return float(x)

@@ -1,0 +1,433 @@
+# %% [markdown]
+# # 7. Neurons, layers, MLPs
+#
+# The engine is finished: any formula built from `Value`s can be differentiated with one
+# call to `backward()`. A neural network is just a large formula of that kind, with many
+# knobs. This chapter builds the three small classes that write such formulas for us —
+# `Neuron`, `Layer` and `MLP` — and the one shared habit they have: every one of them can
+# list its knobs (`parameters()`) and reset their gradients (`zero_grad()`).
+#
+# We build each class on screen first, in a few lines, then switch to the package's
+# version in `micrograd_lesson.nn` and prove the two compute the same numbers. After that
+# we look inside: a single neuron's graph drawn node by node, how many parameters a
+# network has and why, and how many nodes one forward pass creates.
+
+# %%
+import random
+from collections import Counter
+
+import matplotlib.pyplot as plt
+
+from micrograd_lesson import Value, draw_dot, four_examples, nn
+
+random.seed(0)
+
+# %% [markdown]
+# ## A neuron: a weighted vote, then a squash
+#
+# A neuron takes a list of inputs $x_1, \dots, x_n$, multiplies each by its own weight
+# $w_i$, adds a bias $b$, and passes the total through an *activation function*:
+#
+# $$\text{out} = \tanh\Big(\sum_{i=1}^{n} w_i x_i + b\Big)$$
+#
+# In words: each input gets a say in proportion to its weight, the bias shifts the total
+# up or down, and tanh squashes the result into the range −1 to 1. Without the squash a
+# stack of neurons would collapse into one big linear function, however many layers it
+# had; the bend is what lets a network draw curved boundaries.
+#
+# The weights and the bias are the neuron's **parameters**: the numbers training will
+# adjust. They must be `Value`s so that `backward()` reaches them. Weights start at
+# random numbers between −1 and 1 (if they all started equal, every neuron in a layer
+# would compute the same thing and receive the same gradient, forever); the bias starts
+# at 0.
+#
+# Every class below shares one small parent, `Module`, which knows how to reset the
+# gradients of whatever `parameters()` returns.
+
+
+# %%
+class Module:
+    def parameters(self):
+        return []
+
+    def zero_grad(self):
+        for p in self.parameters():
+            p.grad = 0.0
+
+
+class Neuron(Module):
+    def __init__(self, nin, nonlin=True):
+        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = Value(0.0)
+        self.nonlin = nonlin  # the last layer of a network skips tanh
+
+    def __call__(self, x):
+        act = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)  # w . x + b
+        return act.tanh() if self.nonlin else act
+
+    def parameters(self):
+        return self.w + [self.b]
+
+
+# %% [markdown]
+# `__call__` is what lets us write `neuron(x)` as if the object were a function. The sum
+# starts at `self.b` rather than at 0, which adds the bias without an extra node.
+#
+# ## A layer: several neurons reading the same inputs
+#
+# A layer is a list of independent neurons that all look at the same inputs; its output
+# is the list of their outputs. A layer of one neuron returns that neuron's output on
+# its own rather than a one-element list, which makes the last layer of a network
+# convenient to use.
+
+
+# %%
+class Layer(Module):
+    def __init__(self, nin, nout, **kwargs):
+        self.neurons = [Neuron(nin, **kwargs) for _ in range(nout)]
+
+    def __call__(self, x):
+        outs = [n(x) for n in self.neurons]
+        return outs[0] if len(outs) == 1 else outs
+
+    def parameters(self):
+        return [p for n in self.neurons for p in n.parameters()]
+
+
+# %% [markdown]
+# ## An MLP: layers in a chain
+#
+# A multi-layer perceptron feeds each layer's outputs to the next. `MLP(3, [4, 4, 1])`
+# means 3 inputs, then a layer of 4 neurons, another of 4, and a final layer of 1. The
+# last layer is left *linear* (no tanh) so the network's output can be any number, not
+# only one between −1 and 1.
+
+
+# %%
+class MLP(Module):
+    def __init__(self, nin, nouts):
+        sizes = [nin] + nouts
+        last = len(nouts) - 1
+        self.layers = [Layer(sizes[i], sizes[i + 1], nonlin=i != last) for i in range(len(nouts))]
+
+    def __call__(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+    def parameters(self):
+        return [p for layer in self.layers for p in layer.parameters()]
+
+
+# %% [markdown]
+# That is the whole of it: about forty lines. The package's `micrograd_lesson.nn` holds
+# the same four classes with input checks, readable `repr`s and a choice of activation
+# (`activation="relu"`, the default as in the original micrograd, or `"tanh"`,
+# `"sigmoid"`, `"linear"`). Building both from the same random seed draws the same
+# weights, so the two networks must give identical outputs:
+
+# %%
+x = [2.0, 3.0, -1.0]
+
+random.seed(1)
+ours = MLP(3, [4, 4, 1])
+random.seed(1)
+package = nn.MLP(3, [4, 4, 1], activation="tanh")
+
+print(f"on-screen MLP: {ours(x).data:.10f}")
+print(f"package MLP:   {package(x).data:.10f}")
+print(package)
+
+# %% [markdown]
+# Both print 0.0251182032 for the input [2, 3, −1], to ten decimals. The `repr` on the
+# last line shows the structure: two layers of `TanhNeuron`s and a final `LinearNeuron`.
+# From here on we use the package's classes, written `nn.Neuron`, `nn.Layer`, `nn.MLP`.
+#
+# ## One neuron, drawn
+#
+# A neuron's output is an ordinary `Value` at the end of an ordinary graph. Here is a
+# tanh neuron with two inputs, x1 = 2 and x2 = −1, its parameters labelled, after
+# `backward()`:
+
+# %%
+random.seed(0)
+neuron = nn.Neuron(2, activation="tanh")
+for p, name in zip(neuron.parameters(), ["w1", "w2", "b"]):
+    p.label = name
+x1, x2 = Value(2.0, label="x1"), Value(-1.0, label="x2")
+out = neuron([x1, x2])
+out.label = "out"
+out._prev[0].label = "w·x+b"  # the node tanh reads: the pre-activation
+out.backward()
+draw_dot(out, rankdir="TB")
+
+# %% [markdown]
+# Read it top to bottom. The random weights are w1 ≈ 0.6888 and w2 ≈ 0.5159, and b = 0.
+# The two products w1·x1 = 1.3777 and w2·x2 = −0.5159 are added onto b, giving the
+# pre-activation 0.8618, and tanh turns that into out ≈ 0.6972.
+#
+# Read it bottom to top for the gradients. tanh's local derivative is $1 - \text{out}^2
+# = 1 - 0.6972^2 \approx 0.5139$; every `+` node passes that on unchanged, so b's gradient
+# is 0.5139. Each weight's gradient is that number times *its own input*: w1 gets
+# 0.5139 × 2 = 1.0279 and w2 gets 0.5139 × (−1) = −0.5139. An input with a larger
+# magnitude gives its weight more leverage over the output. The inputs get gradients too
+# (0.5139 times their weight: 0.3540 and 0.2652), although training will not change them.
+
+# %%
+for p in neuron.parameters() + [x1, x2]:
+    print(f"{p.label:>2}: data {p.data:7.4f}   grad {p.grad:7.4f}")
+
+# %% [markdown]
+# ## `parameters()`: the list training needs
+#
+# Training will nudge every parameter against its gradient, so it needs them all in one
+# flat list. Each class answers by asking its parts: an MLP asks its layers, a layer asks
+# its neurons, a neuron returns its weights followed by its bias.
+#
+# Counting them is simple arithmetic. A neuron with `nin` inputs has `nin` weights and 1
+# bias; a layer of `nout` such neurons has $(\text{nin} + 1) \times \text{nout}$. For
+# `MLP(3, [4, 4, 1])` that is (3 + 1)·4 + (4 + 1)·4 + (4 + 1)·1 = 16 + 20 + 5 = **41**.
+# For `MLP(2, [16, 16, 1])`, the network that will learn the two-moons data in chapter 9,
+# it is (2 + 1)·16 + (16 + 1)·16 + (16 + 1)·1 = 48 + 272 + 17 = **337**.
+
+# %%
+for nin, nouts in [(3, [4, 4, 1]), (2, [16, 16, 1])]:
+    model = nn.MLP(nin, nouts)
+    sizes = [nin] + nouts
+    terms = [f"({a} + 1)*{b}" for a, b in zip(sizes, sizes[1:])]
+    by_formula = sum((a + 1) * b for a, b in zip(sizes, sizes[1:]))
+    print(
+        f"MLP({nin}, {nouts}): {len(model.parameters())} parameters;  "
+        + " + ".join(terms)
+        + f" = {by_formula}"
+    )
+
+# %% [markdown]
+# The counts from `parameters()` and from the formula agree: 41 and 337. Notice the
+# middle term of the larger network. A layer reading 16 inputs with 16 neurons holds
+# 272 of the 337 parameters, because connecting every neuron to every input grows with
+# the *product* of the widths. Double the hidden width and the parameter count roughly
+# quadruples.
+#
+# ## `zero_grad()`: why every step starts by wiping the slate
+#
+# Chapter 4 made gradients *accumulate* with `+=`, so that a value used twice collects
+# both contributions. The price is that leaves — and parameters are leaves — keep what
+# earlier `backward()` calls left in them. Run two forward-and-backward passes without
+# zeroing and the first weight's gradient doubles; `zero_grad()` puts it back to 0:
+
+# %%
+random.seed(1)
+model = nn.MLP(3, [4, 4, 1], activation="tanh")
+w = model.parameters()[0]
+
+model(x).backward()
+print(f"after one backward:   grad {w.grad:.4f}")
+model(x).backward()
+print(f"after two backwards:  grad {w.grad:.4f}")
+model.zero_grad()
+print(f"after zero_grad():    grad {w.grad:.4f}")
+
+# %% [markdown]
+# The first backward pass leaves 0.8435 in the weight's `grad`; the second adds the same
+# amount again, giving 1.6871 (twice 0.84354, rounded), a gradient twice too large that
+# would push training twice too far. Every training loop in the following chapters therefore follows the same order:
+# `zero_grad()`, forward pass, `backward()`, update.
+#
+# A wrong input size is caught at once, with a message that says what was expected. This
+# network reads 3 inputs; here it is given 2:
+
+# %%
+try:
+    model([1.0, 2.0])
+except ValueError as e:
+    print(f"{type(e).__name__}: {e}")
+
+# %% [markdown]
+# ## A whole network is one graph
+#
+# Layers are only a way of organising the formula. Drawn, even the smallest network is
+# one graph from the inputs to a single output. Here is `MLP(2, [2, 1])`: two tanh
+# neurons, whose outputs h1 and h2 feed one linear neuron. We call its two layers one
+# after the other, exactly as `MLP.__call__` does, so that we can label the hidden
+# outputs; the biases are labelled too, and the unlabelled leaves beside each `*` are
+# weights (gradients hidden, since we have not run `backward()`):
+
+# %%
+random.seed(2)
+tiny = nn.MLP(2, [2, 1], activation="tanh")
+for i, neuron_i in enumerate(tiny.layers[0].neurons + tiny.layers[1].neurons, start=1):
+    neuron_i.b.label = f"b{i}"
+h = tiny.layers[0]([Value(1.0, label="x1"), Value(-2.0, label="x2")])
+h[0].label, h[1].label = "h1", "h2"
+tiny_out = tiny.layers[1](h)
+tiny_out.label = "out"
+draw_dot(tiny_out, rankdir="TB", show_grad=False)
+
+# %% [markdown]
+# Each input has an arrow into *both* first-layer neurons — a layer's neurons all read
+# the same inputs — and both tanh outputs feed the last neuron's products. The summary
+# line counts 25 values and 14 operations: 2 inputs, 9 parameters (3 per neuron),
+# 6 products, 6 sums and 2 tanh nodes; the 14 operations are the products, sums and
+# tanhs.
+#
+# ## How many nodes does one forward pass build?
+#
+# `backward()` visits every node of the graph once, and a training loop rebuilds the
+# graph at every step, so the number of nodes is the cost of one step. `topological_order()`
+# lists every node exactly once, so its length is the count. Here it is for one input to
+# `MLP(3, [4, 4, 1])`, sorted by operation (an empty name is a leaf: a parameter or an input):
+
+# %%
+inputs = [Value(v) for v in x]
+one = model(inputs)
+order = one.topological_order()
+print(f"one input, given as Values: {len(order)} nodes", dict(Counter(n._op for n in order)))
+print(f"one input, given as floats: {len(model(x).topological_order())} nodes")
+
+# %% [markdown]
+# **116 nodes**, and every one can be predicted. A tanh neuron with $k$ inputs adds $k$
+# weights, 1 bias, $k$ products, $k$ sums (the running total starts at the bias) and 1
+# tanh: $3k + 2$ nodes. The first layer's four neurons each read 3 inputs (4 × 11 = 44),
+# the second layer's four read 4 (4 × 14 = 56), and the linear output neuron reads 4 and
+# has no tanh (13). With the 3 inputs, 3 + 44 + 56 + 13 = 116. Sorted by kind that is
+# 44 leaves (41 parameters and 3 inputs), 32 products, 32 sums and 8 tanh nodes.
+#
+# Given plain floats instead, the count is **125**: a float is wrapped in a fresh `Value`
+# each time it meets a weight, so each of the 3 inputs becomes 4 leaf nodes, one per
+# first-layer neuron — 12 instead of 3.
+#
+# Now the loss over the four training examples of chapter 8, the squared distance from
+# each prediction to its target, summed:
+
+# %%
+xs, ys = four_examples()
+loss = sum((model(xi) - yi) ** 2 for xi, yi in zip(xs, ys))
+order = loss.topological_order()
+print(f"loss = {loss.data:.4f}: {len(order)} nodes", dict(Counter(n._op for n in order)))
+n_params_in_graph = sum(1 for n in order if any(n is p for p in model.parameters()))
+print(f"of which parameters: {n_params_in_graph}")
+
+# %% [markdown]
+# **394 nodes** for a 41-parameter network and four examples. The arithmetic: the 41
+# parameters appear **once**, because all four forward passes share them — the graph is
+# a DAG, not four copies. Each example adds its own 84 nodes (12 wrapped inputs, 32
+# products, 32 sums, 8 tanh), 4 × 84 = 336. The loss itself adds 17: for each example a
+# target constant, a subtraction and a square (12), the sum's three additions plus one
+# more because Python's `sum` starts from 0, and that 0 (5). 41 + 336 + 17 = 394.
+#
+# This is the scalar engine's weakness in one number: about ten `Value` objects per
+# parameter, each a Python object with its own small list of children, all built again
+# at every training step. Chapter 11 replaces them with arrays.
+#
+# ## How the graph grows with width
+#
+# How fast does this grow? For `MLP(2, [h, h, 1])` the parameter count is
+# $(2+1)h + (h+1)h + (h+1) = h^2 + 5h + 1$, a quadratic in the width $h$, and the node
+# count follows it, at roughly three nodes per parameter (a weight, its product and its
+# sum):
+
+# %%
+widths = list(range(1, 33))
+params, nodes = [], []
+for h in widths:
+    net = nn.MLP(2, [h, h, 1], activation="tanh")
+    params.append(len(net.parameters()))
+    nodes.append(len(net([Value(0.5), Value(-0.5)]).topological_order()))
+
+fig, ax = plt.subplots(figsize=(6.5, 4))
+ax.plot(widths, nodes, "o-", ms=3, label="nodes in one forward pass")
+ax.plot(widths, params, "s-", ms=3, label="parameters")
+ax.set_xlabel("hidden width h in MLP(2, [h, h, 1])")
+ax.set_ylabel("count")
+ax.set_title("Graph size grows with the square of the width")
+ax.grid(True, alpha=0.3)
+ax.legend()
+plt.show()
+print(f"h = 16: {params[15]} parameters, {nodes[15]} nodes ({nodes[15] / params[15]:.2f} per parameter)")
+print(f"h = 32: {params[31]} parameters, {nodes[31]} nodes ({nodes[31] / params[31]:.2f} per parameter)")
+
+# %% [markdown]
+# At h = 16 (the chapter 9 network) one input builds 979 nodes for 337 parameters, 2.91
+# per parameter; at h = 32, 3,491 nodes for 1,185 parameters, 2.95 per parameter. Both
+# curves bend upwards together, and the ratio creeps towards 3 as the weights (each
+# with its product and its sum) outnumber everything else.
+#
+# ## Summary
+#
+# - A `Neuron` computes tanh(w·x + b) (or another activation) from `Value`s; a `Layer` is
+#   neurons sharing inputs; an `MLP` chains layers and leaves the last one linear.
+# - `parameters()` collects every weight and bias into one list: $(\text{nin}+1)\times
+#   \text{nout}$ per layer, 41 for `MLP(3, [4, 4, 1])`, 337 for `MLP(2, [16, 16, 1])`.
+# - `zero_grad()` resets those gradients, because leaves accumulate across `backward()`
+#   calls.
+# - One forward pass builds a graph of about three nodes per parameter; shared
+#   parameters appear once however many examples use them.
+#
+# ## Exercises
+#
+# **1. Count parameters by formula.** Write `count_parameters(nin, nouts)` returning the
+# number of parameters of `MLP(nin, nouts)`, without building the network.
+
+# %%
+from micrograd_lesson.exercises import (
+    check_count_graph_nodes,
+    check_count_parameters,
+    check_leaky_neuron,
+    reveal,
+)
+
+
+def count_parameters(nin, nouts):
+    return 0  # your formula here
+
+
+check_count_parameters(count_parameters)
+
+# %%
+reveal("ch07.count_parameters")
+
+# %% [markdown]
+# **2. A Neuron variant: leaky ReLU.** ReLU outputs 0 for every negative input, so a
+# neuron stuck on the negative side gets zero gradient and can never recover. The *leaky*
+# ReLU lets a trickle through: out = a when a > 0, else 0.01 · a, where a = w·x + b.
+# Write `LeakyNeuron(nin)`, a subclass of `nn.Module`, whose `parameters()` returns the
+# weights then the bias, and whose output is built from `Value` operations so that
+# gradients flow. (Hint: you may look at `a.data` to choose a branch.)
+
+
+# %%
+class LeakyNeuron(nn.Module):
+    def __init__(self, nin):
+        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = Value(0.0)
+
+    def __call__(self, x):
+        a = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
+        return a.relu()  # change this into a leaky ReLU
+
+    def parameters(self):
+        return self.w + [self.b]
+
+
+check_leaky_neuron(LeakyNeuron)
+
+# %%
+reveal("ch07.leaky_neuron")
+
+# %% [markdown]
+# **3. Predict the graph.** Write `count_graph_nodes(nin, nouts)` giving the number of
+# nodes (inputs included) in the graph of one forward pass of
+# `nn.MLP(nin, nouts, activation="tanh")` on a list of `nin` input `Value`s. It should
+# give 116 for `(3, [4, 4, 1])`; the check also tries other shapes.
+
+
+# %%
+def count_graph_nodes(nin, nouts):
+    return 116  # right for one network only
+
+
+check_count_graph_nodes(count_graph_nodes)
+
+# %%
+reveal("ch07.count_graph_nodes")

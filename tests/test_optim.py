@@ -1,0 +1,266 @@
+"""Tests for micrograd_lesson.optim: SGD (with momentum) and Adam.
+
+Expected values are computed here from the update formulas, step by step,
+so a test reads as the rule it checks.
+"""
+
+import math
+
+import pytest
+
+from micrograd_lesson import MLP, SGD, Adam, Optimizer, Value
+from micrograd_lesson.nn import Module
+
+
+def quadratic_loss(w1, w2):
+    """0.5 * ((w1 - 1)**2 + 10 * (w2 + 2)**2): gradients w1 - 1 and 10 * (w2 + 2)."""
+    return 0.5 * ((w1 - 1) ** 2 + 10 * (w2 + 2) ** 2)
+
+
+def grad_of(x1, x2):
+    return [x1 - 1, 10 * (x2 + 2)]
+
+
+def run(opt, params, steps):
+    """Take `steps` optimiser steps on quadratic_loss; return the data after each."""
+    history = []
+    for _ in range(steps):
+        opt.zero_grad()
+        quadratic_loss(*params).backward()
+        opt.step()
+        history.append([p.data for p in params])
+    return history
+
+
+def test_plain_sgd_steps_against_the_gradient():
+    params = [Value(3.0), Value(0.5)]
+    history = run(SGD(params, lr=0.05), params, 4)
+    x = [3.0, 0.5]
+    for got in history:
+        g = grad_of(*x)
+        x = [xi - 0.05 * gi for xi, gi in zip(x, g)]
+        assert got == pytest.approx(x, rel=1e-12)
+
+
+def test_sgd_momentum_matches_pytorch_convention():
+    # PyTorch's rule: v = mu * v + g (no (1 - mu) factor); p -= lr * v.
+    lr, mu = 0.05, 0.9
+    params = [Value(3.0), Value(0.5)]
+    history = run(SGD(params, lr=lr, momentum=mu), params, 5)
+    x, v = [3.0, 0.5], [0.0, 0.0]
+    for got in history:
+        g = grad_of(*x)
+        v = [mu * vi + gi for vi, gi in zip(v, g)]
+        x = [xi - lr * vi for xi, vi in zip(x, v)]
+        assert got == pytest.approx(x, rel=1e-12)
+
+
+def test_first_momentum_step_equals_plain_step():
+    a, b = [Value(3.0), Value(0.5)], [Value(3.0), Value(0.5)]
+    run(SGD(a, lr=0.1, momentum=0.9), a, 1)
+    run(SGD(b, lr=0.1), b, 1)
+    assert [p.data for p in a] == [p.data for p in b]
+
+
+def test_momentum_velocity_grows_under_a_constant_gradient():
+    # With g constant, v after t steps is g * (1 + mu + ... + mu**(t-1)).
+    p = Value(0.0)
+    opt = SGD([p], lr=1.0, momentum=0.5)
+    for t in range(1, 6):
+        p.grad = 2.0
+        opt.step()
+        assert opt.velocity[0] == pytest.approx(2.0 * (1 - 0.5**t) / (1 - 0.5))
+
+
+def test_adam_steps_with_bias_correction():
+    lr, b1, b2, eps = 0.1, 0.9, 0.999, 1e-8
+    params = [Value(3.0), Value(0.5)]
+    history = run(Adam(params, lr=lr, betas=(b1, b2), eps=eps), params, 5)
+    x, m, v = [3.0, 0.5], [0.0, 0.0], [0.0, 0.0]
+    for t, got in enumerate(history, start=1):
+        g = grad_of(*x)
+        m = [b1 * mi + (1 - b1) * gi for mi, gi in zip(m, g)]
+        v = [b2 * vi + (1 - b2) * gi**2 for vi, gi in zip(v, g)]
+        m_hat = [mi / (1 - b1**t) for mi in m]
+        v_hat = [vi / (1 - b2**t) for vi in v]
+        x = [xi - lr * mh / (math.sqrt(vh) + eps) for xi, mh, vh in zip(x, m_hat, v_hat)]
+        assert got == pytest.approx(x, rel=1e-12)
+
+
+def test_adam_first_step_is_lr_times_sign_of_gradient():
+    # With bias correction, m_hat = g and v_hat = g**2 at t = 1: the step is lr * g / |g|.
+    params = [Value(3.0), Value(0.5)]  # gradients 2 and 25: very different sizes
+    run(Adam(params, lr=0.1), params, 1)
+    assert params[0].data == pytest.approx(3.0 - 0.1, abs=1e-8)
+    assert params[1].data == pytest.approx(0.5 - 0.1, abs=1e-8)
+
+
+def test_adam_without_gradient_does_not_move():
+    p = Value(1.5)
+    opt = Adam([p], lr=0.1)
+    for _ in range(3):
+        p.grad = 0.0
+        opt.step()
+    assert p.data == 1.5
+
+
+def test_zero_grad_resets_every_parameter():
+    model = MLP(3, [4, 1])
+    opt = SGD(model.parameters(), lr=0.1)
+    model([1.0, -2.0, 0.5]).backward()
+    assert any(p.grad != 0 for p in model.parameters())
+    opt.zero_grad()
+    assert all(p.grad == 0.0 for p in model.parameters())
+
+
+def test_accepts_a_generator_and_trains_a_model():
+    model = MLP(2, [3, 1])
+    opt = Adam((p for p in model.parameters()), lr=0.05)
+    assert len(opt.params) == (2 * 3 + 3) + (3 * 1 + 1)
+
+    def loss():
+        return (model([1.0, 2.0]) - 1.0) ** 2
+
+    before = loss().data
+    for _ in range(20):
+        opt.zero_grad()
+        loss().backward()
+        opt.step()
+    assert loss().data < before
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"lr": 0}, "lr > 0"),
+        ({"lr": -0.1}, "got float: -0.1"),
+        ({"lr": "0.1"}, "got str: '0.1'"),
+        ({"lr": float("nan")}, "finite"),
+        ({"lr": True}, "got bool"),
+        ({"lr": 0.1, "momentum": -0.5}, "0 <= momentum < 1"),
+        ({"lr": 0.1, "momentum": 1.0}, "got float: 1.0"),
+    ],
+)
+def test_sgd_rejects_bad_settings(kwargs, message):
+    with pytest.raises(ValueError, match="SGD") as info:
+        SGD([Value(1.0)], **kwargs)
+    assert message in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"lr": 0.0}, "lr > 0"),
+        ({"betas": (0.9,)}, "pair"),
+        ({"betas": (1.0, 0.999)}, "betas[0]"),
+        ({"betas": (0.9, -0.1)}, "betas[1]"),
+        ({"eps": -1e-8}, "eps >= 0"),
+    ],
+)
+def test_adam_rejects_bad_settings(kwargs, message):
+    with pytest.raises(ValueError, match="Adam") as info:
+        Adam([Value(1.0)], **kwargs)
+    assert message in str(info.value)
+
+
+def test_empty_parameter_list_is_an_error():
+    with pytest.raises(ValueError, match="empty parameter list"):
+        SGD([], lr=0.1)
+
+
+def test_non_value_parameter_names_its_type_and_value():
+    with pytest.raises(TypeError, match=r"item 1 is float: 2\.5"):
+        Adam([Value(1.0), 2.5])
+
+
+def test_passing_the_model_instead_of_its_parameters():
+    with pytest.raises(TypeError, match=r"pass model\.parameters\(\)"):
+        SGD(MLP(2, [2, 1]), lr=0.1)
+
+
+def test_passing_a_single_value():
+    with pytest.raises(TypeError, match=r"pass \[p\]"):
+        SGD(Value(1.0), lr=0.1)
+
+
+def test_a_parameter_listed_twice_is_an_error():
+    p = Value(1.0)
+    with pytest.raises(ValueError, match="appears twice"):
+        SGD([p, p], lr=0.1)
+
+
+def test_base_class_step_is_abstract():
+    opt = Optimizer([Value(1.0)], lr=0.1)
+    with pytest.raises(NotImplementedError):
+        opt.step()
+
+
+def test_repr_names_the_settings():
+    assert repr(SGD([Value(1.0)], lr=0.1, momentum=0.9)) == "SGD(1 parameters, lr=0.1, momentum=0.9)"
+    assert "betas=(0.9, 0.999)" in repr(Adam([Value(1.0)]))
+
+
+# ---- cross-check against PyTorch on the same problem ----
+
+
+class TinyNet(Module):
+    """y = tanh(w1 * x + b1) * w2: three parameters, easy to mirror in torch."""
+
+    def __init__(self):
+        self.w1, self.b1, self.w2 = Value(0.5), Value(-0.3), Value(0.8)
+
+    def __call__(self, x):
+        return (self.w1 * x + self.b1).tanh() * self.w2
+
+    def parameters(self):
+        return [self.w1, self.b1, self.w2]
+
+
+DATA = [(-1.0, 0.5), (0.0, -0.2), (1.5, 0.9), (2.0, 0.4)]
+
+
+def ours(make_opt, steps):
+    net = TinyNet()
+    opt = make_opt(net.parameters())
+    for _ in range(steps):
+        opt.zero_grad()
+        loss = sum(((net(x) - y) ** 2 for x, y in DATA), Value(0.0))
+        loss.backward()
+        opt.step()
+    return [p.data for p in net.parameters()]
+
+
+def theirs(torch, make_opt, steps):
+    w1, b1, w2 = (torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in (0.5, -0.3, 0.8))
+    opt = make_opt([w1, b1, w2])
+    for _ in range(steps):
+        opt.zero_grad()
+        loss = sum((torch.tanh(w1 * x + b1) * w2 - y) ** 2 for x, y in DATA)
+        loss.backward()
+        opt.step()
+    return [t.item() for t in (w1, b1, w2)]
+
+
+@pytest.mark.parametrize(
+    "name, ours_opt, torch_opt",
+    [
+        ("sgd", lambda p: SGD(p, lr=0.05), lambda optim, p: optim.SGD(p, lr=0.05)),
+        (
+            "momentum",
+            lambda p: SGD(p, lr=0.05, momentum=0.9),
+            lambda optim, p: optim.SGD(p, lr=0.05, momentum=0.9),
+        ),
+        ("adam", lambda p: Adam(p, lr=0.05), lambda optim, p: optim.Adam(p, lr=0.05)),
+        (
+            "adam-betas",
+            lambda p: Adam(p, lr=0.02, betas=(0.8, 0.99), eps=1e-6),
+            lambda optim, p: optim.Adam(p, lr=0.02, betas=(0.8, 0.99), eps=1e-6),
+        ),
+    ],
+)
+def test_matches_torch_optim(name, ours_opt, torch_opt):
+    torch = pytest.importorskip("torch")
+    steps = 25
+    got = ours(ours_opt, steps)
+    expected = theirs(torch, lambda p: torch_opt(torch.optim, p), steps)
+    assert got == pytest.approx(expected, rel=1e-9, abs=1e-12), name
