@@ -1,0 +1,652 @@
+# %% [markdown]
+# # Chapter 4 — Automating the backward pass
+#
+# In chapter 3 we computed every gradient of a small graph by hand. We started at the
+# output, where the gradient is 1, and walked back one node at a time. At each node we
+# multiplied the gradient arriving from above by that node's *local* derivative and handed
+# the product to the node's inputs. It worked, and it was tedious: one line of arithmetic
+# per edge, written in the right order by a careful human.
+#
+# This chapter hands that walk to the computer. It takes two ideas:
+#
+# 1. **Each operation leaves a note.** When `a * b` runs, it already knows everything
+#    its backward step will need: the local derivatives are `b` and `a`. So it writes a
+#    tiny function, kept on the result, that will pass gradients back later.
+# 2. **A topological order.** A node may only pass its gradient on once that gradient is
+#    complete, which means after every node that uses it. Sorting the graph once gives an
+#    order in which a plain `for` loop can run all the notes.
+#
+# Put together, they give a method `backward()`: one call fills in every gradient. On the
+# way we meet the most common bug in hand-written autodiff (`=` where `+=` belongs), a
+# graph deep enough to crash a recursive function, and the design choice the course's
+# package makes differently from the famous lectures.
+
+# %%
+import gc
+import math
+import random
+import sys
+import weakref
+
+from micrograd_lesson import draw_dot, engine
+
+random.seed(0)
+
+# %% [markdown]
+# ## 1. Each operation leaves a note for the backward pass
+#
+# Recall the rule from chapter 3 in words: *the gradient of an input is the gradient of
+# the output times the local derivative of the output with respect to that input.* For
+# the three operations we have, the local derivatives are:
+#
+# | operation | forward | local derivatives |
+# |---|---|---|
+# | addition | $c = a + b$ | $\partial c/\partial a = 1$, $\partial c/\partial b = 1$ |
+# | multiplication | $c = a b$ | $\partial c/\partial a = b$, $\partial c/\partial b = a$ |
+# | tanh | $t = \tanh(n)$ | $\partial t/\partial n = 1 - t^2$ |
+#
+# Every number in the right-hand column is known the moment the forward operation runs.
+# So the operation can prepare its half of the backward pass right away: a small
+# function, a *closure*, that remembers its inputs and its output and, when called, pushes
+# `out.grad` back to them. We store that function on the output as `out._backward`. A
+# leaf, which no operation produced, gets a function that does nothing.
+#
+# Here is the `Value` class from chapters 2 and 3 with those notes added. Look at the
+# closures: they **assign** each input's gradient with `=`. That seems natural, since in
+# chapter 3 we wrote each gradient down once. Keep an eye on it; section 4 shows where it
+# goes wrong.
+
+# %% tags=["defines-value"]
+import math  # noqa: F811 - repeated from the first cell, so that this cell runs on its own
+
+
+class Value:
+    """A number that remembers how it was made, and how to pass gradients back."""
+
+    def __init__(self, data, _children=(), _op="", label=""):
+        self.data = data
+        self.grad = 0.0
+        self._prev = tuple(_children)
+        self._op = _op
+        self.label = label
+        self._backward = lambda: None  # a leaf has nothing to pass on
+
+    def __repr__(self):
+        return f"Value(data={self.data:.4f}, grad={self.grad:.4f})"
+
+    def __add__(self, other):
+        out = Value(self.data + other.data, (self, other), "+")
+
+        def _backward():
+            self.grad = 1.0 * out.grad  # first attempt: assign (section 4 fixes this)
+            other.grad = 1.0 * out.grad
+
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other), "*")
+
+        def _backward():
+            self.grad = other.data * out.grad
+            other.grad = self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+    def tanh(self):
+        t = math.tanh(self.data)
+        out = Value(t, (self,), "tanh")
+
+        def _backward():
+            self.grad = (1 - t**2) * out.grad
+
+        out._backward = _backward
+        return out
+
+
+# %% [markdown]
+# Nothing about the forward pass has changed: `a * b` still makes a new `Value` whose
+# `_prev` lists `a` and `b`. The only addition is the closure. Inside `__mul__`, the
+# function `_backward` mentions `self`, `other` and `out`; Python keeps those three objects
+# alive inside the function, so calling `out._backward()` much later still reaches them.
+#
+# ## 2. Running the notes by hand, in the right order
+#
+# Let us rebuild chapter 3's neuron, $o = \tanh(x_1 w_1 + x_2 w_2 + b)$ at $x_1 = 2$,
+# $x_2 = 0$, $w_1 = -3$, $w_2 = 1$ and $b = 6.8813735870195432$. This time we do not
+# compute a single derivative ourselves. We set the output's gradient to 1 and call each
+# node's note, starting at the output and moving towards the inputs.
+
+
+# %%
+def make_neuron(V):
+    """Chapter 3's neuron, built from the class V; returns its named values."""
+    x1, x2 = V(2.0, label="x1"), V(0.0, label="x2")
+    w1, w2 = V(-3.0, label="w1"), V(1.0, label="w2")
+    b = V(6.8813735870195432, label="b")
+    x1w1 = x1 * w1
+    x1w1.label = "x1*w1"
+    x2w2 = x2 * w2
+    x2w2.label = "x2*w2"
+    s = x1w1 + x2w2
+    s.label = "x1w1+x2w2"
+    n = s + b
+    n.label = "n"
+    o = n.tanh()
+    o.label = "o"
+    return dict(x1=x1, x2=x2, w1=w1, w2=w2, b=b, x1w1=x1w1, x2w2=x2w2, s=s, n=n, o=o)
+
+
+def show_grads(nodes, names=("x1", "w1", "x2", "w2", "b")):
+    # (+ 0.0 turns a "negative zero", -3 * 0.0 = -0.0, into a plain 0.0 for printing)
+    print("  ".join(f"do/d{k} = {nodes[k].grad + 0.0:7.4f}" for k in names))
+
+
+g = make_neuron(Value)
+g["o"].grad = 1.0  # do/do = 1
+for name in ["o", "n", "s", "x2w2", "x1w1"]:  # output first, inputs last
+    g[name]._backward()
+print(f"o = {g['o'].data:.4f}")
+show_grads(g)
+
+# %% [markdown]
+# The output is $o = 0.7071$ and the gradients are exactly chapter 3's:
+# $\partial o/\partial x_1 = -1.5$, $\partial o/\partial w_1 = 1.0$,
+# $\partial o/\partial x_2 = 0.5$, $\partial o/\partial w_2 = 0.0$, and
+# $\partial o/\partial b = 0.5$. Five calls did the work of a page of hand arithmetic.
+#
+# The order mattered, though. A note can only pass on the gradient its node holds *when
+# the note runs*. Here are the same five calls from the inputs' end instead:
+
+# %%
+g = make_neuron(Value)
+g["o"].grad = 1.0
+for name in ["x1w1", "x2w2", "s", "n", "o"]:  # wrong: inputs first
+    g[name]._backward()
+show_grads(g)
+
+# %% [markdown]
+# Every gradient reads 0.0000. When `x1*w1` ran its note, its own gradient was still 0,
+# so it passed 0 on; only the last call, `o`'s, had anything to give, and by then nobody
+# below `n` was going to run again. A node must fire only after **every node that uses
+# it** has fired. Finding such an order automatically is the next step.
+
+# %% [markdown]
+# ## 3. Topological order: every node after its inputs
+#
+# A *topological order* of a graph lists each node after all of its inputs. Reversed, it
+# lists each node before its inputs, which is exactly the order in which the notes must
+# run. The classic way to build one is a depth-first search: to place a node, first place
+# everything it was computed from, then append the node itself. A `visited` set makes sure
+# a node used twice is listed only once.
+
+
+# %% tags=["defines-value"]
+def build_topo_recursive(root):
+    """Every node of root's graph, each one after all of its inputs (recursive DFS)."""
+    topo, visited = [], set()
+
+    def visit(v):
+        if v not in visited:
+            visited.add(v)
+            for child in v._prev:
+                visit(child)
+            topo.append(v)  # all of v's inputs are already in topo
+
+    visit(root)
+    return topo
+
+
+# %%
+g = make_neuron(Value)
+order = build_topo_recursive(g["o"])
+print("topological order:", ", ".join(v.label for v in order))
+print("backward order:   ", ", ".join(v.label for v in reversed(order)))
+
+# %% [markdown]
+# The topological order starts at the leaves (`x1`, `w1`, …) and ends at `o`; the
+# backward order is its mirror image. Leaves appear in it too. Their notes do nothing,
+# so calling them is harmless and saves a special case. Here is the neuron drawn with each
+# node's position in the backward order:
+
+# %%
+position = {v: f"fires #{i}" for i, v in enumerate(reversed(order), start=1)}
+draw_dot(g["o"], rankdir="TB", notes=position, show_grad=False)
+
+# %% [markdown]
+# Now `backward()` is three lines: sort, seed the output's gradient with 1 (because
+# $\partial o/\partial o = 1$), and run every note in reverse topological order. We attach
+# it to the class we already have. Python lets us add a method to a class after it is
+# defined; existing objects gain it too.
+
+
+# %% tags=["defines-value"]
+def backward(self):
+    """Fill in .grad for every node of the graph that produced self."""
+    topo = build_topo_recursive(self)
+    self.grad = 1.0
+    for v in reversed(topo):
+        v._backward()
+
+
+Value.backward = backward
+
+# %%
+g = make_neuron(Value)
+g["o"].backward()
+show_grads(g)
+draw_dot(g["o"], rankdir="TB")
+
+# %% [markdown]
+# One call, `o.backward()`, and every gradient in the drawing is filled in: the same
+# $-1.5$, $1.0$, $0.5$, $0.0$ and $0.5$ as before. That is the whole algorithm that
+# PyTorch runs when you call `loss.backward()`, minus tensors and speed.
+#
+# ## 4. The bug: `=` where `+=` belongs
+#
+# The neuron has a special shape: every value is used exactly once. Most graphs are not
+# like that. The smallest counterexample is $b = a + a$. Since $b = 2a$, the derivative
+# $\partial b/\partial a$ is 2. Let us ask our engine at $a = 3$, and check by nudging
+# $a$ the way chapter 1 did.
+
+# %%
+a = Value(3.0, label="a")
+b = a + a
+b.label = "b"
+b.backward()
+h = 1e-6
+print(f"engine:  db/da = {a.grad:.4f}")
+print(f"nudging: db/da = {((3.0 + h) + (3.0 + h) - (3.0 + 3.0)) / h:.4f}")
+draw_dot(b)
+
+# %% [markdown]
+# The engine says 1.0000; nudging says 2.0000. The drawing shows why: two arrows leave
+# `a` and both enter the same `+`. The note of that `+` runs
+# `self.grad = 1.0 * out.grad` and then `other.grad = 1.0 * out.grad`, and here `self` and
+# `other` are the same object. The second assignment overwrites the first, and half the
+# gradient is lost.
+#
+# It is not just `a + a`. Whenever a value feeds two different operations, each of them
+# sends it a contribution, and the multivariable chain rule says the contributions
+# **add up**. Take $d = a b$, $e = a + b$, $f = d e$ at $a = -2$, $b = 3$. By hand,
+# $\partial f/\partial a = e \cdot b + d \cdot 1 = 1 \cdot 3 + (-6) = -3$ and
+# $\partial f/\partial b = e \cdot a + d \cdot 1 = -2 - 6 = -8$.
+
+
+# %%
+def two_paths(V):
+    a, b = V(-2.0, label="a"), V(3.0, label="b")
+    d = a * b
+    d.label = "d"
+    e = a + b
+    e.label = "e"
+    f = d * e
+    f.label = "f"
+    return a, b, f
+
+
+def f_of(a, b):
+    return (a * b) * (a + b)
+
+
+a, b, f = two_paths(Value)
+f.backward()
+print(f"f = {f.data:.4f}")
+print(f"engine with '=':  df/da = {a.grad:.4f}, df/db = {b.grad:.4f}")
+print(
+    f"nudging:          df/da = {(f_of(-2 + h, 3) - f_of(-2, 3)) / h:.4f}, "
+    f"df/db = {(f_of(-2, 3 + h) - f_of(-2, 3)) / h:.4f}"
+)
+
+# %% [markdown]
+# The function's value is $f = -6$. With assignment the engine reports 3.0000 and −2.0000; the truth is −3.0000 and
+# −8.0000. Each input received two contributions, one through `d` and one through `e`,
+# and whichever note ran last wiped out the other. Nothing crashed, and the numbers look
+# perfectly plausible. That is what makes this bug dangerous: a network trained with it
+# still learns, only worse.
+#
+# The fix is one character per line: **accumulate** with `+=`. Every gradient starts at
+# 0, each path adds its share, and the total is the sum the chain rule asks for. Here is
+# the corrected class, now complete with its `backward()` method:
+
+
+# %% tags=["defines-value"]
+class Value:
+    """A number that remembers how it was made, and how to pass gradients back."""
+
+    def __init__(self, data, _children=(), _op="", label=""):
+        self.data = data
+        self.grad = 0.0
+        self._prev = tuple(_children)
+        self._op = _op
+        self.label = label
+        self._backward = lambda: None
+
+    def __repr__(self):
+        return f"Value(data={self.data:.4f}, grad={self.grad:.4f})"
+
+    def __add__(self, other):
+        out = Value(self.data + other.data, (self, other), "+")
+
+        def _backward():
+            self.grad += 1.0 * out.grad  # += : a value used twice gets both shares
+            other.grad += 1.0 * out.grad
+
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other), "*")
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+    def tanh(self):
+        t = math.tanh(self.data)
+        out = Value(t, (self,), "tanh")
+
+        def _backward():
+            self.grad += (1 - t**2) * out.grad
+
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        topo = build_topo_recursive(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+
+
+# %%
+a = Value(3.0, label="a")
+b = a + a
+b.backward()
+print(f"b = a + a:  db/da = {a.grad:.4f}")
+
+a, b, f = two_paths(Value)
+f.backward()
+print(f"f = d * e:  df/da = {a.grad:.4f}, df/db = {b.grad:.4f}")
+draw_dot(f, rankdir="TB")
+
+# %% [markdown]
+# Now $b = a + a$ gives $\partial b/\partial a = 2.0000$, and the two-path graph gives
+# $-3.0000$ and $-8.0000$, matching the nudges. In the drawing, `a` and `b` each have two
+# outgoing arrows, and their gradients are the sums of what came back along both.
+#
+# Accumulating has one consequence to remember: a gradient is only correct if it started
+# at 0. Run `backward()` twice on the same graph and the leaves collect two helpings.
+# Chapter 6 looks at that closely, and chapter 8 shows what it does to training.
+
+# %% [markdown]
+# ## 5. Watching it run: $z = x y + x$
+#
+# Let us slow the machine down on a graph small enough to follow completely:
+# $z = x y + x$ at $x = 2$, $y = 3$. By algebra, $z = 2 \cdot 3 + 2 = 8$,
+# $\partial z/\partial x = y + 1 = 4$ (because $x$ appears twice), and
+# $\partial z/\partial y = x = 2$. The next cell runs the same loop as `backward()`, but
+# prints what each note does to the gradients of its inputs.
+
+
+# %%
+def traced_backward(root):
+    """backward(), printing each step: which node fires and what it adds to its inputs."""
+    topo = build_topo_recursive(root)
+    root.grad = 1.0
+    print(f"start:  {root.label}.grad = 1.0000   (d{root.label}/d{root.label} = 1)")
+    for step, v in enumerate(reversed(topo), start=1):
+        if not v._prev:
+            print(f"step {step}: {v.label} is a leaf: nothing to pass on; its grad is {v.grad:.4f}")
+            continue
+        before = [child.grad for child in v._prev]
+        v._backward()
+        changes = ", ".join(f"{c.label}.grad {old:.4f} -> {c.grad:.4f}" for c, old in zip(v._prev, before))
+        print(f"step {step}: {v.label} ({v._op}) fires: {changes}")
+
+
+x, y = Value(2.0, label="x"), Value(3.0, label="y")
+p = x * y
+p.label = "p"
+z = p + x
+z.label = "z"
+traced_backward(z)
+print(f"z = {z.data:.4f}, dz/dx = {x.grad:.4f}, dz/dy = {y.grad:.4f}")
+
+# %% [markdown]
+# Read the trace from the top. The output `z` fires first: addition passes its gradient
+# through unchanged, so `p` and `x` both receive 1. Then `p = x * y` fires: it sends
+# $y \cdot 1 = 3$ to `x` and $x \cdot 1 = 2$ to `y`. Because `x` accumulates, its gradient
+# goes from 1 to 4, the sum of its two paths. The two leaves fire last and do nothing.
+# The result is $z = 8$, $\partial z/\partial x = 4$ and $\partial z/\partial y = 2$.
+#
+# The same story as a picture, each node marked with when it fires:
+
+# %%
+fires = {z: "fires 1st", p: "fires 2nd", y: "3rd (leaf)", x: "4th (leaf)"}
+draw_dot(z, rankdir="TB", notes=fires)
+
+# %% [markdown]
+# ## 6. Deep graphs: when recursion runs out
+#
+# `build_topo_recursive` calls itself once per level of the graph. Python keeps every
+# unfinished call on its *call stack*, and to protect itself it stops at a fixed depth,
+# the recursion limit. Real graphs can be deep: an unrolled recurrent network, a long
+# loop, or simply a sum of many terms built one `+` at a time.
+#
+# Here is such a sum: start from $y = x$ and add $x$ to it 3000 times. The result is
+# $y = 3001x$, so $\partial y/\partial x = 3001$, and the graph is a chain 3000 additions
+# deep.
+
+
+# %%
+def long_sum(V, steps):
+    x = V(1.0, label="x")
+    y = x
+    for _ in range(steps):
+        y = y + x
+    return x, y
+
+
+print(f"Python's recursion limit: {sys.getrecursionlimit()}")
+x, y = long_sum(Value, 3000)
+try:
+    y.backward()
+except RecursionError as e:
+    print(f"{type(e).__name__}: {e}")
+
+# %% [markdown]
+# The recursion limit is 1000, and the chain is 3000 deep, so the sort fails with a
+# `RecursionError` long before it reaches `x`. Raising the limit with
+# `sys.setrecursionlimit` only moves the wall, and far enough out it crashes the
+# interpreter itself.
+#
+# The cure is to keep the stack ourselves, in an ordinary Python list that can grow as
+# long as memory allows. Each entry is a pair: a node and a flag saying whether its inputs
+# have been placed yet. The first time we pop a node we push it back with the flag set,
+# then push its inputs on top of it. The inputs are therefore handled first, and when the
+# node surfaces again with its flag set, it is safe to append it. This is the same
+# depth-first search, with the bookkeeping made visible.
+
+
+# %% tags=["defines-value"]
+def build_topo(root):
+    """Every node of root's graph, each one after all of its inputs, without recursion."""
+    topo, visited = [], set()
+    stack = [(root, False)]
+    while stack:
+        node, inputs_done = stack.pop()
+        if inputs_done:
+            topo.append(node)  # its inputs were appended before it
+        elif node not in visited:
+            visited.add(node)
+            stack.append((node, True))  # come back to it after its inputs...
+            stack.extend((child, False) for child in reversed(node._prev))  # ...handled first
+    return topo
+
+
+def backward(self):
+    topo = build_topo(self)
+    self.grad = 1.0
+    for v in reversed(topo):
+        v._backward()
+
+
+Value.backward = backward
+
+# %%
+x, y = long_sum(Value, 3000)
+y.backward()
+print(f"3,000-step sum:   y = {y.data:.1f}, dy/dx = {x.grad:.1f}")
+
+x, y = long_sum(Value, 100_000)
+y.backward()
+print(f"100,000-step sum: y = {y.data:.1f}, dy/dx = {x.grad:.1f}")
+
+x, y = Value(2.0, label="x"), Value(3.0, label="y")
+p = x * y
+p.label = "p"
+z = p + x
+z.label = "z"
+order = build_topo(z)
+print("order for z = x*y + x:", ", ".join(v.label for v in order))
+print("same as the recursive sort:", order == build_topo_recursive(z))
+ok = all(order.index(c) < order.index(v) for v in order for c in v._prev)
+print("every node after its inputs:", ok)
+
+# %% [markdown]
+# The 3,000-step chain now gives $\partial y/\partial x = 3001.0$, and a chain of 100,000
+# steps gives 100001.0 without complaint. On $z = xy + x$ the new sort produces exactly
+# the recursive one's order, `x, y, p, z`, and the check confirms every node comes after
+# its inputs. `backward()` uses `build_topo` from now on.
+#
+# ## 7. How the package stores the same idea
+#
+# The course's package, `micrograd_lesson`, has a `Value` with the same interface, and
+# code written for the closure version runs on it unchanged. Inside, it makes one
+# different choice. Instead of a closure, each operation stores its **local derivatives as
+# plain numbers**, in a tuple `_local_grads` that lines up with `_prev`. For `p = x * y`
+# that tuple is `(y, x)`, here `(3.0, 2.0)`. A single method, shared by every node, then
+# does the chain-rule step for any operation: for each input and its local derivative,
+# `child.grad += local * self.grad`. Its `backward()` uses the same stack-based sort you
+# just wrote.
+
+# %%
+px, py = engine.Value(2.0, label="x"), engine.Value(3.0, label="y")
+pp = px * py
+pz = pp + px
+print(f"p = x*y     stores local grads {pp._local_grads}")
+print(f"z = p + x   stores local grads {pz._local_grads}")
+pz.backward()
+print(f"package engine: z = {pz.data:.4f}, dz/dx = {px.grad:.4f}, dz/dy = {py.grad:.4f}")
+
+# %% [markdown]
+# Same answers, $z = 8$, $4$ and $2$. Why bother with numbers instead of closures? Memory.
+# A closure that mentions `out`, stored on `out`, makes a loop of references:
+# `out` holds `out._backward`, which holds `out`. Python frees most objects the instant
+# their last reference disappears, by counting references. An object in a loop never
+# reaches a count of zero, so it has to wait for the *cyclic garbage collector*, which runs
+# only now and then. A tuple of floats refers to nothing, so the package's graphs are
+# freed at once. We can watch this happen with a weak reference, which observes an object
+# without keeping it alive (the automatic collector is paused so that it cannot step in).
+
+# %%
+gc.disable()
+c = Value(2.0) * Value(3.0)
+closure_probe = weakref.ref(c)
+pc = engine.Value(2.0) * engine.Value(3.0)
+package_probe = weakref.ref(pc)
+del c, pc
+print(f"closure engine: result still in memory after del: {closure_probe() is not None}")
+print(f"package engine: result still in memory after del: {package_probe() is not None}")
+gc.collect()
+print(f"closure engine, after gc.collect(): still in memory: {closure_probe() is not None}")
+gc.enable()
+
+# %% [markdown]
+# After `del`, the closure engine's result is still in memory (`True`) until the collector
+# runs; the package's is gone immediately (`False`). For a toy graph this does not matter.
+# A training loop builds a fresh graph of thousands of nodes at every step, and then it
+# does: chapter 12 measures what it costs.
+#
+# ## Summary
+#
+# - Each operation stores how to pass gradients back at the moment it runs: a closure
+#   `_backward` in the lectures' style, a tuple of local derivatives in the package.
+# - `backward()` sorts the graph so that every node comes after its inputs, sets the
+#   output's gradient to 1, and runs the steps in reverse order.
+# - Gradients must **accumulate** (`+=`): a value used on two paths gets the sum of both.
+#   With `=`, $b = a + a$ gives 1 instead of 2.
+# - A recursive sort dies on deep graphs (`RecursionError` at a few thousand nodes); an
+#   explicit stack does not.
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise has a stub that runs as it is, a check that says **correct** or gives a
+# specific hint, and a worked solution folded away below it. The checks use the package's
+# `Value`, whose nodes have `data`, `grad`, `_prev` and a `_backward()` method, just like
+# the class above.
+#
+# **Exercise 4.1.** Write `topological_order(root)`: a list of every node in the graph
+# that produced `root`, each node appearing once and after all of its inputs. The check
+# also tries a chain 5,000 nodes deep.
+
+# %%
+from micrograd_lesson.exercises import check_mul, check_run_backward, check_topological_order, reveal
+
+
+def my_topological_order(root):
+    return [root]  # replace: every node, each after its inputs
+
+
+check_topological_order(my_topological_order)
+
+# %%
+reveal("ch04.topological_order")
+
+# %% [markdown]
+# **Exercise 4.2.** Write `run_backward(root)`, which does what `root.backward()` does
+# without calling it: fill in `.grad` of every node. You may use your
+# `topological_order` or the package's `root.topological_order()`; each node's
+# `_backward()` does its own chain-rule step.
+
+
+# %%
+def my_run_backward(root):
+    pass  # seed root's gradient, then call every node's _backward() in the right order
+
+
+check_run_backward(my_run_backward)
+
+# %%
+reveal("ch04.run_backward")
+
+# %% [markdown]
+# **Exercise 4.3.** Write `mul(a, b)` for two package `Value`s in the lectures' style:
+# make `out = Value(a.data * b.data, (a, b), "*")`, give it a closure `out._backward`
+# that passes gradients to `a` and `b`, and return `out`. The check tries `mul(a, a)`
+# and a product inside a bigger expression.
+
+# %%
+from micrograd_lesson import Value as PValue
+
+
+def my_mul(a, b):
+    out = PValue(a.data * b.data, (a, b), "*")
+    # define _backward() here and attach it: out._backward = _backward
+    return out
+
+
+check_mul(my_mul)
+
+# %%
+reveal("ch04.mul")
+
+# %% [markdown]
+# Next: **chapter 5**, where the engine learns subtraction, division, powers, `exp`,
+# `log` and the activation functions, and we switch to the package's complete `Value`.

@@ -1,0 +1,764 @@
+# %% [markdown]
+# # Chapter 5 — The full set of operations
+#
+# Chapter 4's engine can add, multiply and take a `tanh`, and one call to `backward()`
+# fills in every gradient. That is enough for a single neuron, but not for the rest of
+# the course. A loss needs subtraction and squaring; a learning-rate schedule divides;
+# probabilities need `exp` and `log`; modern networks use `relu` and `sigmoid`.
+#
+# The good news is that every new operation is a small, self-contained job. The engine
+# does not care what an operation computes. It only needs two facts from each one:
+#
+# 1. the **forward** result, a number;
+# 2. the **local derivative** of that result with respect to each input, also a number,
+#    known at the moment the operation runs.
+#
+# The chain rule, the topological sort and the accumulation with `+=` stay exactly as they
+# are. Some operations do not even need fact 2 written by hand: subtraction is addition
+# of a negated number, and division is multiplication by a power, so the engine can
+# derive their gradients from pieces it already knows.
+#
+# In this chapter the on-screen class grows one operation at a time, each with its local
+# derivative explained. Then we switch to the complete engine in the package, plot every
+# activation function beside its derivative, and test the engine against itself.
+
+# %%
+import math
+import random
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from micrograd_lesson import draw_dot, engine
+
+random.seed(0)
+np.random.seed(0)
+
+
+def slope(f, x, h=1e-6):
+    """The derivative of a plain-number function f at x, by a central nudge (chapter 1)."""
+    return (f(x + h) - f(x - h)) / (2 * h)
+
+
+# %% [markdown]
+# ## 1. Where we start
+#
+# Here is chapter 4's finished class in one cell: closures that accumulate with `+=`, and
+# a `backward()` built on the stack-based topological sort.
+
+# %% tags=["defines-value"]
+import math  # noqa: F811 - repeated from the first cell, so that this cell runs on its own
+
+
+class Value:
+    """A number that remembers how it was made, and how to pass gradients back."""
+
+    def __init__(self, data, _children=(), _op="", label=""):
+        self.data = data
+        self.grad = 0.0
+        self._prev = tuple(_children)
+        self._op = _op
+        self.label = label
+        self._backward = lambda: None
+
+    def __repr__(self):
+        return f"Value(data={self.data:.4f}, grad={self.grad:.4f})"
+
+    def __add__(self, other):
+        out = Value(self.data + other.data, (self, other), "+")
+
+        def _backward():
+            self.grad += 1.0 * out.grad
+            other.grad += 1.0 * out.grad
+
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other), "*")
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+    def tanh(self):
+        t = math.tanh(self.data)
+        out = Value(t, (self,), "tanh")
+
+        def _backward():
+            self.grad += (1 - t**2) * out.grad
+
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        topo, visited, stack = [], set(), [(self, False)]
+        while stack:
+            node, inputs_done = stack.pop()
+            if inputs_done:
+                topo.append(node)
+            elif node not in visited:
+                visited.add(node)
+                stack.append((node, True))
+                stack.extend((child, False) for child in reversed(node._prev))
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+
+
+# %% [markdown]
+# ## 2. Plain numbers
+#
+# The first thing anyone types is something like `a + 1`. Our `__add__` reaches for
+# `other.data`, and the integer `1` has no `.data`:
+
+# %%
+a = Value(3.0, label="a")
+try:
+    a + 1
+except AttributeError as e:
+    print(f"{type(e).__name__}: {e}")
+
+# %% [markdown]
+# The fix is to wrap a plain number in a `Value` before using it. The wrapped number
+# becomes a leaf of the graph, a constant: it receives a gradient like any other leaf, and
+# nobody reads it. We replace `__add__` and `__mul__` with versions that wrap. Python lets
+# us assign a new method to an existing class, and every `Value`, old or new, uses it at
+# once; that is how the class grows through this chapter.
+
+
+# %% tags=["defines-value"]
+def _wrap(x):
+    """A Value stays as it is; a plain number becomes a constant leaf."""
+    return x if isinstance(x, Value) else Value(x)
+
+
+def __add__(self, other):
+    other = _wrap(other)
+    out = Value(self.data + other.data, (self, other), "+")
+
+    def _backward():
+        self.grad += 1.0 * out.grad  # d(a+b)/da = 1
+        other.grad += 1.0 * out.grad  # d(a+b)/db = 1
+
+    out._backward = _backward
+    return out
+
+
+def __mul__(self, other):
+    other = _wrap(other)
+    out = Value(self.data * other.data, (self, other), "*")
+
+    def _backward():
+        self.grad += other.data * out.grad  # d(a*b)/da = b
+        other.grad += self.data * out.grad  # d(a*b)/db = a
+
+    out._backward = _backward
+    return out
+
+
+Value.__add__ = __add__
+Value.__mul__ = __mul__
+
+# %%
+print(f"a + 1 = {(a + 1).data:.4f}")
+print(f"a * 2 = {(a * 2).data:.4f}")
+
+# %% [markdown]
+# ## 3. Reflected operators: `2 * a` and `1 + a`
+#
+# `a * 2` works now, but `2 * a` still does not:
+
+# %%
+try:
+    2 * a
+except TypeError as e:
+    print(f"{type(e).__name__}: {e}")
+
+# %% [markdown]
+# For `2 * a`, Python first asks the left operand, the integer 2: `int.__mul__(2, a)`.
+# An integer has never heard of our class, so it answers `NotImplemented`. Python then
+# gives the right operand a chance, by calling its *reflected* method `a.__rmul__(2)`. We
+# have not written one, so Python gives up with the `TypeError` above.
+#
+# Addition and multiplication do not care about order, so the reflected versions just
+# swap the operands and reuse what we have.
+
+
+# %% tags=["defines-value"]
+def __radd__(self, other):  # other + self, when other does not know how
+    return self + other
+
+
+def __rmul__(self, other):  # other * self
+    return self * other
+
+
+Value.__radd__ = __radd__
+Value.__rmul__ = __rmul__
+
+# %%
+print(f"2 * a = {(2 * a).data:.4f}")
+print(f"1 + a = {(1 + a).data:.4f}")
+print(f"sum([a, a, a]) = {sum([a, a, a]).data:.4f}")
+
+# %% [markdown]
+# `2 * a` is 6.0000 and `1 + a` is 4.0000. A bonus: Python's `sum` starts from the
+# integer 0 and computes `0 + a` first, so `sum([a, a, a])` (9.0000) needs `__radd__`
+# too. Chapter 7 adds up a neuron's weighted inputs with exactly this.
+#
+# ## 4. Negation and subtraction
+#
+# Negation has the local derivative $\partial(-a)/\partial a = -1$: nudge $a$ up, and
+# $-a$ goes down by the same amount. Subtraction has two:
+# $\partial(a-b)/\partial a = 1$ and $\partial(a-b)/\partial b = -1$.
+#
+# We do not have to write either by hand. Negation is multiplication by $-1$, and
+# $a - b$ is $a + (-b)$. Both are built from operations that already pass gradients
+# correctly, so the chain rule produces the $-1$ for us. `__rsub__` handles `1 - a`.
+
+
+# %% tags=["defines-value"]
+def __neg__(self):  # -self
+    return self * -1
+
+
+def __sub__(self, other):  # self - other
+    return self + (-_wrap(other))
+
+
+def __rsub__(self, other):  # other - self
+    return _wrap(other) + (-self)
+
+
+Value.__neg__ = __neg__
+Value.__sub__ = __sub__
+Value.__rsub__ = __rsub__
+
+# %%
+a = Value(3.0, label="a")
+c = 1 - a
+c.label = "c"
+c.backward()
+print(f"c = 1 - a = {c.data:.4f}, dc/da = {a.grad:.4f}")
+draw_dot(c, rankdir="TB")
+
+# %% [markdown]
+# At $a = 3$, $c = 1 - a = -2$ and $\partial c/\partial a = -1$, as promised. The drawing
+# shows the price of building from pieces: one subtraction became a multiplication by the
+# constant $-1$ and an addition, three operations' worth of nodes for one minus sign. The
+# package's engine gives subtraction and negation their own single node instead; the
+# numbers come out the same.
+#
+# ## 5. Powers
+#
+# For $x^n$ with a constant exponent $n$, the power rule gives the local derivative
+# $n x^{n-1}$: bring the exponent down, and lower it by one. It covers squares ($2x$),
+# square roots ($n = 0.5$, so $0.5\,x^{-0.5}$) and reciprocals ($n = -1$, so $-x^{-2}$).
+
+
+# %% tags=["defines-value"]
+def __pow__(self, n):  # self ** n, for a plain number n
+    assert isinstance(n, (int, float)), "only plain-number exponents: x ** 2, x ** 0.5, x ** -1"
+    out = Value(self.data**n, (self,), f"**{n}")
+
+    def _backward():
+        self.grad += n * self.data ** (n - 1) * out.grad  # the power rule
+
+    out._backward = _backward
+    return out
+
+
+Value.__pow__ = __pow__
+
+# %%
+for x0, n in [(2.0, 3), (4.0, 0.5), (4.0, -1)]:
+    x = Value(x0)
+    y = x**n
+    y.backward()
+    print(
+        f"x = {x0:.1f}: x**{n} = {y.data:.4f}, engine d/dx = {x.grad:.4f}, "
+        f"nudge = {slope(lambda t, n=n: t**n, x0):.4f}"
+    )
+
+# %% [markdown]
+# $2^3 = 8$ with derivative $3 \cdot 2^2 = 12$; $\sqrt 4 = 2$ with derivative
+# $0.5 / \sqrt 4 = 0.25$; $1/4 = 0.25$ with derivative $-1/16 = -0.0625$. The nudges agree
+# with the engine in every case.
+#
+# ## 6. Division
+#
+# Division is multiplication by a reciprocal: $a / b = a \cdot b^{-1}$. With powers in
+# hand it needs no new derivative. The chain rule combines the multiplication's and the
+# power's to give $\partial(a/b)/\partial a = 1/b$ and
+# $\partial(a/b)/\partial b = -a/b^2$: making the divisor bigger makes the result smaller.
+
+
+# %% tags=["defines-value"]
+def __truediv__(self, other):  # self / other
+    return self * _wrap(other) ** -1
+
+
+def __rtruediv__(self, other):  # other / self
+    return _wrap(other) * self**-1
+
+
+Value.__truediv__ = __truediv__
+Value.__rtruediv__ = __rtruediv__
+
+# %%
+a, b = Value(6.0, label="a"), Value(4.0, label="b")
+q = a / b
+q.backward()
+print(f"a / b = {q.data:.4f}")
+print(f"engine:  dq/da = {a.grad:.4f}, dq/db = {b.grad:.4f}")
+print(f"formula: 1/b   = {1 / 4:.4f}, -a/b**2 = {-6 / 4**2:.4f}")
+
+# %% [markdown]
+# At $a = 6$, $b = 4$: $a/b = 1.5$, $\partial/\partial a = 1/4 = 0.25$ and
+# $\partial/\partial b = -6/16 = -0.375$.
+#
+# ## 7. `exp` and `log`
+#
+# The exponential is its own derivative: $\frac{d}{dx} e^x = e^x$. So the backward step
+# reuses the forward result, `out.data`, without computing anything new. The natural log
+# has $\frac{d}{dx} \ln x = 1/x$: it rises steeply near 0 and flattens out for large $x$.
+
+
+# %% tags=["defines-value"]
+def exp(self):
+    out = Value(math.exp(self.data), (self,), "exp")
+
+    def _backward():
+        self.grad += out.data * out.grad  # d(e^x)/dx = e^x, already computed
+
+    out._backward = _backward
+    return out
+
+
+def log(self):
+    out = Value(math.log(self.data), (self,), "log")
+
+    def _backward():
+        self.grad += (1 / self.data) * out.grad  # d(ln x)/dx = 1/x
+
+    out._backward = _backward
+    return out
+
+
+Value.exp = exp
+Value.log = log
+
+# %%
+for name, x0 in [("exp", 1.0), ("log", 2.0)]:
+    x = Value(x0)
+    y = getattr(x, name)()
+    y.backward()
+    print(f"{name}({x0:.1f}) = {y.data:.4f}, d/dx = {x.grad:.4f}")
+
+# %% [markdown]
+# $e^1 = 2.7183$ with derivative 2.7183, and $\ln 2 = 0.6931$ with derivative
+# $1/2 = 0.5$.
+#
+# ## 8. The activation functions: sigmoid and relu
+#
+# A neural network needs a bend between its layers, an *activation function*, or stacked
+# layers collapse into one big linear function. We already have $\tanh$, whose local
+# derivative is $1 - t^2$ where $t$ is its output. Two more:
+#
+# - **Sigmoid**, $\sigma(x) = 1/(1 + e^{-x})$, squashes any number into $(0, 1)$. Its
+#   derivative is, like $\tanh$'s, written with its own output: $\sigma(x)(1 - \sigma(x))$.
+#   At $x = 0$ that is $0.5 \cdot 0.5 = 0.25$, the steepest it ever gets.
+# - **ReLU**, $\max(0, x)$, passes positive numbers through and clips negative ones to 0.
+#   Its derivative is 1 for $x > 0$ and 0 for $x < 0$. At exactly 0 there is a corner
+#   and no derivative; we choose 0, as PyTorch does.
+
+
+# %% tags=["defines-value"]
+def sigmoid(self):
+    s = 1 / (1 + math.exp(-self.data))  # section 12 improves this line
+    out = Value(s, (self,), "sigmoid")
+
+    def _backward():
+        self.grad += s * (1 - s) * out.grad  # d(sigma)/dx = sigma (1 - sigma)
+
+    out._backward = _backward
+    return out
+
+
+def relu(self):
+    out = Value(max(0.0, self.data), (self,), "ReLU")
+
+    def _backward():
+        self.grad += (1.0 if self.data > 0 else 0.0) * out.grad  # slope 1 right of 0, else 0
+
+    out._backward = _backward
+    return out
+
+
+Value.sigmoid = sigmoid
+Value.relu = relu
+
+# %%
+for name, x0 in [("sigmoid", 0.0), ("relu", -2.0), ("relu", 3.0)]:
+    x = Value(x0)
+    y = getattr(x, name)()
+    y.backward()
+    print(f"{name}({x0:.1f}) = {y.data:.4f}, d/dx = {x.grad:.4f}")
+
+# %% [markdown]
+# $\sigma(0) = 0.5$ with slope 0.25; $\text{relu}(-2) = 0$ with slope 0; $\text{relu}(3) = 3$
+# with slope 1.
+#
+# ## 9. The whole set, and the switch to the package
+#
+# That completes the operations. In one table:
+#
+# | operation | forward | local derivative(s) | how we built it |
+# |---|---|---|---|
+# | `a + b` | $a + b$ | $1$, $1$ | closure |
+# | `a * b` | $ab$ | $b$, $a$ | closure |
+# | `-a` | $-a$ | $-1$ | `a * -1` |
+# | `a - b` | $a - b$ | $1$, $-1$ | `a + (-b)` |
+# | `a ** n` | $a^n$ | $n a^{n-1}$ | closure |
+# | `a / b` | $a / b$ | $1/b$, $-a/b^2$ | `a * b**-1` |
+# | `a.exp()` | $e^a$ | $e^a$ | closure |
+# | `a.log()` | $\ln a$ | $1/a$ | closure |
+# | `a.tanh()` | $t = \tanh a$ | $1 - t^2$ | closure |
+# | `a.sigmoid()` | $s = \sigma(a)$ | $s(1 - s)$ | closure |
+# | `a.relu()` | $\max(0, a)$ | 1 if $a > 0$ else 0 | closure |
+#
+# The package's `micrograd_lesson.Value` has all of these, with the same names and the
+# same numbers. It differs in the details a finished tool needs: every operation is a
+# single node that stores its local derivatives as numbers (chapter 4 explained why), it
+# refuses inputs that would give a wrong or infinite answer with a clear message, and it
+# is careful with very large inputs (section 12). Before switching, let us check that the
+# class we just built and the package agree, on expressions that use every operation.
+# (The course's tests run the same comparison on every chapter's class.)
+
+# %%
+expressions = {
+    "a*b + c": lambda a, b, c: a * b + c,
+    "(a - b) / c": lambda a, b, c: (a - b) / c,
+    "2*a - 1/b + c**2": lambda a, b, c: 2 * a - 1 / b + c**2,
+    "exp(a/4) * log(c)": lambda a, b, c: (a / 4).exp() * c.log(),
+    "tanh(a + b) + sigmoid(c)": lambda a, b, c: (a + b).tanh() + c.sigmoid(),
+    "relu(a + c) * relu(c - b)": lambda a, b, c: (a + c).relu() * (c - b).relu(),
+}
+inputs = (2.0, -3.0, 0.5)
+print(f"{'expression':<26} {'on screen':>10} {'package':>10}   gradients (a, b, c)        same?")
+for text, f in expressions.items():
+    results = []
+    for V in (Value, engine.Value):
+        leaves = [V(x) for x in inputs]
+        out = f(*leaves)
+        out.backward()
+        results.append((out.data, [leaf.grad for leaf in leaves]))
+    (d1, g1), (d2, g2) = results
+    same = math.isclose(d1, d2, abs_tol=1e-12) and all(
+        math.isclose(x, y, abs_tol=1e-12) for x, y in zip(g1, g2)
+    )
+    grads = ", ".join(f"{g:8.4f}" for g in g2)
+    print(f"{text:<26} {d1:10.4f} {d2:10.4f}   {grads}   {same}")
+
+# %% [markdown]
+# Six expressions, each value and all three gradients identical. From here on this
+# notebook uses the complete engine from the package:
+
+# %%
+from micrograd_lesson import Value
+
+a = Value(-1.0, label="a")
+try:
+    a.log()
+except ValueError as e:
+    print(f"{type(e).__name__}: {e}")
+
+# %% [markdown]
+# The name `Value` now means `micrograd_lesson.Value`. One of its extra courtesies is on
+# show above: the logarithm of $-1$ is not a real number, and instead of failing somewhere
+# deep inside `math`, the engine says which input was wrong.
+#
+# ## 10. Activation functions and their derivatives, drawn
+#
+# A derivative is easiest to understand as a picture: the slope of the curve at every
+# point. For each activation below we ask the **engine** for the slope, by building
+# `Value(x).f()` and calling `backward()` at 161 points, and draw the textbook formula on
+# top as a dashed line. If the engine's local derivative were wrong anywhere, the two
+# would part.
+
+# %%
+xs = np.linspace(-4, 4, 161)
+activations = {
+    "tanh": (lambda v: v.tanh(), lambda x: 1 - np.tanh(x) ** 2, "1 - tanh(x)²"),
+    "sigmoid": (lambda v: v.sigmoid(), lambda x: np.exp(-x) / (1 + np.exp(-x)) ** 2, "e⁻ˣ / (1 + e⁻ˣ)²"),
+    "relu": (lambda v: v.relu(), lambda x: (x > 0).astype(float), "1 if x > 0 else 0"),
+    "exp": (lambda v: v.exp(), np.exp, "eˣ"),
+}
+fig, axes = plt.subplots(2, 2, figsize=(10, 7))
+for ax, (name, (op, formula, formula_text)) in zip(axes.flat, activations.items()):
+    values, grads = [], []
+    for x in xs:
+        v = Value(float(x))
+        out = op(v)
+        out.backward()
+        values.append(out.data)
+        grads.append(v.grad)
+    ax.plot(xs, values, color="tab:blue", linewidth=2, label=f"{name}(x)")
+    ax.plot(xs, grads, color="tab:orange", linewidth=4, alpha=0.6, label="slope from backward()")
+    ax.plot(xs, formula(xs), "k--", linewidth=1.2, label=f"formula: {formula_text}")
+    ax.set_title(name)
+    ax.set_xlabel("x")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left")
+    agree = np.allclose(grads, formula(xs), atol=1e-12)
+    print(
+        f"{name:>8}: slope at 0 = {grads[80]:.4f}, largest slope on [-4, 4] = {max(grads):.4f}, matches formula: {agree}"
+    )
+axes[1, 1].set_ylim(-1, 20)
+fig.suptitle("Each activation (blue) and its slope: engine (orange) vs formula (dashed)")
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# In every panel the dashed formula runs right down the middle of the orange band, and
+# the printout confirms all 161 points match. The pictures also say something about
+# training, which later chapters will feel:
+#
+# - **tanh** has slope 1.0000 at 0, and the slope dies away on both sides: by $|x| = 4$ it
+#   is almost 0. A neuron pushed far into that flat region barely learns (it *saturates*).
+# - **sigmoid** is never steeper than 0.2500, at 0. Every sigmoid a gradient passes
+#   through shrinks it by at least a factor of 4, which is why deep stacks of sigmoids
+#   train slowly.
+# - **relu** has slope exactly 1 for every positive input and exactly 0 for every negative
+#   one; at 0 the engine reports 0.0000, our chosen convention. A relu whose input stays
+#   negative passes back no gradient at all.
+# - **exp** is its own slope, so the two curves lie on top of each other (1.0000 at 0,
+#   about 54.6 at 4).
+
+# %% [markdown]
+# ## 11. A self-test: tanh rebuilt from exp
+#
+# Here is a way to test the engine with nothing but the engine. The hyperbolic tangent
+# can be written with exponentials:
+#
+# $$\tanh(n) = \frac{e^{2n} - 1}{e^{2n} + 1}.$$
+#
+# In words: double the input, exponentiate, then divide one less than that by one more
+# than that. Built this way, the gradient flows through a multiplication, an `exp`, a
+# subtraction, an addition and a division, five operations whose local derivatives were
+# written separately. If any one were wrong, the result would disagree with `tanh`'s
+# own one-line derivative $1 - t^2$. Let us run chapter 3's neuron both ways.
+
+
+# %%
+def tanh_from_exp(n):
+    e = (2 * n).exp()
+    return (e - 1) / (e + 1)
+
+
+def neuron_grads(activation):
+    x1, x2 = Value(2.0, label="x1"), Value(0.0, label="x2")
+    w1, w2 = Value(-3.0, label="w1"), Value(1.0, label="w2")
+    b = Value(6.8813735870195432, label="b")
+    o = activation(x1 * w1 + x2 * w2 + b)
+    o.backward()
+    return o.data, {v.label: v.grad for v in (x1, w1, x2, w2, b)}
+
+
+o_tanh, g_tanh = neuron_grads(lambda n: n.tanh())
+o_exp, g_exp = neuron_grads(tanh_from_exp)
+print(f"{'':>6} {'tanh()':>9} {'from exp':>9}")
+print(f"{'o':>6} {o_tanh:9.4f} {o_exp:9.4f}")
+for name in g_tanh:
+    print(f"{'do/d' + name:>6} {g_tanh[name] + 0.0:9.4f} {g_exp[name] + 0.0:9.4f}")
+largest = max(abs(g_tanh[k] - g_exp[k]) for k in g_tanh)
+print(f"largest difference between the two: below 1e-12? {largest < 1e-12}")
+
+# %% [markdown]
+# Both columns read $o = 0.7071$ and the gradients $-1.5$, $1.0$, $0.5$, $0.0$ and $0.5$
+# for $x_1$, $w_1$, $x_2$, $w_2$ and $b$, and no pair differs by more than $10^{-12}$. Five
+# separately written local derivatives, chained, reproduce the one-line formula. Here is
+# the rebuilt part of the graph, from $n$ to $o$:
+
+# %%
+n = Value(0.8813735870195432, label="n")
+e = (2 * n).exp()
+e.label = "e"
+o = (e - 1) / (e + 1)
+o.label = "o"
+o.backward()
+draw_dot(o, rankdir="TB")
+
+# %% [markdown]
+# The node `e` (data 5.8284) has two arrows leaving it, into the subtraction and the
+# addition, and its gradient is the sum of what both paths send back: accumulation
+# from chapter 4 doing its job. At the left, `n` ends with gradient 0.5000, which is
+# $1 - 0.7071^2$, the derivative `tanh` would have reported directly.
+#
+# Agreement between two routes through the same engine is a good sign, not proof: both
+# routes could share a mistake. Chapter 6 checks the engine against an independent
+# referee, the nudge.
+#
+# ## 12. Large inputs: keeping tanh and sigmoid finite
+#
+# Formulas that are equal on paper can behave very differently in floating point. A
+# Python float cannot hold numbers above about $1.8 \times 10^{308}$, so $e^x$ overflows
+# for any $x$ above 709.78. The textbook formulas for tanh and sigmoid both contain an
+# exponential that blows up on one side:
+
+
+# %%
+def naive_tanh(x):
+    e = math.exp(2 * x)
+    return (e - 1) / (e + 1)
+
+
+def naive_sigmoid(x):
+    return 1 / (1 + math.exp(-x))
+
+
+for f in (naive_tanh, naive_sigmoid):
+    for x in (1000.0, -1000.0):
+        try:
+            print(f"{f.__name__}({x:.0f}) = {f(x):.4f}")
+        except OverflowError as e:
+            print(f"{f.__name__}({x:.0f}) -> {type(e).__name__}: {e}")
+
+# %% [markdown]
+# The naive tanh survives $-1000$ (where $e^{-2000}$ quietly becomes 0) but overflows at
+# $+1000$, because it computes $e^{2000}$; in fact it already fails from $x \approx 355$.
+# The naive sigmoid is the mirror image: fine at $+1000$, an `OverflowError` at $-1000$,
+# where it computes $e^{1000}$. Both true answers are perfectly ordinary numbers, $\pm 1$
+# and 0 or 1. Only the route to them is broken.
+#
+# The package avoids the bad route. For tanh it calls `math.tanh`, which is written to be
+# safe for any input. For sigmoid it picks, by the sign of $x$, the one of two equal
+# formulas whose exponential cannot blow up: $1/(1 + e^{-x})$ for $x \ge 0$, and
+# $e^{x}/(1 + e^{x})$ for $x < 0$. Either way the exponent is never positive, so the
+# exponential stays between 0 and 1. The local derivatives, $1 - t^2$ and $s(1 - s)$, are
+# computed from those safe outputs.
+
+# %%
+for x in (1000.0, -1000.0):
+    for name in ("tanh", "sigmoid"):
+        v = Value(x)
+        out = getattr(v, name)()
+        out.backward()
+        print(f"package {name}({x:+.0f}) = {out.data:+.4f}, gradient {v.grad:.4f}")
+
+v = Value(1000.0)
+try:
+    tanh_from_exp(v)
+except OverflowError as e:
+    print(f"tanh_from_exp(1000) -> {type(e).__name__}: {e}")
+
+# %% [markdown]
+# The package gives $\tanh(\pm 1000) = \pm 1$ and $\sigma(1000) = 1$, $\sigma(-1000) = 0$,
+# each with gradient 0.0000: the functions are flat out there, and the engine says so
+# instead of crashing. Our `tanh_from_exp` from the self-test, on the other hand, inherits
+# the naive formula's weakness, and the package's `exp` stops it with a message that
+# names the limit. That is one reason to give common activations their own operation
+# rather than assembling them from pieces.
+
+# %% [markdown]
+# ## Summary
+#
+# - Every operation contributes two facts: its forward value and its local derivatives.
+#   The rest of the engine is shared.
+# - Subtraction, negation and division can be assembled from addition, multiplication and
+#   powers, and the chain rule derives their gradients; the package gives them their own
+#   nodes for compact graphs.
+# - Reflected methods (`__radd__`, `__rmul__`, `__rsub__`, `__rtruediv__`) make `2 * a`,
+#   `1 - a` and `sum([...])` work.
+# - tanh, sigmoid and relu have derivatives $1 - t^2$, $s(1-s)$ and a 0/1 step; the
+#   engine's slopes match the formulas at every point plotted.
+# - tanh rebuilt from `exp` gives the same gradients as `tanh` itself, a first self-test.
+# - Equal formulas are not equally safe: the package's tanh and sigmoid stay finite at
+#   $\pm 1000$ where the textbook formulas overflow.
+
+# %% [markdown]
+# ## Exercises: three new operations
+#
+# Your turn to extend the engine. Each exercise asks for a function that takes a package
+# `Value` `x` and returns a **new** `Value` with the right `data` *and* the right
+# gradient. There are two equally good ways to attach the gradient; here is $x^3$ both
+# ways:
+
+
+# %%
+def cube_with_closure(x):  # the lectures' style
+    out = Value(x.data**3, (x,), "cube")
+
+    def _backward():
+        x.grad += 3 * x.data**2 * out.grad  # local derivative times the gradient from above
+
+    out._backward = _backward
+    return out
+
+
+def cube_with_local_grads(x):  # the package's style: hand over the local derivative
+    return Value(x.data**3, (x,), "cube", _local_grads=(3 * x.data**2,))
+
+
+for cube in (cube_with_closure, cube_with_local_grads):
+    x = Value(2.0)
+    y = cube(x)
+    y.backward()
+    print(f"{cube.__name__}: {y.data:.4f}, d/dx = {x.grad:.4f}")
+
+# %% [markdown]
+# Both give $2^3 = 8$ and $3 \cdot 2^2 = 12$. With `_local_grads` you only state the local
+# derivative, and the engine multiplies by the incoming gradient and accumulates for you.
+# With a closure you do those two things yourself, so remember `+=` and `* out.grad`.
+#
+# **Exercise 5.1.** Write `sin(x)`: data $\sin x$, local derivative $\cos x$.
+
+# %%
+from micrograd_lesson.exercises import check_cos, check_sin, check_sqrt, reveal
+
+
+def my_sin(x):
+    return Value(math.sin(x.data))  # data is right; connect it to x and give it a gradient
+
+
+check_sin(my_sin)
+
+# %%
+reveal("ch05.sin")
+
+# %% [markdown]
+# **Exercise 5.2.** Write `cos(x)`. Mind the sign: $\frac{d}{dx}\cos x = -\sin x$.
+
+
+# %%
+def my_cos(x):
+    return Value(math.cos(x.data))  # connect it to x and give it a gradient
+
+
+check_cos(my_cos)
+
+# %%
+reveal("ch05.cos")
+
+# %% [markdown]
+# **Exercise 5.3.** Write `sqrt(x)` for $x > 0$: data $\sqrt x$, local derivative
+# $\frac{1}{2\sqrt x}$. (You could also build it from an operation you already have.)
+
+
+# %%
+def my_sqrt(x):
+    return Value(math.sqrt(x.data))  # connect it to x and give it a gradient
+
+
+check_sqrt(my_sqrt)
+
+# %%
+reveal("ch05.sqrt")
+
+# %% [markdown]
+# Next: **chapter 6**, where we stop trusting the engine and start testing it: gradient
+# checks against the nudge, property-based tests, and PyTorch as a second opinion.

@@ -1,0 +1,606 @@
+# %% [markdown]
+# # Chapter 6 — Is it right? Testing gradients
+#
+# A wrong gradient does not crash. If one local derivative in the engine has a sign
+# error, `backward()` still runs, every `.grad` still holds a plausible number, and a
+# training loop still moves the weights. It just moves them the wrong way, a little, at
+# every step, and the network learns worse than it should, or not at all. You could spend
+# days tuning a learning rate to compensate for a bug in a single line.
+#
+# So before we train anything, we test. This chapter builds four kinds of evidence, each
+# independent of the engine's own reasoning:
+#
+# 1. **Gradient checks** compare each gradient with a numerical estimate from nudging the
+#    input, the method of chapter 1, which knows nothing about local derivatives.
+# 2. **Checks for every operation**, one by one, so that a failure points at a culprit.
+# 3. **Property-based tests**, in which a library invents hundreds of inputs for us and,
+#    when one fails, boils it down to the simplest failing case.
+# 4. **A second opinion from PyTorch**, when it is installed.
+#
+# We finish with a question that trips up everyone once: what happens when you call
+# `backward()` twice?
+
+# %%
+import math
+import random
+
+import matplotlib.pyplot as plt
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from micrograd_lesson import Value, central_difference, draw_dot, forward_difference, gradcheck
+
+random.seed(0)
+np.random.seed(0)
+
+try:  # optional: only the lines starting "PyTorch (optional):" depend on it
+    import torch
+except ImportError:
+    torch = None
+print("PyTorch (optional): " + (f"found, version {torch.__version__}" if torch else "not installed"))
+
+# %% [markdown]
+# (If PyTorch is not installed, everything below still runs; the lines that begin
+# "PyTorch (optional)" just say that the comparison was skipped.)
+#
+# ## 1. The referee: a nudge, taken from both sides
+#
+# Take $f(x) = x^3$ at $x = 2$. Calculus says $f'(x) = 3x^2$, so the slope there is 12.
+# The engine should agree. To check it without trusting any calculus at all, we nudge:
+#
+# - the **forward difference** $\dfrac{f(x + h) - f(x)}{h}$ looks only to the right;
+# - the **central difference** $\dfrac{f(x + h) - f(x - h)}{2h}$ looks both ways.
+#
+# In words, the central difference is the slope of the line through two points that
+# straddle $x$. Its error shrinks like $h^2$ instead of $h$, because the curvature seen on
+# the two sides cancels. Chapter 1 plotted both errors against $h$; here are the numbers
+# at $h = 10^{-6}$.
+
+# %%
+x = Value(2.0)
+y = x**3
+y.backward()
+
+
+def cube(t):
+    return t**3
+
+
+fwd = forward_difference(cube, 2.0, h=1e-6)
+ctr = central_difference(cube, 2.0, h=1e-6)
+print(f"engine (backward):  {x.grad:.6f}")
+print(f"forward difference: {fwd:.6f}   error {abs(fwd - 12):.1e}")
+print(f"central difference: {ctr:.6f}   error {abs(ctr - 12):.1e}")
+
+# %% [markdown]
+# The engine says 12.000000. The forward difference is off in the sixth decimal
+# (12.000006, an error of about $6 \times 10^{-6}$, which is $3x \cdot h$), while the
+# central one agrees to about $10^{-9}$. That is why every check in this chapter uses the
+# central difference.
+#
+# ## 2. A gradient check, and a bug it catches
+#
+# `micrograd_lesson.gradcheck(f, inputs)` automates this. It builds a `Value` for each
+# input, runs `f` and `backward()`, then nudges each input in turn with a central
+# difference, and lists the two answers side by side. A row passes when the two agree to
+# within $10^{-6}$ plus $10^{-4}$ of the gradient's size: tight enough to catch any real
+# mistake, loose enough for the nudge's own small error.
+
+# %%
+result = gradcheck(lambda x: x**3, [2.0], names=["x"])
+print(result)
+print("passed:", result.ok)
+
+# %% [markdown]
+# Now a bug of the kind that happens for real. Suppose someone writes a `cube` operation
+# by hand and forgets to square $x$ in the derivative, writing $3x$ instead of $3x^2$.
+# The forward value is still right, so every printed output of the model looks fine.
+
+
+# %%
+def buggy_cube(x):
+    return Value(x.data**3, (x,), "cube", _local_grads=(3 * x.data,))  # should be 3 * x.data**2
+
+
+result = gradcheck(buggy_cube, [2.0], names=["x"])
+print(result)
+print("passed:", result.ok)
+
+# %% [markdown]
+# The engine now claims 6.000000 while the nudge still measures 12.000000, and the check
+# fails loudly. At $x = 1$ the bug would have slipped through ($3 \cdot 1 = 3 \cdot 1^2$),
+# which is a first hint that one test input is not enough.
+#
+# ## 3. The worked checks
+#
+# Two small functions whose gradients we can also work out by hand, so that each number
+# is checked three ways: by algebra, by the engine and by nudging.
+#
+# **First:** $L = (ab + c)^2$ at $a = 2$, $b = 3$, $c = 1$. The inner sum is
+# $2 \cdot 3 + 1 = 7$, so $L = 49$. The outer square contributes $2 \cdot 7 = 14$, and the
+# chain rule multiplies that by each input's local effect on the sum:
+# $\partial L/\partial a = 14 b = 42$, $\partial L/\partial b = 14 a = 28$ and
+# $\partial L/\partial c = 14$.
+
+# %%
+a, b, c = Value(2.0, label="a"), Value(3.0, label="b"), Value(1.0, label="c")
+ab = a * b
+ab.label = "ab"
+s = ab + c
+s.label = "ab+c"
+L = s**2
+L.label = "L"
+L.backward()
+print(f"L = {L.data:.4f}; dL/da = {a.grad:.4f}, dL/db = {b.grad:.4f}, dL/dc = {c.grad:.4f}")
+print(gradcheck(lambda a, b, c: (a * b + c) ** 2, [2.0, 3.0, 1.0], names=["a", "b", "c"]))
+draw_dot(L, rankdir="TB")
+
+# %% [markdown]
+# $L = 49$, gradients 42, 28 and 14, and the nudges agree on all three. In the drawing
+# you can follow the 14 arriving at `ab+c`. The addition hands it on unchanged to both
+# `c` and `ab`; the product then hands $14 \times 3 = 42$ to `a` and $14 \times 2 = 28$
+# to `b`.
+#
+# **Second:** the loss $\tfrac12\big((w_1 - 1)^2 + (w_2 - 5)^2\big)$ at $w_1 = 2$, $w_2 = 3$.
+# It measures how far the point $(w_1, w_2)$ is from the target $(1, 5)$, and it is the
+# loss chapter 8 minimises. Here $\tfrac12(1^2 + 2^2) = 2.5$; each gradient is simply the
+# distance from the target, $w_1 - 1 = 1$ and $w_2 - 5 = -2$. The negative sign says:
+# increase $w_2$ to lower the loss.
+
+
+# %%
+def quadratic_loss(w1, w2):
+    return ((w1 - 1) ** 2 + (w2 - 5) ** 2) * 0.5
+
+
+w1, w2 = Value(2.0, label="w1"), Value(3.0, label="w2")
+loss = quadratic_loss(w1, w2)
+loss.backward()
+print(f"loss = {loss.data:.4f}; dloss/dw1 = {w1.grad:.4f}, dloss/dw2 = {w2.grad:.4f}")
+print(gradcheck(quadratic_loss, [2.0, 3.0], names=["w1", "w2"]))
+
+# %% [markdown]
+# Loss 2.5, gradients 1.0 and −2.0, confirmed.
+#
+# ## 4. Every operation, one at a time
+#
+# Worked examples test the operations they happen to use. To be sure of the whole engine,
+# we check every operation on its own, at several random inputs from the range where it
+# is defined: a logarithm only sees positive numbers, a division never sees a zero
+# divisor, and relu is kept away from its corner at 0 (more on that below). If one
+# operation is wrong, exactly one row fails and names it.
+
+# %%
+rng = random.Random(0)
+
+
+def positive():
+    return rng.uniform(0.2, 3.0)
+
+
+def anywhere():
+    return rng.uniform(-3.0, 3.0)
+
+
+def away_from_zero():
+    return rng.choice([-1, 1]) * rng.uniform(0.2, 3.0)
+
+
+operations = {  # name: (function of Values, how to draw each input)
+    "a + b": (lambda a, b: a + b, [anywhere, anywhere]),
+    "a - b": (lambda a, b: a - b, [anywhere, anywhere]),
+    "a * b": (lambda a, b: a * b, [anywhere, anywhere]),
+    "a / b": (lambda a, b: a / b, [anywhere, away_from_zero]),
+    "-a": (lambda a: -a, [anywhere]),
+    "a ** 3": (lambda a: a**3, [anywhere]),
+    "a ** 0.5": (lambda a: a**0.5, [positive]),
+    "a ** -2": (lambda a: a**-2, [away_from_zero]),
+    "a ** b": (lambda a, b: a**b, [positive, anywhere]),
+    "2 * a": (lambda a: 2 * a, [anywhere]),
+    "1 - a": (lambda a: 1 - a, [anywhere]),
+    "1 / a": (lambda a: 1 / a, [away_from_zero]),
+    "2 ** a": (lambda a: 2**a, [anywhere]),
+    "exp": (lambda a: a.exp(), [anywhere]),
+    "log": (lambda a: a.log(), [positive]),
+    "tanh": (lambda a: a.tanh(), [anywhere]),
+    "sigmoid": (lambda a: a.sigmoid(), [anywhere]),
+    "relu": (lambda a: a.relu(), [away_from_zero]),
+}
+
+points_per_op = 5
+max_errors, passed = {}, {}
+print(f"{'operation':<10} {'points':>6}  result")
+for name, (f, samplers) in operations.items():
+    results = [gradcheck(f, [draw() for draw in samplers]) for _ in range(points_per_op)]
+    max_errors[name] = max(r.max_error for r in results)
+    passed[name] = all(results)
+    print(f"{name:<10} {points_per_op:>6}  {'passed' if passed[name] else 'FAILED'}")
+print(f"all {len(operations)} operations passed: {all(passed.values())}")
+
+# %%
+fig, ax = plt.subplots(figsize=(10, 4.5))
+names = list(max_errors)
+ax.bar(names, [max(max_errors[n], 1e-16) for n in names], color="tab:blue")
+ax.axhline(1e-6, color="tab:red", linestyle="--", label="tolerance (1e-6)")
+ax.set_yscale("log")
+ax.set_ylim(1e-14, 1e-4)
+ax.set_ylabel("largest |engine - nudge| over 5 inputs (log scale)")
+ax.set_xlabel("operation")
+ax.set_title("Gradient check of every operation: all errors far below the tolerance")
+ax.tick_params(axis="x", rotation=45)
+ax.legend()
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# All 18 operations pass at all 5 inputs each. The bar chart shows by how much: every
+# error sits between about $10^{-11}$ and $10^{-8}$, more than two powers of ten under the
+# red tolerance line. The errors are not zero because the *nudge* is not exact (it divides a
+# tiny difference of rounded numbers by a tiny $h$); the engine's answers are exact up to
+# rounding.
+#
+# ### Where the referee cannot be trusted: corners
+#
+# Why keep relu away from 0? Because at a corner there is no derivative to check. Here is
+# relu at exactly 0:
+
+# %%
+print(gradcheck(lambda a: a.relu(), [0.0], names=["a"]))
+
+# %% [markdown]
+# The engine reports 0.000000 (the convention chosen in chapter 5) and the central
+# difference reports 0.500000: it averages the slope 0 on the left and the slope 1 on the
+# right. Neither is wrong; the question has no single answer. A failed check at a corner
+# is not a bug, so gradient tests stay a safe distance (much more than $h$) away from
+# such points.
+
+# %% [markdown]
+# ## 5. Property-based tests: let the computer choose the inputs
+#
+# The checks so far used inputs we picked. A *property-based test* states something that
+# must hold for **all** inputs, and a library, [Hypothesis](https://hypothesis.readthedocs.io),
+# generates inputs to try to break it. Here the property is: *for any $a$ and $b$ in
+# $[-3, 3]$, the engine's gradient of a composite expression agrees with the nudge.* The
+# expression deliberately mixes many operations and uses $a$ and $b$ several times each.
+#
+# Hypothesis normally picks different inputs on every run and remembers failures in a
+# database on disk. For a notebook whose output must be the same every time, we ask it
+# for a fixed sequence (`derandomize=True`) and no database.
+
+
+# %%
+def composite(a, b):
+    return (a * b).tanh() + (a - b).sigmoid() * b + (a * a + 1).log() - (b / 3).exp()
+
+
+tried = []
+
+
+@settings(derandomize=True, database=None, max_examples=200, deadline=None)
+@given(st.floats(min_value=-3, max_value=3), st.floats(min_value=-3, max_value=3))
+def test_composite_matches_nudge(a, b):
+    tried.append((a, b))
+    assert gradcheck(composite, [a, b]), f"gradient check failed at a = {a}, b = {b}"
+
+
+test_composite_matches_nudge()
+print(f"the property held on all {len(tried)} generated inputs")
+print(f"a ranged over [{min(t[0] for t in tried):.1f}, {max(t[0] for t in tried):.1f}]")
+
+# %% [markdown]
+# Calling the decorated function runs the test: 200 pairs $(a, b)$, with $a$ anywhere from
+# $-3.0$ to $2.9$, and the property held for every one. Hypothesis deliberately mixes in
+# awkward values (zero, the ends of the range, numbers very close together) that a person
+# picking test inputs by hand tends to forget.
+#
+# A property need not mention the nudge at all. Two expressions that are equal as
+# mathematics must have equal gradients, whatever the inputs. Division and
+# multiplication by a power are computed by different operations in the package, so this
+# compares two independent pieces of code:
+
+# %%
+identity_cases = []
+
+
+@settings(derandomize=True, database=None, max_examples=200, deadline=None)
+@given(st.floats(min_value=-5, max_value=5), st.floats(min_value=0.1, max_value=5))
+def test_division_is_multiplication_by_reciprocal(a, b):
+    identity_cases.append((a, b))
+    a1, b1 = Value(a), Value(b)
+    (a1 / b1).backward()
+    a2, b2 = Value(a), Value(b)
+    (a2 * b2**-1).backward()
+    assert math.isclose(a1.grad, a2.grad, rel_tol=1e-12, abs_tol=1e-12)
+    assert math.isclose(b1.grad, b2.grad, rel_tol=1e-12, abs_tol=1e-12)
+
+
+test_division_is_multiplication_by_reciprocal()
+print(f"a / b and a * b**-1 have the same gradients on all {len(identity_cases)} generated inputs")
+
+# %% [markdown]
+# The real strength of property-based testing shows when something is wrong. Here is an
+# absolute-value operation with a planted bug: its local derivative is always 1, which is
+# right for positive inputs and wrong for negative ones (there it should be $-1$). We
+# test it over $[-10, 10]$, away from the corner at 0.
+
+
+# %%
+def buggy_abs(x):
+    return Value(abs(x.data), (x,), "abs", _local_grads=(1.0,))  # should be -1.0 when x < 0
+
+
+failures = []
+
+
+@settings(derandomize=True, database=None, max_examples=100, deadline=None)
+@given(st.floats(min_value=-10, max_value=10).filter(lambda x: abs(x) > 0.01))
+def test_abs_matches_nudge(x):
+    if not gradcheck(buggy_abs, [x]):
+        failures.append(x)
+        raise AssertionError(f"gradient check failed at x = {x}")
+
+
+try:
+    test_abs_matches_nudge()
+except AssertionError as e:
+    print(f"{type(e).__name__}: {e}")
+print(f"failing inputs Hypothesis met: {len(failures)}; the simplest it found: x = {failures[-1]}")
+
+# %% [markdown]
+# Hypothesis found a failure, then kept trying simpler and simpler inputs that still fail
+# (it *shrinks* the example) and reported the simplest: $x = -1.0$. That is a far better
+# bug report than some arbitrary $-7.3914...$: it tells you at once that the trouble is
+# negative inputs. (The count printed above is how many failing inputs it met on the way
+# down.)
+#
+# ## 6. A second opinion: PyTorch
+#
+# PyTorch's autograd was written by other people, in another language, and is used by
+# millions. If our engine and PyTorch agree on the same expressions, that is strong
+# evidence that both are right. PyTorch is optional for this course, so the cell below
+# compares only when it is installed; each of its lines begins "PyTorch (optional)". We use
+# 64-bit floats in PyTorch (`dtype=torch.float64`) because Python floats are 64-bit too.
+
+# %%
+checks = {  # name: (function, inputs)
+    "L = (a*b + c)**2": (lambda a, b, c: (a * b + c) ** 2, [2.0, 3.0, 1.0]),
+    "quadratic loss": (quadratic_loss, [2.0, 3.0]),
+    "tanh neuron": (
+        lambda x1, w1, x2, w2, b: (x1 * w1 + x2 * w2 + b).tanh(),
+        [2.0, -3.0, 0.0, 1.0, 6.8813735870195432],
+    ),
+    "composite": (composite, [0.7, -1.3]),
+}
+for name, (f, inputs) in checks.items():
+    leaves = [Value(x) for x in inputs]
+    f(*leaves).backward()
+    ours = [v.grad for v in leaves]
+    if torch is None:
+        print(f"PyTorch (optional): not installed, so {name} is not compared")
+        continue
+    tensors = [torch.tensor(x, dtype=torch.float64, requires_grad=True) for x in inputs]
+    f(*tensors).backward()
+    theirs = [t.grad.item() for t in tensors]
+    agree = all(math.isclose(o, t, rel_tol=1e-9, abs_tol=1e-12) for o, t in zip(ours, theirs))
+    print(
+        f"PyTorch (optional): {name}: gradients {', '.join(f'{t:.4f}' for t in theirs)}; agree with ours: {agree}"
+    )
+
+# %% [markdown]
+# Notice that the very same Python functions run on both engines: PyTorch tensors support
+# `+`, `*`, `**`, `.tanh()`, `.sigmoid()`, `.exp()` and `.log()` with the same names. With
+# PyTorch installed, the four lines report gradients 42, 28, 14 for $L$, 1 and $-2$ for the
+# loss, chapter 3's $-1.5$, $1.0$, $0.5$, $0.0$, $0.5$ for the neuron, and full agreement.
+#
+# ## 7. What happens when you call `backward()` twice?
+#
+# Take $c = 3a^2$, built as `(a * a) * 3`, at $a = 2$. Its derivative is $6a = 12$. Call
+# `backward()` once, read the gradient, then call it again on the same graph, and look at
+# the gradient of the leaf `a` and of the interior node `b = a * a`.
+
+# %%
+a = Value(2.0, label="a")
+b = a * a
+b.label = "b"
+c = b * 3
+c.label = "c"
+for call in (1, 2):
+    c.backward()
+    print(f"package engine, call {call}: a.grad = {a.grad:.4f}, b.grad = {b.grad:.4f}")
+draw_dot(c, rankdir="TB")
+
+# %% [markdown]
+# The package's answer is 12, then 24: the leaf **accumulates**, so its gradient doubled.
+# The interior node `b` holds 3.0000 both times. (The constant 3 is a leaf too, so its
+# gradient, $a^2 = 4$ per call, has also piled up to 8.) This is a deliberate rule, written
+# in the docstring of `Value.backward`:
+#
+# - *leaves* (values with no inputs, such as weights) add each call's gradient to what
+#   they already hold;
+# - every *interior* node's gradient is reset and recomputed from scratch on each call,
+#   so it never compounds.
+#
+# Accumulating at the leaves is useful, not an accident: it is how you add up the
+# gradients of several losses (say, one per example of a batch) by calling `backward()`
+# on each. The price is that a training loop must set every weight's gradient back to 0
+# before each new `backward()`. Chapter 8 shows what happens when it does not.
+#
+# The engine from the famous lectures, which we built in chapter 4, has a different and
+# more surprising rule. Its `backward()` sets the output's gradient to 1 and lets *every*
+# node accumulate, interior ones included. Here is a minimal class in that style, with
+# just multiplication:
+
+
+# %%
+class LectureValue:
+    """The lectures' engine, cut down to multiplication: every node accumulates."""
+
+    def __init__(self, data, _children=(), _op="", label=""):
+        self.data, self.grad, self.label = data, 0.0, label
+        self._prev, self._op = tuple(_children), _op
+        self._backward = lambda: None
+
+    def __mul__(self, other):
+        other = other if isinstance(other, LectureValue) else LectureValue(other)
+        out = LectureValue(self.data * other.data, (self, other), "*")
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        topo, visited = [], set()
+
+        def build(v):
+            if v not in visited:
+                visited.add(v)
+                for child in v._prev:
+                    build(child)
+                topo.append(v)
+
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+
+
+la = LectureValue(2.0, label="a")
+lb = la * la
+lb.label = "b"
+lc = lb * 3
+lc.label = "c"
+for call in (1, 2):
+    lc.backward()
+    print(f"lecture-style engine, call {call}: a.grad = {la.grad:.4f}, b.grad = {lb.grad:.4f}")
+draw_dot(lc, rankdir="TB")
+
+# %% [markdown]
+# 12, then **36**, not 24. Follow the second call: `c` is set to 1, and its note adds 3 to
+# `b`, which still holds 3 from the first call, so `b` becomes 6. Then `b`'s note passes
+# $2a \times 6 = 24$ to `a`, on top of the 12 already there: 36. The stale interior
+# gradient was counted again, and the error *compounds*: a third call would give 72 (and
+# $b = 9$), growing faster and faster. Neither result is a derivative of anything, which
+# is why the lectures always zero every gradient before calling `backward()`.
+#
+# PyTorch, by default, refuses the question. After a backward pass it frees the
+# intermediate values it saved for the backward pass, so a second call raises a
+# `RuntimeError`. Ask it to keep them, with `retain_graph=True`, and it follows the same
+# rule as the package: the leaf accumulates to 24.
+
+# %%
+if torch is None:
+    print("PyTorch (optional): not installed, so the default second call is not tried")
+    print("PyTorch (optional): not installed, so retain_graph=True is not tried")
+else:
+    ta = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
+    tc = (ta * ta) * 3
+    tc.backward()
+    try:
+        tc.backward()
+    except RuntimeError as e:
+        print(f"PyTorch (optional): second call: RuntimeError: {str(e).split(' (')[0]}")
+    ta = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
+    tc = (ta * ta) * 3
+    grads = []
+    for _ in range(2):
+        tc.backward(retain_graph=True)
+        grads.append(ta.grad.item())
+    print(f"PyTorch (optional): with retain_graph=True: a.grad = {grads[0]:.4f}, then {grads[1]:.4f}")
+
+# %% [markdown]
+# In one table:
+#
+# | engine | first call | second call | interior `b` after the second call |
+# |---|---|---|---|
+# | `micrograd_lesson` | 12 | 24 (leaf accumulates) | 3 (recomputed) |
+# | lecture style | 12 | 36 (compounds) | 6 (accumulated) |
+# | PyTorch, default | 12 | `RuntimeError` | (freed) |
+# | PyTorch, `retain_graph=True` | 12 | 24 (leaf accumulates) | (not kept) |
+#
+# The lesson is the same in every engine: **zero the gradients before each backward
+# pass** unless you mean to add them up.
+#
+# ## Summary
+#
+# - A gradient check compares the engine with a central-difference nudge, which knows no
+#   calculus; it caught a forgotten square at once ($6$ instead of $12$ for $x^3$).
+# - The worked checks: $L = (ab + c)^2 = 49$ with gradients 42, 28, 14; the loss
+#   $\tfrac12((w_1-1)^2 + (w_2-5)^2) = 2.5$ with gradients 1 and $-2$.
+# - All 18 operations pass at several inputs each; checks must stay away from corners
+#   such as relu at 0, where the nudge reports 0.5.
+# - Hypothesis tests a property on hundreds of inputs it chooses, and shrinks a failure to
+#   the simplest case ($x = -1$ for the buggy `abs`).
+# - PyTorch, when installed, agrees with every gradient.
+# - Calling `backward()` twice: the package's leaves accumulate (12, then 24), the
+#   lectures' engine compounds (12, then 36), PyTorch refuses unless `retain_graph=True`.
+
+# %% [markdown]
+# ## Exercises
+#
+# **Exercise 6.1.** Write `numeric_derivative(f, x)`: the slope of a plain-number
+# function `f` at `x`, estimated with a central difference. Try it on $x^3$ at 2; the
+# check also tries $\sin$, $e^x$ and $1/x$, and wants each within one part in ten million
+# of the true slope.
+
+# %%
+from micrograd_lesson.exercises import check_find_bugs, check_grad_check, check_numeric_derivative, reveal
+
+
+def my_numeric_derivative(f, x):
+    return 0.0  # replace: nudge x both ways, with h = 1e-6
+
+
+print(f"{my_numeric_derivative(lambda t: t**3, 2.0):.6f}")
+check_numeric_derivative(my_numeric_derivative)
+
+# %%
+reveal("ch06.numeric_derivative")
+
+# %% [markdown]
+# **Exercise 6.2.** Write `grad_check(f, x)` for a function `f` of one `Value`: return
+# the pair `(autograd, numeric)`, where `autograd` is `dx` from `backward()` and
+# `numeric` a central-difference estimate (`f(Value(x + h)).data` and so on). For
+# $f(x) = x^3$ at 2 both should be close to 12. The check also hands it a function with a
+# planted bug, to make sure the first number really comes from `backward()`.
+
+
+# %%
+def my_grad_check(f, x):
+    return 0.0, 0.0  # replace: (gradient from backward(), gradient from nudging)
+
+
+print(my_grad_check(lambda v: v**3, 2.0))
+check_grad_check(my_grad_check)
+
+# %%
+reveal("ch06.grad_check")
+
+# %% [markdown]
+# **Exercise 6.3.** A colleague wrote new operations, and some of their gradients are
+# wrong. `SUSPECTS` maps each operation's name to a function of one `Value`. Write
+# `find_bugs(suspects)` returning the set of names whose gradients are wrong (use
+# `gradcheck`, at several inputs: some bugs hide at particular points). Each suspect
+# accepts any input in $[0.5, 3]$. The check also runs your function on a second, secret
+# set of suspects.
+
+# %%
+from micrograd_lesson.exercises.ch06 import SUSPECTS
+
+
+def my_find_bugs(suspects):
+    return set()  # replace: the names whose gradient check fails
+
+
+print(sorted(SUSPECTS))
+check_find_bugs(my_find_bugs)
+
+# %%
+reveal("ch06.find_bugs")
+
+# %% [markdown]
+# Next: **chapter 7**, where the engine, now trusted, becomes neurons, layers and a
+# multi-layer perceptron.
