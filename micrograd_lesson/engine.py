@@ -16,6 +16,8 @@ import numbers
 
 def _check_number(data):
     """Reject anything that is not a real number, naming what was given."""
+    if type(data) is float:  # the common case, checked first because it is fast
+        return data
     if isinstance(data, Value):
         raise TypeError("Value(data) needs a real number, got a Value; use it directly")
     if not isinstance(data, numbers.Real):
@@ -32,6 +34,11 @@ def _short(x):
 
 class Value:
     """A scalar that remembers how it was computed, so it can backpropagate."""
+
+    # Fixed slots make a node smaller and quicker to build than a dict of attributes.
+    # "__dict__" still lets micrograd-style code set `out._backward = ...` on a node;
+    # "__weakref__" lets a weak reference watch a node being freed.
+    __slots__ = ("data", "grad", "_prev", "_op", "label", "_local_grads", "__dict__", "__weakref__")
 
     def __init__(self, data, _children=(), _op="", label="", _local_grads=()):
         self.data = _check_number(data)
@@ -194,7 +201,9 @@ class Value:
             elif node not in visited:
                 visited.add(node)
                 stack.append((node, True))
-                stack.extend((child, False) for child in reversed(node._prev))
+                for child in reversed(node._prev):
+                    if child not in visited:  # skipping seen inputs early keeps the stack short
+                        stack.append((child, False))
         return order
 
 
@@ -202,7 +211,7 @@ def _as_value(x):
     """Wrap a plain number in a Value; anything else is not ours to handle."""
     if isinstance(x, Value):
         return x
-    if isinstance(x, numbers.Real):
+    if isinstance(x, (float, int, numbers.Real)):  # float and int first: quick to test
         return Value(x)
     return NotImplemented
 

@@ -1,0 +1,18 @@
+"""Shared test settings: a headless matplotlib and deterministic Hypothesis runs.
+
+Hypothesis profiles: "ci" (the default) derandomizes and keeps no example
+database, so every run tries the same cases; HYPOTHESIS_PROFILE=dev explores
+more, with fresh random cases each run.
+"""
+
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")  # before anything imports pyplot: no windows, no display needed
+
+from hypothesis import settings  # noqa: E402
+
+settings.register_profile("ci", derandomize=True, database=None, deadline=None, max_examples=150)
+settings.register_profile("dev", deadline=None, max_examples=1000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

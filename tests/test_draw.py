@@ -1,0 +1,241 @@
+"""draw_dot: deterministic DOT source, what the drawing shows, and life without Graphviz."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from micrograd_lesson.draw import INSTALL_HINT, draw_dot
+from micrograd_lesson.engine import Value
+
+REPO = Path(__file__).resolve().parent.parent
+needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+
+
+def small_graph():
+    a, b, c = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c")
+    e = a * b
+    e.label = "e"
+    d = e + c
+    d.label = "d"
+    return a, b, c, e, d
+
+
+class OnScreen:
+    """A class as early chapters write it: data, _prev and _op only (no grad, no label)."""
+
+    def __init__(self, data, _prev=(), _op=""):
+        self.data, self._prev, self._op = data, _prev, _op
+
+    def __mul__(self, other):
+        return OnScreen(self.data * other.data, (self, other), "*")
+
+
+class OnScreenWithSet:
+    """Like micrograd 0.1.0: _prev is a set, whose order changes from run to run."""
+
+    def __init__(self, data, children=(), _op="", label=""):
+        self.data, self._prev, self._op, self.label, self.grad = data, set(children), _op, label, 0.0
+
+    def __add__(self, other):
+        return OnScreenWithSet(self.data + other.data, (self, other), "+")
+
+
+# ---- determinism across processes ----
+
+SCRIPT = textwrap.dedent(
+    """
+    import sys
+    sys.path.insert(0, {repo!r})
+    from micrograd_lesson import Value, draw_dot
+
+    class OnScreenWithSet:  # micrograd 0.1.0's way: _prev is a set
+        def __init__(self, data, children=(), _op="", label=""):
+            self.data, self._prev, self._op, self.label = data, set(children), _op, label
+
+        def __add__(self, other):
+            return OnScreenWithSet(self.data + other.data, (self, other), "+")
+
+    a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+    out = (a * b + a).tanh()
+    out.label = "out"
+    out.backward()
+    print(draw_dot(out, notes={{a: "leaf"}}).source)
+    # A set-based class: its drawing must not depend on the set's order.
+    xs = [OnScreenWithSet(float(i), label=f"x{{i}}") for i in range(6)]
+    total = xs[0]
+    for x in xs[1:]:
+        total = total + x
+    pair = OnScreenWithSet(1.0, label="p") + OnScreenWithSet(1.0, label="q")
+    print(draw_dot(total + pair, rankdir="TB").source)
+    """
+)
+
+
+def run_script(tmp_path, hash_seed):
+    script = tmp_path / "draw_once.py"
+    script.write_text(SCRIPT.format(repo=str(REPO)))
+    env = dict(os.environ, PYTHONHASHSEED=str(hash_seed))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, check=True)
+    return done.stdout
+
+
+def test_dot_source_is_identical_across_processes(tmp_path):
+    first = run_script(tmp_path, 1)
+    assert "digraph" in first and "out | data" in first
+    assert run_script(tmp_path, 1) == first
+    assert run_script(tmp_path, 12345) == first  # a different string-hash seed changes set order
+
+
+# ---- what the DOT source says ----
+
+
+def test_nodes_are_named_by_a_counter_not_by_id():
+    *_, d = small_graph()
+    source = draw_dot(d).source
+    names = set(re.findall(r"^\s*(\w+) \[", source, flags=re.M)) - {"graph", "node"}
+    assert names == {"n0", "n0_op", "n1", "n1_op", "n2", "n3", "n4"}
+    assert str(id(d)) not in source
+
+
+def test_labels_show_label_data_and_grad():
+    a, b, c, e, d = small_graph()
+    d.backward()
+    source = draw_dot(d).source
+    assert '"{ d | data 4.0000 | grad 1.0000 }"' in source
+    assert '"{ a | data 2.0000 | grad -3.0000 }"' in source
+    assert '"{ b | data -3.0000 | grad 2.0000 }"' in source
+    assert "grad" not in draw_dot(d, show_grad=False).source
+
+
+def test_operations_are_their_own_nodes_with_edges_through_them():
+    *_, d = small_graph()
+    source = draw_dot(d).source
+    assert 'n0_op [label="+" shape=ellipse]' in source
+    assert 'n1_op [label="*" shape=ellipse]' in source
+    for edge in ("n0_op -> n0", "n1 -> n0_op", "n1_op -> n1", "n2 -> n1_op", "n3 -> n1_op"):
+        assert edge in source
+    assert source.count("shape=ellipse") == 2
+
+
+def test_a_value_used_twice_has_two_edges():
+    a = Value(3.0, label="a")
+    source = draw_dot(a + a).source
+    assert source.count("n1 -> n0_op") == 2
+
+
+@pytest.mark.parametrize("rankdir", ["LR", "TB"])
+def test_rankdir(rankdir):
+    *_, d = small_graph()
+    source = draw_dot(d, rankdir=rankdir).source
+    assert f"rankdir={rankdir}" in source
+    # Left to right, braces put a record's fields side by side; top down they stack.
+    assert ('"{ d | data' in source) == (rankdir == "LR")
+
+
+def test_unknown_rankdir_is_refused():
+    with pytest.raises(ValueError, match="rankdir must be 'LR' or 'TB'"):
+        draw_dot(Value(1.0), rankdir="RL")
+
+
+def test_notes_appear_on_their_nodes():
+    a, b, c, e, d = small_graph()
+    source = draw_dot(d, notes={e: "fires 2nd", d: "fires 1st"}).source
+    assert "{ e | data -6.0000 | grad 0.0000 | fires 2nd }" in source
+    assert "{ d | data 4.0000 | grad 0.0000 | fires 1st }" in source
+
+
+def test_record_characters_in_labels_are_escaped():
+    v = Value(1.0, label="a|b{c}")
+    assert r"a\|b\{c\}" in draw_dot(v).source
+
+
+def test_duck_typed_class_with_data_prev_op_only():
+    x, y = OnScreen(2.0), OnScreen(4.0)
+    source = draw_dot(x * y).source
+    assert '"{ data 8.0000 }"' in source and '"{ data 2.0000 }"' in source
+    assert "grad" not in source
+    assert 'n0_op [label="*"' in source
+
+
+def test_duck_typed_class_whose_prev_is_a_set():
+    p, q = OnScreenWithSet(1.0, label="p"), OnScreenWithSet(2.0, label="q")
+    drawing = draw_dot(p + q)
+    assert "{ p | data 1.0000 | grad 0.0000 }" in drawing.source
+    assert drawing.source.index("{ p |") < drawing.source.index("{ q |")  # sorted, not set order
+
+
+def test_object_without_the_needed_attributes_is_refused():
+    with pytest.raises(TypeError, match="SimpleNamespace has no '_prev'"):
+        draw_dot(SimpleNamespace(data=1.0, _op=""))
+    with pytest.raises(TypeError, match="float has no 'data'"):
+        draw_dot(3.0)
+
+
+def test_graphs_over_max_nodes_are_refused_with_a_message():
+    x = Value(1.0)
+    for _ in range(30):
+        x = x * 1.0
+    with pytest.raises(ValueError, match="61 values, more than max_nodes=50"):
+        draw_dot(x, max_nodes=50)
+    assert "digraph" in draw_dot(x, max_nodes=61).source
+
+
+def test_summary_repr_has_no_memory_address():
+    *_, d = small_graph()
+    assert repr(draw_dot(d)) == "<computation graph: 5 values, 2 operations; d = 4.0000>"
+
+
+def test_text_tree():
+    *_, d = small_graph()
+    assert draw_dot(d).text_tree.splitlines() == [
+        "d = 4.0000, grad 0.0000 <- +",
+        "|-- e = -6.0000, grad 0.0000 <- *",
+        "|   |-- a = 2.0000, grad 0.0000",
+        "|   `-- b = -3.0000, grad 0.0000",
+        "`-- c = 10.0000, grad 0.0000",
+    ]
+
+
+# ---- rendering ----
+
+
+@needs_dot
+def test_mimebundle_has_svg_png_and_plain_text():
+    *_, d = small_graph()
+    bundle = draw_dot(d)._repr_mimebundle_()
+    assert set(bundle) == {"image/svg+xml", "image/png", "text/plain"}
+    assert "<svg" in bundle["image/svg+xml"] and "data 4.0000" in bundle["image/svg+xml"]
+    assert bundle["image/png"].startswith(b"\x89PNG\r\n\x1a\n")
+    assert bundle["text/plain"].startswith("<computation graph")
+    assert not re.search(r"0x[0-9a-f]{6,}", bundle["text/plain"])
+
+
+@needs_dot
+def test_save_writes_the_format_its_suffix_names(tmp_path):
+    *_, d = small_graph()
+    draw_dot(d).save(tmp_path / "g.svg")
+    draw_dot(d).save(tmp_path / "g.png")
+    assert b"<svg" in (tmp_path / "g.svg").read_bytes()
+    assert (tmp_path / "g.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_without_dot_on_path_it_falls_back_to_text(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))  # an empty directory: no dot anywhere
+    assert shutil.which("dot") is None
+    *_, d = small_graph()
+    drawing = draw_dot(d)
+    bundle = drawing._repr_mimebundle_()
+    assert set(bundle) == {"text/plain"}
+    assert bundle["text/plain"].startswith(INSTALL_HINT)
+    assert "apt-get install graphviz" in bundle["text/plain"]
+    assert "|-- e = -6.0000, grad 0.0000 <- *" in bundle["text/plain"]
+    assert drawing.pipe("svg") is None
+    with pytest.raises(RuntimeError, match="was not found"):
+        drawing.save(tmp_path / "g.svg")

@@ -1,0 +1,343 @@
+"""The engine: every operation's gradient, the rules of backward(), bad input."""
+
+import gc
+import math
+import weakref
+
+import pytest
+from expressions import FloatBackend, OutOfDomain, ValueBackend, evaluate, inputs, numeric_gradient, trees
+from hypothesis import assume, given
+
+from micrograd_lesson.engine import Value
+
+
+def central(f, x, h=1e-6):
+    """A central difference written here, independent of the package's gradcheck."""
+    return (f(x + h) - f(x - h)) / (2 * h)
+
+
+def sigmoid(x):
+    return 1 / (1 + math.exp(-x))
+
+
+# ---- one input: (name, op on a Value, op on a float, analytic derivative, points) ----
+
+UNARY = [
+    ("neg", lambda a: -a, lambda x: -x, lambda x: -1.0, [-1.5, 0.3, 2.0]),
+    ("exp", lambda a: a.exp(), math.exp, math.exp, [-2.0, 0.0, 1.5]),
+    ("log", lambda a: a.log(), math.log, lambda x: 1 / x, [0.2, 1.0, 7.5]),
+    ("tanh", lambda a: a.tanh(), math.tanh, lambda x: 1 / math.cosh(x) ** 2, [-1.2, 0.0, 0.7]),
+    (
+        "sigmoid",
+        lambda a: a.sigmoid(),
+        sigmoid,
+        lambda x: math.exp(-x) / (1 + math.exp(-x)) ** 2,
+        [-3.0, 0.0, 2.5],
+    ),
+    ("relu", lambda a: a.relu(), lambda x: max(x, 0.0), lambda x: 1.0 if x > 0 else 0.0, [-1.0, 0.5, 3.0]),
+    ("pow int", lambda a: a**3, lambda x: x**3, lambda x: 3 * x**2, [-1.5, 0.5, 2.0]),
+    ("pow negative", lambda a: a**-2, lambda x: x**-2, lambda x: -2 / x**3, [-1.5, 0.5, 2.0]),
+    ("pow fraction", lambda a: a**0.5, math.sqrt, lambda x: 0.5 / math.sqrt(x), [0.25, 1.0, 9.0]),
+    ("radd", lambda a: 2.5 + a, lambda x: 2.5 + x, lambda x: 1.0, [-1.0, 4.0]),
+    ("rsub", lambda a: 2.5 - a, lambda x: 2.5 - x, lambda x: -1.0, [-1.0, 4.0]),
+    ("rmul", lambda a: -3 * a, lambda x: -3 * x, lambda x: -3.0, [-1.0, 4.0]),
+    ("rtruediv", lambda a: 3 / a, lambda x: 3 / x, lambda x: -3 / x**2, [-1.5, 0.5, 4.0]),
+    ("rpow", lambda a: 2**a, lambda x: 2**x, lambda x: 2**x * math.log(2), [-1.0, 0.0, 3.0]),
+]
+
+
+@pytest.mark.parametrize("name, op, f, df, points", UNARY, ids=[u[0] for u in UNARY])
+def test_unary_gradients(name, op, f, df, points):
+    for x in points:
+        a = Value(x)
+        out = op(a)
+        out.backward()
+        assert out.data == pytest.approx(f(x), rel=1e-12)
+        assert a.grad == pytest.approx(df(x), rel=1e-12, abs=1e-15)
+        # ...and the analytic derivative above agrees with nudging the input.
+        assert a.grad == pytest.approx(central(f, x), rel=1e-6, abs=1e-8)
+
+
+# ---- two inputs: (name, op, analytic d/da, analytic d/db, points) ----
+
+BINARY = [
+    ("add", lambda a, b: a + b, lambda x, y: 1.0, lambda x, y: 1.0),
+    ("sub", lambda a, b: a - b, lambda x, y: 1.0, lambda x, y: -1.0),
+    ("mul", lambda a, b: a * b, lambda x, y: y, lambda x, y: x),
+    ("truediv", lambda a, b: a / b, lambda x, y: 1 / y, lambda x, y: -x / y**2),
+    ("pow Value", lambda a, b: a**b, lambda x, y: y * x ** (y - 1), lambda x, y: x**y * math.log(x)),
+]
+POINTS = [(2.0, -3.0), (0.5, 1.5), (3.0, 0.25)]
+
+
+@pytest.mark.parametrize("name, op, da, db", BINARY, ids=[b[0] for b in BINARY])
+@pytest.mark.parametrize("x, y", POINTS)
+def test_binary_gradients(name, op, da, db, x, y):
+    a, b = Value(x), Value(y)
+    out = op(a, b)
+    out.backward()
+    assert out.data == pytest.approx(op(x, y), rel=1e-12)
+    assert a.grad == pytest.approx(da(x, y), rel=1e-12)
+    assert b.grad == pytest.approx(db(x, y), rel=1e-12)
+    assert a.grad == pytest.approx(central(lambda t: op(t, y), x), rel=1e-6)
+    assert b.grad == pytest.approx(central(lambda t: op(x, t), y), rel=1e-6)
+
+
+@pytest.mark.parametrize("other", [2, 2.0, True])
+def test_plain_numbers_mix_with_values_on_either_side(other):
+    a = Value(3.0)
+    assert (a + other).data == 3.0 + other == (other + a).data
+    assert (a * other).data == 3.0 * other == (other * a).data
+    assert (a - other).data == 3.0 - other and (other - a).data == other - 3.0
+    assert (a / other).data == 3.0 / other and (other / a).data == other / 3.0
+    assert (a**other).data == 3.0**other and (other**a).data == float(other) ** 3.0
+
+
+def test_integer_data_is_stored_as_float():
+    v = Value(3)
+    assert v.data == 3.0 and type(v.data) is float
+    assert type(Value(True).data) is float
+
+
+# ---- property tests: random expressions against central differences ----
+
+
+def _numeric_or_reject(tree, xs):
+    try:
+        evaluate(tree, xs, FloatBackend)
+        return numeric_gradient(tree, xs)
+    except (OutOfDomain, OverflowError, ZeroDivisionError):
+        assume(False)
+
+
+@given(trees, inputs)
+def test_random_expressions_match_central_differences(tree, xs):
+    numeric = _numeric_or_reject(tree, xs)
+    leaves = [Value(x) for x in xs]
+    out = evaluate(tree, leaves, ValueBackend)
+    assume(isinstance(out, Value))  # a tree of constants only has nothing to differentiate
+    out.backward()
+    assert out.data == pytest.approx(evaluate(tree, xs, FloatBackend), rel=1e-12, abs=1e-12)
+    for leaf, n in zip(leaves, numeric):
+        assert leaf.grad == pytest.approx(n, rel=1e-4, abs=1e-5)
+
+
+@given(trees, inputs)
+def test_random_expressions_backward_twice_doubles_leaves_only(tree, xs):
+    _numeric_or_reject(tree, xs)
+    leaves = [Value(x) for x in xs]
+    out = evaluate(tree, leaves, ValueBackend)
+    assume(isinstance(out, Value) and out not in leaves)
+    out.backward()
+    first = [leaf.grad for leaf in leaves]
+    interior = {id(n): n.grad for n in out.topological_order() if n._prev}
+    out.backward()
+    # Doubled, up to rounding: a leaf used twice adds its two contributions in another order.
+    assert [leaf.grad for leaf in leaves] == pytest.approx([2 * g for g in first], rel=1e-12, abs=1e-300)
+    assert {id(n): n.grad for n in out.topological_order() if n._prev} == interior
+
+
+# ---- the rules of backward() ----
+
+
+def test_a_value_used_twice_gets_both_contributions():
+    a = Value(3.0)
+    b = a + a
+    b.backward()
+    assert b._prev == (a, a)
+    assert a.grad == 2.0
+
+
+def test_a_value_on_two_paths():
+    a, b = Value(2.0), Value(-3.0)
+    f = (a * b) * (a + b)  # f = a^2 b + a b^2
+    f.backward()
+    assert a.grad == 2 * 2.0 * -3.0 + (-3.0) ** 2  # 2ab + b^2 = -3
+    assert b.grad == 2.0**2 + 2 * 2.0 * -3.0  # a^2 + 2ab = -8
+
+
+def test_backward_twice_accumulates_leaves_and_recomputes_the_rest():
+    a = Value(2.0)
+    sq = a * a
+    out = sq * 3
+    out.backward()
+    assert a.grad == 12.0  # d(3a^2)/da = 6a
+    out.backward()
+    # Like PyTorch with retain_graph=True: the leaf's grads add up (12 + 12);
+    # micrograd 0.1.0 compounds through the interior nodes and reports 36.
+    assert a.grad == 24.0
+    assert sq.grad == 3.0 and out.grad == 1.0  # recomputed, not 6 and 2
+
+
+def test_backward_on_a_leaf_accumulates_too():
+    a = Value(3.0)
+    a.backward()
+    a.backward()
+    assert a.grad == 2.0  # d(a)/d(a) = 1, added twice, as for any leaf
+
+
+def test_zeroing_leaves_between_backward_calls_gives_the_same_gradient():
+    a, b = Value(1.5), Value(-0.5)
+    out = (a * b).tanh() + a
+    out.backward()
+    first = (a.grad, b.grad)
+    a.grad = b.grad = 0.0
+    out.backward()
+    assert (a.grad, b.grad) == first
+
+
+def test_relu_slope_at_zero_is_zero():
+    a = Value(0.0)
+    out = a.relu()
+    out.backward()
+    assert out.data == 0.0
+    assert a.grad == 0.0
+
+
+def test_prev_is_a_tuple_in_insertion_order():
+    a, b = Value(1.0, label="a"), Value(2.0, label="b")
+    assert isinstance((a * b)._prev, tuple)
+    assert (a * b)._prev == (a, b)
+    assert (b * a)._prev == (b, a)
+    assert (a - b)._prev == (a, b)
+    assert (a**b)._prev == (a, b)
+    assert a.tanh()._prev == (a,)
+    assert Value(5.0)._prev == ()
+
+
+def test_topological_order_puts_inputs_first():
+    a, b = Value(1.0), Value(2.0)
+    c = a * b
+    d = c + a
+    order = d.topological_order()
+    assert order[-1] is d
+    assert set(map(id, order)) == {id(a), id(b), id(c), id(d)}
+    position = {id(n): i for i, n in enumerate(order)}
+    for node in order:
+        for child in node._prev:
+            assert position[id(child)] < position[id(node)]
+
+
+def test_a_million_node_chain_backpropagates():
+    x = Value(0.5)
+    y = x
+    for _ in range(1_000_000):
+        y = -y  # a chain: each node has exactly one input
+    y.backward()  # a recursive topological sort would raise RecursionError here
+    assert x.grad == 1.0  # an even number of negations
+
+
+def test_a_sum_of_100000_terms_backpropagates():
+    terms = [Value(float(i)) for i in range(100_000)]
+    total = sum(terms)  # Python's sum builds a 100,000-deep chain of additions
+    total.backward()
+    assert total.data == sum(range(100_000))
+    assert all(t.grad == 1.0 for t in terms)
+
+
+def test_a_graph_is_freed_by_reference_counting_alone():
+    was_enabled = gc.isenabled()
+    gc.disable()  # a reference cycle would now keep the graph alive
+    try:
+        a, b = Value(2.0), Value(-3.0)
+        mid = (a * b).tanh()
+        out = (mid + a.exp() - b.sigmoid()) / (a**2 + 1) + (2 ** a.relu()).log()
+        out.backward()
+        refs = [weakref.ref(n) for n in out.topological_order()]
+        del a, b, mid, out
+        assert [r() for r in refs] == [None] * len(refs)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def test_large_inputs_saturate_without_overflow():
+    assert Value(1000.0).tanh().data == 1.0
+    assert Value(-1000.0).tanh().data == -1.0
+    assert Value(-1000.0).sigmoid().data == 0.0
+    assert Value(1000.0).sigmoid().data == 1.0
+    for x in (-1000.0, 1000.0):
+        a = Value(x)
+        a.sigmoid().backward()
+        assert a.grad == 0.0
+
+
+def test_a_micrograd_style_extension_still_works():
+    def sin(x):  # written the way micrograd's own operations are: a closure as _backward
+        out = Value(math.sin(x.data), (x,), "sin")
+
+        def _backward():
+            x.grad += math.cos(x.data) * out.grad
+
+        out._backward = _backward
+        return out
+
+    x = Value(0.5)
+    y = sin(x) * 2
+    y.backward()
+    assert y._prev[0]._op == "sin"
+    assert x.grad == pytest.approx(2 * math.cos(0.5), rel=1e-15)
+    y.backward()  # leaves accumulate, the closure's node is recomputed
+    assert x.grad == pytest.approx(4 * math.cos(0.5), rel=1e-15)
+
+
+def test_repr_is_short_and_stable():
+    assert repr(Value(1 / 3)) == "Value(data=0.333333, grad=0.0)"
+    assert repr(Value(2, label="w")) == "Value(data=2.0, grad=0.0, label='w')"
+
+
+# ---- bad input ----
+
+
+@pytest.mark.parametrize("bad, type_name", [("abc", "str"), (None, "NoneType"), ([1, 2], "list")])
+def test_value_of_a_non_number_names_the_type(bad, type_name):
+    with pytest.raises(TypeError, match=f"real number.*got {type_name}"):
+        Value(bad)
+
+
+def test_value_of_a_value_is_refused():
+    with pytest.raises(TypeError, match="got a Value"):
+        Value(Value(1.0))
+
+
+def test_adding_a_string_is_a_type_error():
+    with pytest.raises(TypeError, match=r"unsupported operand.*'Value' and 'str'"):
+        Value(1.0) + "a"
+    with pytest.raises(TypeError, match=r"unsupported operand.*'Value' and 'str'"):
+        Value(1.0) / "a"
+    with pytest.raises(TypeError, match=r"unsupported operand.*'str' and 'Value'"):
+        "a" - Value(1.0)
+
+
+@pytest.mark.parametrize("x, shown", [(0, "0.0"), (-1, "-1.0")])
+def test_log_of_a_non_positive_number_names_it(x, shown):
+    with pytest.raises(ValueError, match=f"log needs a positive input, got {shown}"):
+        Value(x).log()
+
+
+def test_division_by_zero():
+    with pytest.raises(ZeroDivisionError, match="division by zero"):
+        Value(1.0) / 0
+    with pytest.raises(ZeroDivisionError, match="division by zero"):
+        1 / Value(0.0)
+    with pytest.raises(ZeroDivisionError, match="negative power of zero"):
+        Value(0.0) ** -1
+
+
+def test_exp_overflow_names_exp_and_the_input():
+    with pytest.raises(OverflowError, match=r"exp\(1000(\.0)?\)"):
+        Value(1000.0).exp()
+
+
+def test_negative_base_to_a_fractional_power():
+    with pytest.raises(ValueError, match="negative base"):
+        Value(-8.0) ** (1 / 3)
+    assert (Value(-2.0) ** 3).data == -8.0  # whole powers of negatives are fine
+
+
+@pytest.mark.parametrize("base", [-2.0, 0.0])
+def test_value_exponent_needs_a_positive_base(base):
+    with pytest.raises(ValueError, match=f"positive base.*got base {base}"):
+        Value(base) ** Value(2.0)
+    with pytest.raises(ValueError, match="positive base"):
+        base ** Value(2.0)
