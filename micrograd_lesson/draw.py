@@ -132,9 +132,9 @@ def draw_dot(root, rankdir="LR", notes=None, show_grad=True, max_nodes=MAX_NODES
         if id(node) in notes:
             fields.append(str(notes[id(node)]))
         fields = [_escape(f) for f in fields]
-        record = " | ".join(fields)
-        # In a left-to-right layout, braces lay a record's fields out side by side.
-        g.node(name, label="{ " + record + " }" if rankdir == "LR" else record, shape="record")
+        # Braces flip a record's fields across the layout's direction: side by side
+        # left to right, stacked top down, so a top-down drawing stays narrow.
+        g.node(name, label="{ " + " | ".join(fields) + " }", shape="record")
         if node._op:
             g.node(name + "_op", label=str(node._op), shape="ellipse")
             g.edge(name + "_op", name)

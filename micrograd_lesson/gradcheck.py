@@ -57,7 +57,8 @@ class GradCheckResult:
 
     def __repr__(self):
         verdict = "passed" if self.ok else "FAILED"
-        return f"<gradcheck {verdict}: {len(self.names)} inputs, max error {self.max_error:.1e}>"
+        inputs = f"{len(self.names)} input" + ("s" if len(self.names) != 1 else "")
+        return f"<gradcheck {verdict}: {inputs}, max error {self.max_error:.1e}>"
 
 
 def gradcheck(f, inputs, names=None, h=1e-6, atol=1e-6, rtol=1e-4):
