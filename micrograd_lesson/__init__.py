@@ -10,6 +10,7 @@ from .gradcheck import central_difference, forward_difference, gradcheck, numeri
 from .nn import MLP, Layer, Module, Neuron
 from .optim import SGD, Adam, Optimizer
 from .plots import plot_decision_boundary, plot_losses
+from .train import History, fit, frame_slider
 
 __version__ = "0.1.0"
 
@@ -17,6 +18,7 @@ __all__ = [
     "MLP",
     "SGD",
     "Adam",
+    "History",
     "Layer",
     "Module",
     "Neuron",
@@ -24,8 +26,10 @@ __all__ = [
     "Value",
     "central_difference",
     "draw_dot",
+    "fit",
     "forward_difference",
     "four_examples",
+    "frame_slider",
     "gradcheck",
     "make_moons",
     "make_spiral",

@@ -5,6 +5,8 @@ it. Nothing drawn depends on the date or on random ids, so re-running a
 notebook gives the same picture.
 """
 
+import numbers
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -16,7 +18,7 @@ def plot_losses(histories, ax=None, log=False, title="Training loss", xlabel="st
     if not isinstance(histories, dict):
         histories = {None: histories}
     for label, losses in histories.items():
-        losses = np.asarray([getattr(v, "data", v) for v in losses], dtype=float)
+        losses = np.asarray([_number(v) for v in losses], dtype=float)
         if losses.ndim != 1:
             raise ValueError(f"a loss history must be a flat list of numbers, got shape {losses.shape}")
         ax.plot(np.arange(len(losses)), losses, label=label, linewidth=1.8)
@@ -50,7 +52,7 @@ def plot_decision_boundary(predict, X, y, ax=None, steps=60, margin=0.5, title=N
     x_max, y_max = X.max(axis=0) + margin
     xx, yy = np.meshgrid(np.linspace(x_min, x_max, steps), np.linspace(y_min, y_max, steps))
     grid = np.column_stack([xx.ravel(), yy.ravel()])
-    scores = np.array([getattr(s, "data", s) for s in predict(grid)], dtype=float)
+    scores = np.array([_number(s) for s in predict(grid)], dtype=float)
     zz = (scores > 0).reshape(xx.shape)
     ax.contourf(xx, yy, zz, levels=[-0.5, 0.5, 1.5], colors=["#f4b6b6", "#b6c8f4"], alpha=0.8)
     positive = y > 0
@@ -61,3 +63,9 @@ def plot_decision_boundary(predict, X, y, ax=None, steps=60, margin=0.5, title=N
     if title:
         ax.set_title(title)
     return ax
+
+
+def _number(v):
+    """A Value's data, or the number itself. NumPy numbers are kept as they are:
+    they have a `.data` attribute too (a memoryview), which is not what we want."""
+    return v if isinstance(v, (numbers.Number, np.generic)) else getattr(v, "data", v)

@@ -1,0 +1,582 @@
+# %% [markdown]
+# # 8. Training
+#
+# We have an engine that gives the gradient of any formula, and a network that is one
+# big formula with knobs in it. Training joins the two. A **loss** is a single number
+# that says how wrong the network is; the gradient of the loss says, for every knob,
+# which way to turn it to make the loss *grow*. So we turn every knob a little the other
+# way, and repeat. That is all gradient descent is.
+#
+# Every training loop in this course, and every one you will write in PyTorch, has the
+# same four lines at its heart:
+#
+# 1. **forward**: compute the loss from the current parameters (this builds a graph);
+# 2. **zero**: set every parameter's `.grad` back to 0;
+# 3. **backward**: `loss.backward()` fills in every parameter's `.grad`;
+# 4. **update**: move each parameter a small step against its gradient.
+#
+# This chapter runs that loop on a two-knob bowl where every number can be checked by
+# hand, then on a 41-knob network that learns four examples. Then it breaks the loop on
+# purpose, twice: by forgetting line 2, and by choosing the step size badly. It ends with
+# why line 1 builds a brand-new graph every time, and with XOR, the classic problem a
+# single neuron cannot solve.
+
+# %%
+import math
+import random
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from micrograd_lesson import MLP, Value, draw_dot, fit, four_examples, plot_decision_boundary, xor
+
+random.seed(0)
+
+# %% [markdown]
+# ## Gradient descent on a bowl
+#
+# Take the loss from chapter 6:
+#
+# $$L(w_1, w_2) = \tfrac12\big((w_1 - 1)^2 + (w_2 - 5)^2\big)$$
+#
+# In words: half the squared distance from the point $(w_1, w_2)$ to the point $(1, 5)$.
+# It is a round bowl whose bottom, where the loss is 0, sits at $w_1 = 1$, $w_2 = 5$. We
+# start at $w_1 = 2$, $w_2 = 3$, where the loss is 2.5 and the gradients are 1.0 and −2.0.
+#
+# The update rule, with learning rate $\eta$ (eta), is
+#
+# $$w \leftarrow w - \eta \cdot \frac{\partial L}{\partial w}$$
+#
+# In words: move each parameter against its own slope, by a step proportional to how
+# steep that slope is. A positive gradient means "increasing $w$ increases the loss", so
+# we decrease $w$; a negative one, the opposite. We take $\eta = 0.5$ and run ten steps.
+#
+# A word on counting, because it decides which numbers you see. Step $k$ (from 0) first
+# computes the loss at the current parameters, then makes update number $k+1$. So the
+# loss printed on step 0 is the loss at the start, *before* any update, and after steps
+# 0 to 9 the parameters have been updated exactly ten times.
+
+# %%
+w1 = Value(2.0, label="w1")
+w2 = Value(3.0, label="w2")
+lr = 0.5
+bowl_losses, path = [], [(w1.data, w2.data)]
+
+for step in range(10):
+    loss = ((w1 - 1) ** 2 + (w2 - 5) ** 2) * 0.5  # 1. forward
+    w1.grad = w2.grad = 0.0  # 2. zero
+    loss.backward()  # 3. backward
+    print(
+        f"step {step}: loss {loss.data:.5f}   w1 {w1.data:.4f}  w2 {w2.data:.4f}"
+        f"   grads {w1.grad:+.4f} {w2.grad:+.4f}"
+    )
+    w1.data -= lr * w1.grad  # 4. update
+    w2.data -= lr * w2.grad
+    bowl_losses.append(loss.data)
+    path.append((w1.data, w2.data))
+
+print(f"after 10 updates: w1 = {w1.data:.4f}, w2 = {w2.data:.4f}")
+
+# %% [markdown]
+# The losses run 2.5, 0.625, 0.15625, … : each one is exactly a quarter of the one before.
+# After ten updates $w_1 = 1.0010$ and $w_2 = 4.9980$, a hair from the bottom at (1, 5).
+#
+# Why a quarter? The gradient of $\tfrac12(w_1 - 1)^2$ is $w_1 - 1$, the distance to the
+# bottom. Subtracting half of it leaves half the distance: $w_1 - 1$ goes 1, 0.5, 0.25,
+# … and after ten halvings it is $2^{-10} \approx 0.00098$, so $w_1 = 1.0010$. The same
+# happens to $w_2 - 5$ (from −2 to $-2 \cdot 2^{-10} \approx -0.0020$, so $w_2 = 4.9980$).
+# The loss is built from *squared* distances, so halving the distance quarters the loss.
+#
+# The picture shows the same run twice: on the left, the path across the bowl's contour
+# lines, each step landing halfway to the bottom; on the right, the loss on a log scale,
+# where falling by the same factor each step draws a straight line.
+
+# %%
+W1, W2 = np.meshgrid(np.linspace(-0.5, 2.5, 121), np.linspace(2.5, 5.5, 121))
+bowl = 0.5 * ((W1 - 1) ** 2 + (W2 - 5) ** 2)
+path = np.array(path)
+
+fig, (ax_path, ax_loss) = plt.subplots(1, 2, figsize=(11, 4.8), width_ratios=[1, 1.4])
+contours = ax_path.contour(W1, W2, bowl, levels=[0.01, 0.05, 0.2, 0.6, 1.2, 2.5], cmap="viridis")
+ax_path.clabel(contours, fontsize=8)
+ax_path.plot(path[:, 0], path[:, 1], "o-", color="#c0392b", markersize=4, label="gradient descent, lr 0.5")
+ax_path.plot([1], [5], "k*", markersize=12, label="bottom (1, 5)")
+ax_path.annotate("start (2, 3)", path[0], textcoords="offset points", xytext=(8, -4))
+ax_path.set_xlabel("w1")
+ax_path.set_ylabel("w2")
+ax_path.set_title("Each step goes halfway to the bottom")
+ax_path.legend(loc="lower left", fontsize=8)
+ax_path.set_aspect("equal")
+
+ax_loss.semilogy(range(10), bowl_losses, "o-", color="#c0392b")
+for k in range(3):
+    ax_loss.annotate(f"{bowl_losses[k]:g}", (k, bowl_losses[k]), textcoords="offset points", xytext=(6, 4))
+ax_loss.set_xlabel("step")
+ax_loss.set_ylabel("loss (log scale)")
+ax_loss.set_title("The loss falls by 4x per step")
+ax_loss.grid(True, alpha=0.3)
+plt.tight_layout()
+plt.show()
+
+# %% [markdown]
+# ## A network learns four examples
+#
+# Now a real network: `MLP(3, [4, 4, 1])` with tanh neurons, the network of chapter 7
+# with 41 parameters. Its task is the four examples of the famous micrograd lecture:
+# three numbers in, and a target of +1 or −1 out.
+#
+# The loss is the **squared error** summed over the four examples:
+#
+# $$L = \sum_{i=1}^{4} (\text{prediction}_i - \text{target}_i)^2$$
+#
+# In words: for each example, how far the network's answer is from the right one,
+# squared so that misses in either direction count and big misses count a lot; then add
+# them up. The loss is 0 only when every prediction is exactly on target.
+#
+# We build the network with `random.seed(8)` so the same starting weights come out on
+# every run (and again later in the chapter, whenever we want the same start).
+
+# %%
+xs, ys = four_examples()
+
+
+def new_network():
+    random.seed(8)  # the same 41 starting weights every time
+    return MLP(3, [4, 4, 1], activation="tanh")
+
+
+def squared_error(model):
+    return sum((model(x) - y) ** 2 for x, y in zip(xs, ys))
+
+
+model = new_network()
+print(f"{len(model.parameters())} parameters")
+for x, y in zip(xs, ys):
+    print(f"input {x}  target {y:+.0f}  prediction before training {model(x).data:+.4f}")
+
+# %% [markdown]
+# Before training, the predictions are whatever the random weights happen to produce,
+# and the loss is 6.2141. Now the loop, exactly the four lines from the bowl with a
+# bigger forward pass, 60 steps at learning rate 0.05:
+
+# %%
+losses = []
+for step in range(60):
+    loss = squared_error(model)  # 1. forward
+    model.zero_grad()  # 2. zero
+    loss.backward()  # 3. backward
+    for p in model.parameters():  # 4. update
+        p.data -= 0.05 * p.grad
+    losses.append(loss.data)
+    if step % 10 == 0:
+        print(f"step {step:2d}: loss {loss.data:.4f}")
+
+print(f"loss after 60 updates: {squared_error(model).data:.4f}\n")
+for x, y in zip(xs, ys):
+    prediction = model(x).data
+    print(f"target {y:+.0f}  prediction {prediction:+.4f}  off by {abs(prediction - y):.4f}")
+worst = max(abs(model(x).data - y) for x, y in zip(xs, ys))
+print(f"largest miss: {worst:.4f}")
+
+# %% [markdown]
+# After 60 updates the predictions are 1.0117, −0.9967, −1.0019 and 0.9871: every one
+# within 0.02 of its target (the largest miss is 0.0129), and the loss has fallen from
+# 6.2141 to 0.0003. The network has *memorised* four examples; whether it would answer
+# sensibly on a fifth is a different question (chapter 9 starts to ask it).
+#
+# ## The three phases of a loss curve
+#
+# Plot the loss of every step and a shape appears that almost every training run shares.
+#
+# 1. **Rapid descent.** At the start the predictions are far off, so the gradients are
+#    large, and each step removes a big slice of the loss. Here the loss falls below 5 %
+#    of its starting value within 6 steps.
+# 2. **Diminishing returns.** As predictions approach their targets the errors shrink,
+#    and with them the gradients (the gradient of a squared error is proportional to the
+#    error). Steps get smaller because there is less to fix.
+# 3. **Convergence.** The loss creeps along close to zero. Each step still helps, but
+#    by a tiny amount; on a linear axis the curve looks flat. We call this phase the part
+#    below 0.1 % of the starting loss, reached at step 13 (loss 0.0060).
+#
+# The phase borders are not laws of nature: the thresholds (5 % and 0.1 %) are just
+# where the plot bends. The log-scale panel on the right shows that "flat" is not
+# "stopped": the loss keeps falling steadily, about ten times smaller every 35 to 40
+# steps.
+
+# %%
+losses = np.array(losses)
+end_rapid = int(np.argmax(losses < 0.05 * losses[0]))  # first step below 5 % of the start
+start_flat = int(np.argmax(losses < 0.001 * losses[0]))  # first step below 0.1 %
+print(f"rapid descent: steps 0-{end_rapid}   diminishing returns: steps {end_rapid}-{start_flat}")
+print(f"convergence: from step {start_flat} (loss {losses[start_flat]:.4f})")
+
+fig, (ax, ax_log) = plt.subplots(1, 2, figsize=(11, 4.2))
+phases = [
+    (0, end_rapid, "#fde2c8", "1. rapid descent"),
+    (end_rapid, start_flat, "#fff3b0", "2. diminishing returns"),
+    (start_flat, len(losses) - 1, "#d5f0d5", "3. convergence"),
+]
+for a in (ax, ax_log):
+    for left, right, colour, _ in phases:
+        a.axvspan(left, right, color=colour)
+    a.plot(losses, color="#2e5cb8", linewidth=2)
+    a.set_xlabel("step")
+    a.grid(True, alpha=0.3)
+labels = [(12, 5.0), (22, 2.8), (36, 1.2)]  # where each phase's name is written
+for (left, right, _, name), spot in zip(phases, labels):
+    target = ((left + right) / 2, np.interp((left + right) / 2, range(len(losses)), losses))
+    ax.annotate(name, target, xytext=spot, arrowprops={"arrowstyle": "->"}, fontsize=9)
+ax.set_ylabel("loss")
+ax.set_title("Loss of MLP(3, [4, 4, 1]) on four examples, lr 0.05")
+ax_log.set_yscale("log")
+ax_log.set_ylabel("loss (log scale)")
+ax_log.set_title("The same curve on a log scale")
+plt.tight_layout()
+plt.show()
+
+# %% [markdown]
+# ## Forgetting to zero the gradients
+#
+# `backward()` *adds* into every leaf's `.grad` (it must: a parameter used in many places
+# collects a contribution from each, as chapter 4 showed). That is why line 2 of the loop
+# exists. Leave it out and, after $k$ steps, each parameter's `.grad` holds the sum of
+# all $k$ gradients so far, not the current one. The update then keeps pushing in every
+# direction the network has ever wanted to go, with ever more force, long after it has
+# overshot.
+#
+# Below, the same network from the same start trains twice at learning rate 0.12 for up
+# to 500 steps: once correctly, once with `model.zero_grad()` left out. The loop watches
+# for the moment the loss stops being a finite number (`math.isfinite`), and would also
+# catch Python's `OverflowError`, which some operations raise instead of returning
+# infinity.
+
+
+# %%
+def train(model, steps, lr, zero_grad=True):
+    """The four-line loop; stops at the first loss that is inf or nan."""
+    losses = []
+    for step in range(steps):
+        try:
+            loss = squared_error(model)
+        except OverflowError as e:
+            print(f"step {step}: OverflowError: {e}")
+            break
+        losses.append(loss.data)
+        if not math.isfinite(loss.data):
+            break
+        if zero_grad:
+            model.zero_grad()
+        loss.backward()
+        for p in model.parameters():
+            p.data -= lr * p.grad
+    return losses
+
+
+good = train(new_network(), 500, lr=0.12)
+forgetful = train(new_network(), 500, lr=0.12, zero_grad=False)
+blowup = len(forgetful) - 1
+print(f"with zero_grad():    loss after {len(good)} steps = {good[-1]:.6f}")
+print(f"without zero_grad(): loss at step {blowup} = {forgetful[blowup]}")
+print(f"the step before:     loss at step {blowup - 1} = {forgetful[blowup - 1]:.4e}")
+print(f"lowest loss reached without zeroing: {min(forgetful):.4f}")
+print(f"first step where it is above 10: {next(k for k, v in enumerate(forgetful) if v > 10)}")
+
+# %% [markdown]
+# With zeroing, the loss at learning rate 0.12 ends at 0.000000 (to six decimals).
+# Without it, the loss never gets below 0.4981. It passes 10 at step 11 and from then
+# on grows by roughly the same factor every step, a straight line on the log-scale plot
+# below: exponential growth. At step 447 it is 1.0999e+308, a whisker below the largest
+# number a float can hold (about 1.8e+308), and at step 448 it is `inf`. (Once one value is infinite, the next step's
+# arithmetic produces `inf − inf`, which is `nan`, "not a number", and the network is
+# beyond rescue.) The plot needs a log scale to show both runs at all; the red line marks
+# the step where the loss became infinite.
+
+# %%
+fig, ax = plt.subplots(figsize=(9, 4.2))
+# Plot log10(loss): matplotlib's log axis cannot draw numbers this close to the float limit.
+ax.plot(np.log10(good), color="#2e5cb8", label="with model.zero_grad()")
+ax.plot(np.log10(forgetful[:blowup]), color="#c0392b", label="without: gradients pile up")
+ax.axvline(blowup, color="#c0392b", linestyle="--")
+ax.annotate(
+    f"step {blowup}: loss = inf",
+    (blowup, np.log10(forgetful[blowup - 1])),
+    textcoords="offset points",
+    xytext=(-125, -4),
+    color="#c0392b",
+)
+ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"$10^{{{v:.0f}}}$"))
+ax.set_xlabel("step")
+ax.set_ylabel("loss (log scale)")
+ax.set_title("Same network, same learning rate (0.12): only the zeroing differs")
+ax.legend(loc="center left")
+ax.grid(True, alpha=0.3)
+plt.show()
+
+# %% [markdown]
+# PyTorch has exactly the same rule, for exactly the same reason: its training loops call
+# `optimizer.zero_grad()` (or `model.zero_grad()`) before every `loss.backward()`.
+#
+# ## The loop, packaged: `fit`
+#
+# We have now written the four lines three times. The package holds them once, as
+# `micrograd_lesson.fit(model, loss_fn, steps, lr)`. You give it the model, a function
+# that runs the forward pass and returns the loss, the number of steps and the learning
+# rate. It runs the same loop and returns a `History` with the loss of every step
+# (`history.loss`), and it stops early, saying why in `history.stopped`, if the loss
+# becomes inf or nan. While it runs in Jupyter it shows a progress bar (the bar updates
+# in place; a notebook viewed without a live kernel keeps only a one-line note of it).
+#
+# ## Choosing the learning rate
+#
+# The learning rate is the one knob the loop itself has, and it is easy to get wrong in
+# both directions. Here are three runs from the same starting network, 200 steps each:
+#
+# - **0.005, too small**: every step is safe but tiny, so progress is slow;
+# - **0.05, about right**: the run from above;
+# - **0.2, too large**: each step overshoots the valley it is aiming for, lands higher
+#   up the other side, and the next step overshoots further. The loss diverges.
+
+# %%
+sweep = {}
+for rate in (0.005, 0.05, 0.2):
+    model = new_network()
+    sweep[rate] = fit(model, lambda model=model: squared_error(model), steps=200, lr=rate)
+    print(f"lr {rate:<5}: loss {sweep[rate].loss[0]:.4f} -> {sweep[rate].loss[-1]:.4g}")
+    if sweep[rate].stopped:
+        print(f"           stopped at {sweep[rate].stopped}")
+
+# %%
+fig, ax = plt.subplots(figsize=(9, 4.5))
+styles = {0.005: ("#e69f00", "too small"), 0.05: ("#2e5cb8", "about right"), 0.2: ("#c0392b", "too large")}
+for rate, history in sweep.items():
+    colour, verdict = styles[rate]
+    ax.plot(np.log10(history.loss), color=colour, linewidth=2, label=f"lr {rate}: {verdict}")
+last = len(sweep[0.2].loss)
+ax.set_ylim(-9, 3)  # the diverging run leaves the top of the plot
+ax.annotate(
+    f"lr 0.2 goes on up to 1e308,\nthen overflows at step {last}",
+    (next(k for k, v in enumerate(sweep[0.2].loss) if v > 1e3), 3),
+    xytext=(40, 1.2),
+    arrowprops={"arrowstyle": "->", "color": "#c0392b"},
+    color="#c0392b",
+)
+ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"$10^{{{v:.0f}}}$"))
+ax.set_xlabel("step")
+ax.set_ylabel("loss (log scale)")
+ax.set_title("One network, three learning rates")
+ax.legend(loc="lower left")
+ax.grid(True, alpha=0.3)
+plt.show()
+
+# %% [markdown]
+# At 0.005 the loss is still 0.0030 after 200 steps, thirty thousand times the 0.05
+# run's 9.43e-08. At 0.2 the loss shoots up past $10^{300}$, until squaring a number
+# overflows the largest float and `fit` stops at step 187, reporting the overflow.
+# There is no formula for the right rate of a network; in practice you try a few
+# values a factor of about 3 to 10 apart, as here, and keep the largest one that trains
+# smoothly. For the bowl we *can* work it out: each step multiplies the distance to the
+# bottom by $1 - \eta$, so any $\eta$ between 0 and 2 converges, $\eta = 1$ lands on the
+# bottom in one step, and $\eta > 2$ diverges (the exercise at the end checks this).
+#
+# ## Why the graph is rebuilt every step
+#
+# Line 1 of the loop builds a whole new graph every time it runs. That can look
+# wasteful: the network is the same, so why not build the graph once and call
+# `backward()` on it again and again? Let us look, with the bowl, whose graph is small
+# enough to draw. Here is the graph of one forward pass at $w_1 = 2$, $w_2 = 3$ (we also
+# run `backward()` on it, for the update that follows):
+
+# %%
+w1 = Value(2.0, label="w1")
+w2 = Value(3.0, label="w2")
+old_loss = ((w1 - 1) ** 2 + (w2 - 5) ** 2) * 0.5
+old_loss.label = "loss"
+old_loss.backward()
+draw_dot(old_loss, rankdir="TB", show_grad=False)
+
+# %% [markdown]
+# Now make one update, then compute the loss again and compare the two graphs.
+
+# %%
+w1.data -= 0.5 * w1.grad
+w2.data -= 0.5 * w2.grad
+new_loss = ((w1 - 1) ** 2 + (w2 - 5) ** 2) * 0.5
+
+old_nodes = old_loss.topological_order()
+new_nodes = new_loss.topological_order()
+shared = [n for n in new_nodes if any(n is m for m in old_nodes)]
+print(f"old graph: {len(old_nodes)} nodes, new graph: {len(new_nodes)} nodes")
+print(f"nodes in both: {len(shared)}, namely {[n.label for n in shared]}")
+print(f"old loss node still says {old_loss.data:.4f}; the loss now is {new_loss.data:.4f}")
+
+# %% [markdown]
+# The two graphs have 11 nodes each and share exactly 2: the parameters `w1` and `w2`.
+# Everything else (the constants, the differences, the squares, the sum, the loss) is
+# new. The old loss node still says 2.5000, although the loss at the current parameters
+# is 0.6250.
+#
+# That is the point: a graph is a *record of one computation that already happened*.
+# Each node stored its value, and each operation stored its local derivatives, at the
+# moment it ran. Draw the old graph again now: the leaves show the new values
+# (1.5 and 4.0), but every node above them still shows the numbers from before the
+# update, `w1 - 1` = 1.0 instead of 0.5. The record is out of date.
+
+# %%
+draw_dot(
+    old_loss,
+    rankdir="TB",
+    show_grad=False,
+    notes={w1: "updated", w2: "updated", old_loss: "stale: from before"},
+)
+
+# %% [markdown]
+# Calling `backward()` on that stale record would replay the old local derivatives and
+# hand back the *old* gradients, the ones we have already used:
+
+# %%
+w1.grad = w2.grad = 0.0
+old_loss.backward()
+print(f"backward through the old graph: grads {w1.grad:+.4f} {w2.grad:+.4f}  (stale)")
+w1.grad = w2.grad = 0.0
+new_loss.backward()
+print(f"backward through a new graph:   grads {w1.grad:+.4f} {w2.grad:+.4f}  (correct)")
+
+# %% [markdown]
+# The stale graph says +1.0000 and −2.0000 again; the truth at the new point is +0.5000
+# and −1.0000. Reusing it would make every update identical to the first one, and the
+# parameters would march straight past the bottom of the bowl. Only the parameters
+# persist from step to step; the graph is built, used once by `backward()`, and thrown
+# away (Python frees it as soon as nothing refers to it). For the four examples that is
+# 394 nodes per step, and for the network of chapter 9, tens of thousands. PyTorch
+# works the same way: its graph is rebuilt on every forward pass and, by default, freed
+# by `backward()`.
+
+# %%
+print(
+    f"nodes built by one forward pass over the four examples: {len(squared_error(new_network()).topological_order())}"
+)
+
+# %% [markdown]
+# ## XOR: why a network needs a hidden layer
+#
+# XOR ("exclusive or") is the smallest problem a single neuron cannot solve. Its four
+# examples are the corners of a square: the label is +1 when exactly one of the two
+# inputs is 1, and −1 when both are 0 or both are 1. The +1 corners sit on one diagonal
+# and the −1 corners on the other, so no straight line separates them, and a single
+# neuron (or any linear model) can only draw straight lines.
+#
+# We train two models with `fit`, 200 steps at learning rate 0.05 on the squared error:
+# a single linear neuron, `MLP(2, [1])`, and a network with one hidden layer of four tanh
+# neurons, `MLP(2, [4, 1])`.
+
+# %%
+X, y = xor()
+xor_inputs, xor_labels = X.tolist(), y.tolist()
+
+
+def xor_loss(model):
+    return sum((model(x) - t) ** 2 for x, t in zip(xor_inputs, xor_labels))
+
+
+random.seed(0)
+linear = MLP(2, [1])
+random.seed(0)
+hidden = MLP(2, [4, 1], activation="tanh")
+for name, net in (("one linear neuron", linear), ("hidden layer of 4", hidden)):
+    history = fit(net, lambda net=net: xor_loss(net), steps=200, lr=0.05)
+    print(f"{name}: loss {history.loss[0]:.4f} -> {history.loss[-1]:.4f}")
+
+print("\ninput       label   linear   hidden layer")
+for x, t in zip(xor_inputs, xor_labels):
+    # round(..., 4) + 0.0 turns a tiny negative into 0.0, so it prints as +0.0000, not -0.0000
+    print(f"{x}  {t:+d}    {round(linear(x).data, 4) + 0.0:+.4f}   {hidden(x).data:+.4f}")
+
+# %% [markdown]
+# The linear neuron gets stuck at a loss of 4.0000: its best effort is to answer 0 for
+# every corner (+0.0000 to four decimals), because any tilt that helps one diagonal
+# hurts the other. The network with a hidden layer answers −1.0000, +0.9999, +0.9999 and
+# −0.9999: XOR, solved, and its loss fell from 4.1718 to 0.0000. Its hidden neurons each draw one line; the output neuron combines them
+# into a region no single line could make. The pictures show it: where each model
+# answers above 0 (blue) or below (red). The linear neuron's answers are all within a
+# hair of 0, so its line falls wherever those tiny numbers change sign; wherever a line
+# goes, two of the four corners end up on the wrong side of it.
+
+# %%
+fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+for ax, net, title in ((axes[0], linear, "one linear neuron"), (axes[1], hidden, "hidden layer of 4 tanh")):
+    plot_decision_boundary(lambda points, net=net: [net(p) for p in points.tolist()], X, y, ax=ax, steps=40)
+    ax.set_title(f"XOR, {title}")
+    ax.set_xlabel("x1")
+    ax.set_ylabel("x2")
+axes[1].legend(loc="center")
+plt.tight_layout()
+plt.show()
+
+# %% [markdown]
+# ## Summary
+#
+# - Training repeats four lines: forward, zero, backward, update
+#   ($w \leftarrow w - \eta\, \partial L / \partial w$).
+# - On the bowl at rate 0.5, each step halves the distance to the bottom: losses 2.5,
+#   0.625, 0.15625, …, and $w_1 = 1.0010$, $w_2 = 4.9980$ after ten updates.
+# - `MLP(3, [4, 4, 1])` learns the four examples to within 0.02 in 60 steps; the loss
+#   curve falls fast, then slower, then creeps.
+# - Without zeroing, gradients pile up and the loss becomes infinite.
+# - Too small a rate crawls; too large diverges.
+# - The graph records one computation; after an update it is stale, so every step
+#   builds a new one.
+#
+# ## Exercises
+#
+# **1. One training step.** Write `train_step(model, xs, ys, lr)` that does one full step
+# of the loop on the squared-error loss (forward, zero, backward, update) and returns the
+# loss *before* the update, as a number. The check runs it three times in a row on a
+# fresh network, so a missing line shows up.
+
+
+# %%
+def train_step(model, xs, ys, lr):
+    loss = sum((model(x) - y) ** 2 for x, y in zip(xs, ys))
+    # your code here: zero, backward, update
+    return loss.data
+
+
+# %%
+from micrograd_lesson.exercises import check_clip_gradients, check_learning_rate, check_train_step, reveal
+
+check_train_step(train_step)
+
+# %%
+reveal("ch08.train_step")
+
+# %% [markdown]
+# **2. The best rate for the bowl.** Find a learning rate that takes the bowl from
+# $w_1 = 2$, $w_2 = 3$ to a loss below $10^{-6}$ in just 5 updates. (Hint: each update
+# multiplies the distance to the bottom by $1 - \eta$.)
+
+# %%
+best_rate = 0.5  # change me
+check_learning_rate(best_rate)
+
+# %%
+reveal("ch08.learning_rate")
+
+# %% [markdown]
+# **3. Gradient clipping.** A common guard against the explosions above is to *clip*
+# the gradients before the update: if the length of the whole gradient vector,
+# $\sqrt{\sum_p g_p^2}$, is above `max_norm`, scale every gradient down by the same
+# factor so that the length becomes exactly `max_norm`; otherwise leave them alone.
+# Write `clip_gradients(params, max_norm)`, changing each `p.grad` in place and
+# returning the length *before* clipping.
+
+
+# %%
+def clip_gradients(params, max_norm):
+    norm = 0.0  # your code here
+    return norm
+
+
+check_clip_gradients(clip_gradients)
+
+# %%
+reveal("ch08.clip_gradients")

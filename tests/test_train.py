@@ -1,0 +1,227 @@
+"""fit(): the four-line training loop, its History, its progress bar, and frame_slider."""
+
+import math
+import random
+
+import matplotlib.pyplot as plt
+import pytest
+
+import micrograd_lesson.train as train
+from micrograd_lesson import MLP, History, Value, fit, four_examples, frame_slider
+from micrograd_lesson.optim import SGD, Adam
+
+
+def bowl():
+    w1, w2 = Value(2.0), Value(3.0)
+    return [w1, w2], lambda: ((w1 - 1) ** 2 + (w2 - 5) ** 2) * 0.5
+
+
+def test_the_bowl_at_rate_one_half_matches_chapter_8():
+    (w1, w2), loss_fn = bowl()
+    history = fit([w1, w2], loss_fn, steps=10, lr=0.5, progress=False)
+    assert history.loss[:3] == [2.5, 0.625, 0.15625]
+    assert history.loss == [2.5 / 4**k for k in range(10)]  # loss k is measured before update k
+    assert w1.data == 1 + 2**-10 and w2.data == 5 - 2 * 2**-10  # after exactly 10 updates
+    assert f"{w1.data:.4f} {w2.data:.4f}" == "1.0010 4.9980"
+    assert history.lr == [0.5] * 10 and len(history) == 10 and history.stopped is None
+
+
+def test_gradients_are_zeroed_every_step_not_accumulated():
+    (w1, w2), loss_fn = bowl()
+    fit([w1, w2], loss_fn, steps=3, lr=0.5, progress=False)
+    # after 2 updates w1 - 1 = 0.25 was the last gradient; a running sum would be 1.75
+    assert w1.grad == 0.25 and w2.grad == -0.5
+
+
+def test_a_schedule_is_called_with_the_step_number():
+    (w1, w2), loss_fn = bowl()
+    history = fit([w1, w2], loss_fn, steps=5, lr=lambda k: 1.0 - 0.1 * k, progress=False)
+    assert history.lr == pytest.approx([1.0, 0.9, 0.8, 0.7, 0.6])
+    assert history.loss[1] == 0.0  # rate 1.0 lands on the bottom in one step
+
+
+def test_a_module_trains_and_extra_metrics_are_recorded():
+    xs, ys = four_examples()
+    random.seed(8)
+    model = MLP(3, [4, 4, 1], activation="tanh")
+
+    def loss_fn():
+        preds = [model(x) for x in xs]
+        right = sum((p.data > 0) == (y > 0) for p, y in zip(preds, ys)) / len(ys)
+        return sum((p - y) ** 2 for p, y in zip(preds, ys)), {"accuracy": right}
+
+    history = fit(model, loss_fn, steps=60, lr=0.05, progress=False)
+    assert f"{history.loss[0]:.4f}" == "6.2141"
+    assert history.loss[-1] < 0.001
+    assert history["accuracy"][-1] == 1.0 and len(history["accuracy"]) == 60
+    assert history["loss"] is history.loss and history["lr"] is history.lr
+    assert max(abs(model(x).data - y) for x, y in zip(xs, ys)) < 0.02
+    assert repr(history).startswith("History(60 steps, loss 6.2141 -> 0.000")
+
+
+def test_callback_sees_the_number_of_updates_made():
+    (w1, w2), loss_fn = bowl()
+    seen = []
+    fit(
+        [w1, w2],
+        loss_fn,
+        steps=4,
+        lr=0.5,
+        progress=False,
+        callback=lambda step, h: seen.append((step, len(h))),
+    )
+    assert seen == [(1, 1), (2, 2), (3, 3), (4, 4)]
+
+
+def test_zero_steps_changes_nothing():
+    (w1, w2), loss_fn = bowl()
+    history = fit([w1, w2], loss_fn, steps=0, lr=0.5, progress=False)
+    assert len(history) == 0 and w1.data == 2.0 and repr(history) == "History(0 steps)"
+
+
+def test_training_stops_when_the_loss_becomes_infinite():
+    w = Value(1.0)
+    losses = iter([1.0, 2.0, math.inf, 5.0])
+    history = fit([w], lambda: w * 0 + next(losses), steps=4, lr=0.1, progress=False)
+    assert history.loss == [1.0, 2.0] and history.stopped == "step 2: the loss is inf"
+
+
+def test_training_stops_when_the_loss_is_nan():
+    w = Value(1.0)
+    history = fit([w], lambda: w * math.nan, steps=3, lr=0.1, progress=False)
+    assert history.loss == [] and history.stopped == "step 0: the loss is nan"
+
+
+def test_an_overflow_stops_training_instead_of_raising():
+    w = Value(3.0)
+    history = fit([w], lambda: w**2, steps=1000, lr=10.0, progress=False)  # w *= -19 every step
+    assert history.stopped is not None and "OverflowError" in history.stopped
+    assert 100 < len(history) < 1000
+    assert "stopped: step" in repr(history)
+
+
+def test_an_optimizer_does_the_zeroing_and_the_update():
+    (a1, a2), loss_a = bowl()
+    (b1, b2), loss_b = bowl()
+    plain = fit([a1, a2], loss_a, steps=10, lr=0.5, progress=False)
+    with_sgd = fit([b1, b2], loss_b, steps=10, optimizer=SGD([b1, b2], lr=0.5), progress=False)
+    assert plain.loss == with_sgd.loss and (a1.data, a2.data) == (b1.data, b2.data)
+    assert with_sgd.lr == [0.5] * 10
+
+
+def test_a_schedule_sets_the_optimizers_rate():
+    (w1, w2), loss_fn = bowl()
+    opt = Adam([w1, w2], lr=0.1)
+    history = fit([w1, w2], loss_fn, steps=3, lr=lambda k: 0.1 / (k + 1), optimizer=opt, progress=False)
+    assert history.lr == pytest.approx([0.1, 0.05, 0.1 / 3]) and opt.lr == pytest.approx(0.1 / 3)
+    assert history.loss[-1] < history.loss[0]
+
+
+def test_bad_arguments_are_refused_clearly():
+    (w1, w2), loss_fn = bowl()
+    with pytest.raises(ValueError, match="learning rate"):
+        fit([w1, w2], loss_fn, steps=3)
+    for steps in (-1, 2.5, True):
+        with pytest.raises(ValueError, match="steps"):
+            fit([w1, w2], loss_fn, steps=steps, lr=0.1)
+
+
+def test_progress_is_silent_outside_jupyter(capsys):
+    (w1, w2), loss_fn = bowl()
+    fit([w1, w2], loss_fn, steps=3, lr=0.5)  # progress=True by default
+    out = capsys.readouterr()
+    assert out.out == "" and out.err == ""
+    assert not train._in_jupyter_kernel()
+    assert not train._ProgressBar(3)
+
+
+@pytest.fixture
+def fake_kernel(monkeypatch):
+    """Pretend to run in Jupyter: collect what would be displayed."""
+    shown = []
+    monkeypatch.setattr(train, "_in_jupyter_kernel", lambda: True)
+    monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
+    return shown
+
+
+def test_in_jupyter_a_widget_is_shown_whose_stored_text_is_fixed(fake_kernel):
+    (w1, w2), loss_fn = bowl()
+    fit([w1, w2], loss_fn, steps=5, lr=0.5)
+    (widget,) = fake_kernel
+    bundle = widget._repr_mimebundle_()
+    # nbval compares text/plain (fixed, no ids or timings) and skips the widget-view data
+    assert bundle["text/plain"] == "<progress bar for 5 training steps>"
+    assert set(bundle) == {"text/plain", "application/vnd.jupyter.widget-view+json"}
+    bar, label = widget.children
+    assert bar.value == 5 and bar.max == 5 and bar.bar_style == "success"
+    assert label.value.startswith("step 5 · loss 0.0098")
+
+
+def test_the_stored_text_is_the_same_on_every_run(fake_kernel):
+    for _ in range(2):
+        (w1, w2), loss_fn = bowl()
+        fit([w1, w2], loss_fn, steps=200, lr=0.1)
+    first, second = (w._repr_mimebundle_()["text/plain"] for w in fake_kernel)
+    assert first == second == "<progress bar for 200 training steps>"
+
+
+def test_a_long_run_updates_the_bar_about_a_hundred_times(fake_kernel, monkeypatch):
+    updates = []
+    original = train._ProgressBar.update
+
+    def counting(self, done, text, final=False):
+        if final or done % self.every == 0:
+            updates.append(done)
+        original(self, done, text, final)
+
+    monkeypatch.setattr(train._ProgressBar, "update", counting)
+    (w1, w2), loss_fn = bowl()
+    fit([w1, w2], loss_fn, steps=1000, lr=0.1)
+    assert 100 <= len(updates) <= 102 and updates[-1] == 1000
+
+
+def test_a_run_that_stops_early_turns_the_bar_red(fake_kernel):
+    w = Value(3.0)
+    fit([w], lambda: w**2, steps=1000, lr=10.0)
+    bar, label = fake_kernel[0].children
+    assert bar.bar_style == "danger" and bar.value < 1000 and "stopped" in label.value
+    assert "e+" in label.value and len(label.value) < 120  # a huge loss in scientific notation
+
+
+def test_progress_false_shows_nothing_even_in_jupyter(fake_kernel):
+    (w1, w2), loss_fn = bowl()
+    fit([w1, w2], loss_fn, steps=3, lr=0.5, progress=False)
+    assert fake_kernel == []
+
+
+def test_frame_slider_flips_between_prerendered_pictures():
+    frames = {}
+    for step in (0, 10, 30):
+        fig, ax = plt.subplots(figsize=(2, 2))
+        ax.plot([0, 1], [0, step])
+        frames[step] = fig
+    widget = frame_slider(frames)
+    assert plt.get_fignums() == []  # every figure was rendered once and closed
+    assert widget._repr_mimebundle_()["text/plain"] == "<slider over 3 frames, step 0 to 30>"
+    slider, image = widget.children
+    assert list(slider.options) == [0, 10, 30] and bytes(image.value).startswith(b"\x89PNG")
+    first = bytes(image.value)
+    slider.value = 30
+    assert bytes(image.value) != first
+    slider.value = 0
+    assert bytes(image.value) == first
+
+
+def test_frame_slider_takes_png_bytes_and_refuses_nothing():
+    widget = frame_slider({1: b"\x89PNG one", 2: b"\x89PNG two"}, description="epoch")
+    assert bytes(widget.children[1].value) == b"\x89PNG one"
+    assert "epoch 1 to 2" in repr(widget)
+    with pytest.raises(ValueError, match="at least one frame"):
+        frame_slider({})
+
+
+def test_history_starts_empty():
+    history = History()
+    assert history.loss == [] and history.lr == [] and history.metrics == {} and history.stopped is None
+    with pytest.raises(KeyError):
+        history["accuracy"]
