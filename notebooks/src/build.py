@@ -4,7 +4,7 @@ Each chapter is written as a jupytext "percent" script, notebooks/src/NN_name.py
 (cells start with `# %%`, Markdown cells with `# %% [markdown]`). This script
 turns each one into notebooks/NN_name.ipynb, executes it top to bottom in a fresh
 kernel from the notebooks/ folder, and writes it with only what a learner needs:
-execution counts 1..n, stable cell ids, no timings and no widget state. The
+execution counts 1..n, stable cell ids, no timings and no widget state or ids. The
 stored outputs are then exactly what strict nbval sees on a re-run.
 
     python notebooks/src/build.py          # every chapter
@@ -21,6 +21,7 @@ from nbclient import NotebookClient
 
 SRC = Path(__file__).resolve().parent
 NOTEBOOKS = SRC.parent
+WIDGET = "application/vnd.jupyter.widget-view+json"
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 
@@ -53,6 +54,9 @@ def normalise(nb):
             for out in cell.outputs:
                 if "execution_count" in out:
                     out.execution_count = count
+                # A widget's view points at a random model id whose state is not stored,
+                # so keep only its one-line text; running the cell shows the live widget.
+                out.get("data", {}).pop(WIDGET, None)
     return nb
 
 
