@@ -6,6 +6,8 @@ micrograd_lesson/exercises/chNN.py is covered as soon as it exists.
 """
 
 import inspect
+import re
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +16,7 @@ from micrograd_lesson.exercises import SOLUTIONS, reveal
 from micrograd_lesson.exercises._core import Verdict
 
 NAMES = sorted(SOLUTIONS)
+NOTEBOOK_SOURCES = Path(__file__).resolve().parent.parent / "notebooks" / "src"
 CHECKS = {f"{check.__module__}.{check.__name__}": check for _, check in SOLUTIONS.values()}
 EXPORTED_CHECKS = {
     f"{obj.__module__}.{name}": obj
@@ -36,12 +39,29 @@ def test_every_solution_passes_its_check(name):
     assert name.split(".")[0] == check.__module__.rsplit(".", 1)[-1]  # ch03.x is checked by ch03.py
 
 
+JUNK = {"None": None, "int": 42, "str": "text", "returns None": lambda *args: None}
+
+
+@pytest.mark.parametrize("junk", sorted(JUNK))
 @pytest.mark.parametrize("key", sorted(CHECKS))
-def test_every_check_refuses_none_with_a_hint(key):
-    result = CHECKS[key](None)  # must not raise
+def test_every_check_refuses_junk_with_a_hint(key, junk):
+    result = CHECKS[key](JUNK[junk])  # must not raise
     assert isinstance(result, Verdict)
     assert bool(result) is False
     assert repr(result).startswith("not yet: ") and result.hint.strip()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_check_is_deterministic(name):
+    solution, check = SOLUTIONS[name]
+    assert [bool(check(solution)) for _ in range(2)] == [True, True]
+
+
+def test_every_revealed_solution_exists_and_every_solution_is_revealed():
+    sources = sorted(NOTEBOOK_SOURCES.glob("[0-9][0-9]_*.py"))
+    revealed = {name for src in sources for name in re.findall(r'reveal\("([^"]+)"\)', src.read_text())}
+    assert revealed - set(NAMES) == set(), "a notebook reveals a solution that is not registered"
+    assert set(NAMES) - revealed == set(), "a registered solution is never revealed in a notebook"
 
 
 @pytest.mark.parametrize("key", sorted(CHECKS))
