@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 READY  := $(VENV)/.installed
-NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
+NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 .PHONY: lab test lint unit notebooks execute bench clean check-dot venv
 
@@ -29,7 +29,10 @@ check-dot:
 # Open the course in JupyterLab. Trusting the notebooks lets stored graphs (SVG) show at once.
 lab: $(READY) check-dot
 	$(BIN)/jupyter trust notebooks/*.ipynb
-	cd notebooks && ../$(BIN)/jupyter lab
+	cd notebooks && ../$(BIN)/jupyter lab $(LAB_ARGS)
+
+# Jupyter refuses to run as root (containers, some hosted machines) unless told it may.
+LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root)
 
 # Everything CI checks: lint, unit tests, and strict nbval over every notebook (serially).
 test: $(READY) check-dot lint

@@ -14,7 +14,7 @@ TORCH_PREFIX = "PyTorch (optional): "
 
 
 def test_torch_lines_carry_the_sanitized_prefix():
-    """Only lines starting with the prefix may mention PyTorch (sanitize.cfg replaces their rest)."""
+    """Only lines starting with the prefix may mention PyTorch (nbval_sanitize.cfg blanks the rest)."""
     for line in text_outputs(load("06")).splitlines():
         if "torch" in line.lower():
             assert line.startswith(TORCH_PREFIX), f"this line depends on PyTorch: {line!r}"

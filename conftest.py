@@ -1,4 +1,4 @@
-"""nbval settings for the course notebooks.
+"""nbval settings for the course notebooks (notebooks/*.ipynb).
 
 Graphviz lays out SVG slightly differently from one version to the next, so
 stored SVG drawings are not compared; the DOT source behind them is tested for
