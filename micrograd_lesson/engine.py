@@ -164,6 +164,11 @@ class Value:
 
     def _backward(self):
         """Chain rule at one node: pass this node's grad on to its inputs."""
+        if len(self._local_grads) != len(self._prev):  # else zip would drop inputs silently
+            raise RuntimeError(
+                f"a {self._op!r} node has {len(self._prev)} inputs but {len(self._local_grads)} local "
+                f"derivatives: pass _local_grads=(...) to Value, or set out._backward to a function"
+            )
         for child, local in zip(self._prev, self._local_grads):
             child.grad += local * self.grad
 

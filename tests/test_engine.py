@@ -341,3 +341,10 @@ def test_value_exponent_needs_a_positive_base(base):
         Value(base) ** Value(2.0)
     with pytest.raises(ValueError, match="positive base"):
         base ** Value(2.0)
+
+
+def test_an_op_without_local_derivatives_or_backward_rule_is_refused():
+    x = Value(0.5)
+    out = Value(2 * x.data, (x,), "double")  # micrograd-style, but no _backward was set
+    with pytest.raises(RuntimeError, match="'double' node has 1 inputs but 0 local derivatives"):
+        out.backward()

@@ -227,6 +227,10 @@ def check_mul(mul):
         return verdict(False, f"mul(a, b) at a = 3, b = -2 should have data -6.0, got {out.data!r}")
     if a not in out._prev or b not in out._prev:
         return verdict(False, "the result must remember its inputs: pass (a, b) as its children")
+    if "_backward" not in vars(out) and not out._local_grads:
+        return verdict(
+            False, "out has no backward rule yet: attach your closure with out._backward = _backward"
+        )
     _, error = attempt(out.backward)
     if error:
         return verdict(False, f"backward() through your mul failed: {error}")
