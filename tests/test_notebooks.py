@@ -9,6 +9,8 @@ a fresh run gives is strict nbval's job (`make notebooks`).
 import importlib.util
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
@@ -148,3 +150,23 @@ def test_a_chapter_notebook_without_source_is_flagged():
     sources = {src.stem for src in SOURCES}
     orphans = sorted(p.stem for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb") if p.stem not in sources)
     assert not orphans, f"notebooks without a source in notebooks/src: {orphans}"
+
+
+def test_notebooks_find_the_package_without_installing_it():
+    """Jupyter starts kernels in notebooks/, and notebooks/micrograd_lesson links to the package."""
+    link = NOTEBOOKS / "micrograd_lesson"
+    assert link.is_symlink() and link.resolve() == (REPO / "micrograd_lesson").resolve()
+    # A plain interpreter, without site-packages (so no editable install), started there finds it.
+    found = subprocess.run(
+        [
+            sys.executable,
+            "-S",
+            "-c",
+            "import importlib.util as u; print(u.find_spec('micrograd_lesson').origin)",
+        ],
+        cwd=link.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert Path(found).resolve() == (REPO / "micrograd_lesson" / "__init__.py").resolve()
