@@ -31,6 +31,7 @@ def test_slope_accepts_numbers_and_functions():
     "answer, words",
     [
         (0.375, "height"),  # g(1.5) itself
+        (6.750003, "x**3 alone"),  # the slope of the chapter's earlier g(x) = x**3
         (-4.75, "sign"),
         (4.75e-6, "divide"),  # the rise without dividing by h
         (4.9, "h is too large"),
@@ -94,6 +95,7 @@ def test_numerical_gradient_accepts_forward_differences():
     [
         (all_at_once, "ONE input at a time"),
         (lambda fn, inputs: [0.0], "partial derivatives"),
+        (lambda fn, inputs: [0.0 for _ in inputs], "every partial derivative is 0"),
         (lambda fn, inputs: 0.0, "list of numbers"),
         (lambda fn, inputs: [1.0, 2.0, 3.0][: len(inputs)], "input 0"),
         (mutates, "changed the inputs"),

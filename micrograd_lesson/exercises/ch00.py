@@ -24,7 +24,10 @@ def check_num_class(Num):
     for text, run, expected in cases:
         result, error = attempt(run)
         if error:
-            if text.startswith("1 +") or text.startswith("sum"):
+            error = error.replace("your function raised", "it raised")  # a class, not a function
+            if text == "Num(2) + Num(3)":
+                error += " (Python calls Num(2).__add__(Num(3)): is __add__ defined?)"
+            elif text.startswith("1 +") or text.startswith("sum"):
                 error += " (Python tries int.__add__ first, then your __radd__: is it defined?)"
             elif text == "Num(2) + 1":
                 error += " (wrap a plain number in Num with isinstance before adding)"

@@ -42,6 +42,10 @@ def check_slope(answer):
     error = abs(value - exact)
     if error <= 1e-3:
         return verdict(True)
+    if abs(value - 3 * SLOPE_X**2) <= 1e-2:
+        return verdict(
+            False, "that is the slope of x**3 alone (the chapter's earlier g); define g(x) = x**3 - 2*x"
+        )
     if abs(value - _g(SLOPE_X)) < 1e-6:
         return verdict(False, "that is g(1.5), the height of the curve; the slope is how fast it changes")
     if abs(value + exact) <= 1e-2:
@@ -144,6 +148,12 @@ def check_numerical_gradient(fn):
         for i, (g_i, e_i) in enumerate(zip(got, exact)):
             if abs(g_i - e_i) <= 1e-4:
                 continue
+            if all(v == 0 for v in got):
+                return verdict(
+                    False,
+                    "every partial derivative is 0: for input i, nudge a copy of the inputs at "
+                    "position i by h and divide the change in fn(*inputs) by the nudge",
+                )
             if all(abs(v - got[0]) < 1e-9 for v in got) and len(set(exact)) > 1:
                 return verdict(
                     False,

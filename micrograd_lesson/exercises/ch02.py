@@ -103,7 +103,9 @@ def check_q(q):
     leaves = [v for v in nodes if not v._prev]
     ops = sorted(v._op for v in nodes if v._prev)
     if not q._prev:
-        return verdict(False, "q has no inputs: build it from the leaves with * and +, not Value(48.0)")
+        return verdict(
+            False, "q has no inputs: build it from the leaves a, b and c with * and +, not as one Value"
+        )
     leaf_data = sorted(v.data for v in leaves)
     if leaf_data == [-3.0, 2.0, 2.0, 10.0, 10.0]:
         return verdict(

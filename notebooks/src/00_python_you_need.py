@@ -280,7 +280,7 @@ draw_dot(c)
 # %% [markdown]
 # The drawing shows `c = −6.0000`, the product of `a = 2.0000` and `b = −3.0000`.
 # Chapter 2 builds this kind of `Value` from scratch, and by chapter 5 you will have
-# written every line of the one imported here.
+# written every operation of the one imported here yourself.
 #
 # ## Exercises
 #

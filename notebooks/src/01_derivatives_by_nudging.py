@@ -87,7 +87,7 @@ plt.show()
 x = 3.0
 for h in [0.1, 0.01, 0.001, 0.0001]:
     slope = (f(x + h) - f(x)) / h
-    print(f"h = {h:<7} f(x + h) - f(x) = {f(x + h) - f(x):.7f}   slope = {slope:.4f}")
+    print(f"h = {h:<7} f(x + h) - f(x) = {f(x + h) - f(x):.8f}   slope = {slope:.4f}")
 
 # %% [markdown]
 # The estimates 14.3, 14.03, 14.003, 14.0003 close in on **14**, and each time $h$
@@ -256,7 +256,7 @@ plt.show()
 # Each curve is a U (a V on log axes). The forward difference does best near
 # $h = 2 \cdot 10^{-8}$, with an error of about $3 \cdot 10^{-8}$. The central difference gets
 # to its best sooner, near $h = 3 \cdot 10^{-6}$, and its best error, about
-# $2 \cdot 10^{-11}$, is thousands of times smaller. That is why `central_difference`
+# $2 \cdot 10^{-11}$, is more than a thousand times smaller. That is why `central_difference`
 # is the one we will use to check gradients in chapter 6, with $h = 10^{-6}$ as a safe
 # middle ground.
 #
@@ -416,7 +416,8 @@ for x in [-1.0, 0.0, 2 / 3, 3.0]:
 # ### 1. A slope by nudging
 #
 # Let $g(x) = x^3 - 2x$. Estimate its slope at $x = 1.5$ by nudging, and pass the number
-# to `check_slope`.
+# to `check_slope`. Define this $g$ yourself first: the `g` from the U-shaped-error
+# section above is plain $x^3$.
 
 # %%
 slope = 0.0  # replace with your estimate of the slope of x**3 - 2*x at x = 1.5
@@ -459,3 +460,7 @@ check_numerical_gradient(numerical_gradient)
 
 # %%
 reveal("ch01.numerical_gradient")
+
+# %% [markdown]
+# Next: **chapter 2**, where a number learns to remember how it was computed, and we draw
+# the record it keeps.

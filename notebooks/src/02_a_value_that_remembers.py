@@ -256,7 +256,8 @@ except AttributeError as err:
 #
 # The package's finished `Value` (in `micrograd_lesson.engine`) remembers its inputs in
 # exactly the same way, and also carries a `grad` attribute that starts at zero. Built
-# from it, the same expression draws with a second row on every node:
+# from it, the same expression draws with a second row on every node. With two rows
+# per node the picture gets wide, so this time we draw it top to bottom again:
 
 # %%
 pa = mg.Value(2.0, label="a")
@@ -270,7 +271,7 @@ pd.label = "d"
 pL = pd * pf
 pL.label = "L"
 print(f"L = {pL.data:.4f}, and every grad is still {pL.grad:.4f}")
-draw_dot(pL)
+draw_dot(pL, rankdir="TB")
 
 # %% [markdown]
 # The data row matches our own class ($L = -8$ again), and every grad row reads
@@ -325,3 +326,7 @@ check_node_count(answer)
 
 # %%
 reveal("ch02.node_count")
+
+# %% [markdown]
+# Next: **chapter 3**, where we fill in every grad row by hand with the chain rule, and
+# check each number by nudging.

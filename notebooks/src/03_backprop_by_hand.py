@@ -501,3 +501,7 @@ check_step_downhill(new_L)
 
 # %%
 reveal("ch03.step_downhill")
+
+# %% [markdown]
+# Next: **chapter 4**, where each operation records its own local rule and one call to
+# `backward()` does all of this chapter's arithmetic for us.

@@ -380,8 +380,9 @@ draw_dot(f, rankdir="TB")
 # outgoing arrows, and their gradients are the sums of what came back along both.
 #
 # Accumulating has one consequence to remember: a gradient is only correct if it started
-# at 0. Run `backward()` twice on the same graph and the leaves collect two helpings.
-# Chapter 6 looks at that closely, and chapter 8 shows what it does to training.
+# at 0. Run `backward()` twice on the same graph and the second pass adds onto whatever
+# the first one left behind, so the gradients come out too large. Chapter 6 looks at that
+# closely, and chapter 8 shows what it does to training.
 
 # %% [markdown]
 # ## 5. Watching it run: $z = x y + x$
@@ -533,7 +534,12 @@ print("every node after its inputs:", ok)
 # that tuple is `(y, x)`, here `(3.0, 2.0)`. A single method, shared by every node, then
 # does the chain-rule step for any operation: for each input and its local derivative,
 # `child.grad += local * self.grad`. Its `backward()` uses the same stack-based sort you
-# just wrote.
+# just wrote, available on every node as the method `topological_order()`.
+#
+# This is also where chapter 2's choice of a tuple for `_prev` pays off. The chain-rule
+# loop walks `_prev` and `_local_grads` side by side, so for `b = a + a` the tuple must
+# list `a` twice; a set would keep one copy, and `a` would receive only one of its two
+# shares.
 
 # %%
 px, py = engine.Value(2.0, label="x"), engine.Value(3.0, label="y")
@@ -581,8 +587,8 @@ gc.enable()
 #   output's gradient to 1, and runs the steps in reverse order.
 # - Gradients must **accumulate** (`+=`): a value used on two paths gets the sum of both.
 #   With `=`, $b = a + a$ gives 1 instead of 2.
-# - A recursive sort dies on deep graphs (`RecursionError` at a few thousand nodes); an
-#   explicit stack does not.
+# - A recursive sort dies on deep graphs (a `RecursionError` on our 3,000-deep chain,
+#   since Python stops at about 1,000 nested calls); an explicit stack does not.
 
 # %% [markdown]
 # ## Exercises

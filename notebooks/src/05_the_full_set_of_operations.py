@@ -248,10 +248,10 @@ draw_dot(c, rankdir="TB")
 
 # %% [markdown]
 # At $a = 3$, $c = 1 - a = -2$ and $\partial c/\partial a = -1$, as promised. The drawing
-# shows the price of building from pieces: one subtraction became a multiplication by the
-# constant $-1$ and an addition, three operations' worth of nodes for one minus sign. The
-# package's engine gives subtraction and negation their own single node instead; the
-# numbers come out the same.
+# shows the price of building from pieces: one subtraction became two operations, a
+# multiplication by the constant $-1$ and an addition, with two constant leaves: five
+# values where a single subtraction node needs three. The package's engine gives
+# subtraction and negation their own single node instead; the numbers come out the same.
 #
 # ## 5. Powers
 #
@@ -537,7 +537,7 @@ plt.show()
 #   one; at 0 the engine reports 0.0000, our chosen convention. A relu whose input stays
 #   negative passes back no gradient at all.
 # - **exp** is its own slope, so the two curves lie on top of each other (1.0000 at 0,
-#   about 54.6 at 4).
+#   about 54.6 at 4; the panel is cut off at 20, so the curve leaves it near $x = 3$).
 
 # %% [markdown]
 # ## 11. A self-test: tanh rebuilt from exp
@@ -586,9 +586,13 @@ print(f"largest difference between the two: below 1e-12? {largest < 1e-12}")
 
 # %%
 n = Value(0.8813735870195432, label="n")
-e = (2 * n).exp()
+two_n = 2 * n
+two_n.label = "2n"
+e = two_n.exp()
 e.label = "e"
-o = (e - 1) / (e + 1)
+top, bottom = e - 1, e + 1
+top.label, bottom.label = "e - 1", "e + 1"
+o = top / bottom
 o.label = "o"
 o.backward()
 draw_dot(o, rankdir="TB")
@@ -596,7 +600,8 @@ draw_dot(o, rankdir="TB")
 # %% [markdown]
 # The node `e` (data 5.8284) has two arrows leaving it, into the subtraction and the
 # addition, and its gradient is the sum of what both paths send back: accumulation
-# from chapter 4 doing its job. At the left, `n` ends with gradient 0.5000, which is
+# from chapter 4 doing its job. The division at the bottom takes `e - 1` (4.8284) over
+# `e + 1` (6.8284). At the top, `n` ends with gradient 0.5000, which is
 # $1 - 0.7071^2$, the derivative `tanh` would have reported directly.
 #
 # Agreement between two routes through the same engine is a good sign, not proof: both
