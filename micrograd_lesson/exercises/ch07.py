@@ -183,7 +183,8 @@ def check_count_graph_nodes(count_graph_nodes):
         else:
             hint = (
                 "a tanh neuron with k inputs adds k weights, 1 bias, k products, k sums "
-                "(the sum starts at b) and 1 tanh"
+                "(the sum starts at b) and 1 tanh; the last layer is linear, so its neurons "
+                "have no tanh"
             )
         return verdict(False, f"count_graph_nodes({nin}, {nouts}) gave {got!r}, expected {expected}: {hint}")
     return verdict(True)

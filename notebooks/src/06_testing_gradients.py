@@ -222,7 +222,7 @@ print(f"all {len(operations)} operations passed: {all(passed.values())}")
 fig, ax = plt.subplots(figsize=(10, 4.5))
 names = list(max_errors)
 ax.bar(names, [max(max_errors[n], 1e-16) for n in names], color="tab:blue")
-ax.axhline(1e-6, color="tab:red", linestyle="--", label="tolerance (1e-6)")
+ax.axhline(1e-6, color="tab:red", linestyle="--", label="smallest tolerance (1e-6)")
 ax.set_yscale("log")
 ax.set_ylim(1e-14, 1e-4)
 ax.set_ylabel("largest |engine - nudge| over 5 inputs (log scale)")
@@ -236,8 +236,9 @@ plt.show()
 # %% [markdown]
 # All 18 operations pass at all 5 inputs each. The bar chart shows by how much: every
 # error sits between about $10^{-11}$ and $10^{-8}$, more than two powers of ten under the
-# red tolerance line. The errors are not zero because the *nudge* is not exact (it divides a
-# tiny difference of rounded numbers by a tiny $h$); the engine's answers are exact up to
+# red line, which marks the smallest tolerance any row gets ($10^{-6}$, for a gradient near
+# 0). The errors are not zero because the *nudge* is not exact (it divides a tiny
+# difference of rounded numbers by a tiny $h$); the engine's answers are exact up to
 # rounding.
 #
 # ### Where the referee cannot be trusted: corners
@@ -479,11 +480,12 @@ for call in (1, 2):
 draw_dot(lc, rankdir="TB")
 
 # %% [markdown]
-# 12, then **36**, not 24. Follow the second call: `c` is set to 1, and its note adds 3 to
-# `b`, which still holds 3 from the first call, so `b` becomes 6. Then `b`'s note passes
+# 12, then **36**, not 24. Follow the second call: `c` is set to 1, and its note (the
+# `_backward` closure of chapter 4) adds 3 to `b`, which still holds 3 from the first
+# call, so `b` becomes 6. Then `b`'s note passes
 # $2a \times 6 = 24$ to `a`, on top of the 12 already there: 36. The stale interior
 # gradient was counted again, and the error *compounds*: a third call would give 72 (and
-# $b = 9$), growing faster and faster. Neither result is a derivative of anything, which
+# $b = 9$), growing faster and faster. Neither 36 nor 72 is a derivative of anything, which
 # is why the lectures always zero every gradient before calling `backward()`.
 #
 # PyTorch, by default, refuses the question. After a backward pass it frees the
@@ -562,8 +564,8 @@ reveal("ch06.numeric_derivative")
 
 # %% [markdown]
 # **Exercise 6.2.** Write `grad_check(f, x)` for a function `f` of one `Value`: return
-# the pair `(autograd, numeric)`, where `autograd` is `dx` from `backward()` and
-# `numeric` a central-difference estimate (`f(Value(x + h)).data` and so on). For
+# the pair `(autograd, numeric)`, where `autograd` is the `.grad` that `backward()` leaves
+# in `Value(x)`, and `numeric` a central-difference estimate (`f(Value(x + h)).data` and so on). For
 # $f(x) = x^3$ at 2 both should be close to 12. The check also hands it a function with a
 # planted bug, to make sure the first number really comes from `backward()`.
 

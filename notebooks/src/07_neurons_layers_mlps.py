@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 7. Neurons, layers, MLPs
+# # Chapter 7 — Neurons, layers, MLPs
 #
 # The engine is finished: any formula built from `Value`s can be differentiated with one
 # call to `backward()`. A neural network is just a large formula of that kind, with many
@@ -231,8 +231,9 @@ print(f"after zero_grad():    grad {w.grad:.4f}")
 # %% [markdown]
 # The first backward pass leaves 0.8435 in the weight's `grad`; the second adds the same
 # amount again, giving 1.6871 (twice 0.84354, rounded), a gradient twice too large that
-# would push training twice too far. Every training loop in the following chapters therefore follows the same order:
-# `zero_grad()`, forward pass, `backward()`, update.
+# would push training twice too far. Every training loop in the following chapters
+# therefore zeroes the gradients before each `backward()`: chapter 8 writes it as forward
+# pass, `zero_grad()`, `backward()`, update.
 #
 # A wrong input size is caught at once, with a message that says what was expected. This
 # network reads 3 inputs; here it is given 2:
@@ -317,8 +318,9 @@ print(f"of which parameters: {n_params_in_graph}")
 # more because Python's `sum` starts from 0, and that 0 (5). 41 + 336 + 17 = 394.
 #
 # This is the scalar engine's weakness in one number: about ten `Value` objects per
-# parameter, each a Python object with its own small list of children, all built again
-# at every training step. Chapter 11 replaces them with arrays.
+# parameter, each a Python object with its own small tuples of inputs and local
+# derivatives, all built again at every training step. Chapter 11 replaces them with
+# arrays.
 #
 # ## How the graph grows with width
 #
@@ -431,3 +433,7 @@ check_count_graph_nodes(count_graph_nodes)
 
 # %%
 reveal("ch07.count_graph_nodes")
+
+# %% [markdown]
+# Next: **chapter 8**, where these networks learn: a loss, its gradient, and the
+# four-line loop that turns them into better weights.

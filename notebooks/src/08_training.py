@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 8. Training
+# # Chapter 8 — Training
 #
 # We have an engine that gives the gradient of any formula, and a network that is one
 # big formula with knobs in it. Training joins the two. A **loss** is a single number
@@ -283,10 +283,11 @@ print(f"first step where it is above 10: {next(k for k, v in enumerate(forgetful
 
 # %% [markdown]
 # With zeroing, the loss at learning rate 0.12 ends at 0.000000 (to six decimals).
-# Without it, the loss never gets below 0.4981. It passes 10 at step 11 and from then
-# on grows by roughly the same factor every step, a straight line on the log-scale plot
-# below: exponential growth. At step 447 it is 1.0999e+308, a whisker below the largest
-# number a float can hold (about 1.8e+308), and at step 448 it is `inf`. (Once one value is infinite, the next step's
+# Without it, the loss never gets below 0.4981. It passes 10 at step 11, climbs
+# unevenly for a while, and from about step 60 on grows by roughly the same factor (about
+# five) every step, a straight line on the log-scale plot below: exponential growth. At
+# step 447 it is 1.0999e+308, a whisker below the largest number a float can hold (about
+# 1.8e+308), and at step 448 it is `inf`. (Once one value is infinite, the next step's
 # arithmetic produces `inf − inf`, which is `nan`, "not a number", and the network is
 # beyond rescue.) The plot needs a log scale to show both runs at all; the red line marks
 # the step where the loss became infinite.
@@ -495,8 +496,9 @@ for x, t in zip(xor_inputs, xor_labels):
 # The linear neuron gets stuck at a loss of 4.0000: its best effort is to answer 0 for
 # every corner (+0.0000 to four decimals), because any tilt that helps one diagonal
 # hurts the other. The network with a hidden layer answers −1.0000, +0.9999, +0.9999 and
-# −0.9999: XOR, solved, and its loss fell from 4.1718 to 0.0000. Its hidden neurons each draw one line; the output neuron combines them
-# into a region no single line could make. The pictures show it: where each model
+# −0.9999: XOR, solved, and its loss fell from 4.1718 to 0.0000. Its hidden neurons each
+# draw one line; the output neuron combines them into a region no single line could
+# make. The pictures show it: where each model
 # answers above 0 (blue) or below (red). The linear neuron's answers are all within a
 # hair of 0, so its line falls wherever those tiny numbers change sign; wherever a line
 # goes, two of the four corners end up on the wrong side of it.
@@ -506,9 +508,11 @@ fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
 for ax, net, title in ((axes[0], linear, "one linear neuron"), (axes[1], hidden, "hidden layer of 4 tanh")):
     plot_decision_boundary(lambda points, net=net: [net(p) for p in points.tolist()], X, y, ax=ax, steps=40)
     ax.set_title(f"XOR, {title}")
+    ax.set_xticks([-0.5, 0, 0.5, 1, 1.5])
+    ax.set_yticks([-0.5, 0, 0.5, 1, 1.5])
     ax.set_xlabel("x1")
     ax.set_ylabel("x2")
-axes[1].legend(loc="center")
+axes[1].legend(loc="upper left", bbox_to_anchor=(1.02, 1))
 plt.tight_layout()
 plt.show()
 
@@ -525,6 +529,8 @@ plt.show()
 # - Too small a rate crawls; too large diverges.
 # - The graph records one computation; after an update it is stale, so every step
 #   builds a new one.
+# - A single linear neuron cannot learn XOR (it is stuck at loss 4.0000); one hidden
+#   layer of four tanh neurons solves it.
 #
 # ## Exercises
 #
@@ -580,3 +586,7 @@ check_clip_gradients(clip_gradients)
 
 # %%
 reveal("ch08.clip_gradients")
+
+# %% [markdown]
+# Next: **chapter 9**, where a bigger network learns a real classification task, the two
+# moons, with a loss made for classification and a learning rate that decays.

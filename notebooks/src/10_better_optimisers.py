@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 10. Better optimisers: momentum and Adam
+# # Chapter 10 — Better optimisers: momentum and Adam
 #
 # Every network so far has learned by plain gradient descent: compute the gradient, take
 # a small step against it, repeat. It works, but it has one knob, the learning rate, and
@@ -243,9 +243,9 @@ print("best rates:", ", ".join(f"{name} {lr:g}" for name, lr in best_rate.items(
 # Plain descent does best at 0.002 and gets worse either side of it: a smaller rate
 # crawls, a larger one bounces off the valley's steep walls, and at 0.008 it diverges.
 # Momentum's best is 0.002 as well, and 0.004 diverges although plain descent survived
-# it: the velocity can make a step up to ten times longer than the gradient alone would. Adam's best is
-# the largest rate tried, 0.4; since its steps are about lr in size whatever the
-# gradient, it tolerates rates two hundred times larger than the others.
+# it: the velocity can make a step up to ten times longer than the gradient alone would.
+# Adam's best is the largest rate tried, 0.4; since its steps are about lr in size
+# whatever the gradient, it tolerates rates two hundred times larger than the others.
 #
 # Now the race itself: the valley with the rates from earlier, the banana with the best
 # rates from the sweep.
@@ -273,10 +273,13 @@ for problem, (loss_fn, start, steps, rates) in problems.items():
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
 for ax, problem in zip(axes, problems):
-    curves = {name: results[problem, name][0] for _, name in results if _ == problem}
+    curves = {name: results[problem, name][0] for name in makers}
     plot_losses(curves, ax=ax, log=True, title=f"Loss on the {problem}")
 plt.tight_layout()
 plt.show()
+momentum_curve, adam_curve = results["banana", "momentum 0.9"][0], results["banana", "Adam"][0]
+crossing = next(k for k in range(100, len(adam_curve)) if adam_curve[k] < momentum_curve[k])
+print(f"banana: Adam's loss falls below momentum's for good at step {crossing}")
 
 # %% [markdown]
 # On the valley, plain descent (blue) falls along a straight line on the log scale — a
@@ -289,7 +292,7 @@ plt.show()
 # On the banana, plain descent's curve flattens almost at once: it is creeping along the
 # curved floor. Momentum falls fastest at first (the early spike is the velocity carrying
 # it up the far wall and back). Adam starts slower, but its curve keeps steepening and
-# crosses momentum's around step 600.
+# crosses momentum's at step 430, as printed below the plots.
 #
 # The paths tell the same story in pictures. Each small dot is one step (every tenth
 # step on the banana), and a large dot in the same colour marks where each run ends:
@@ -461,3 +464,7 @@ check_adam_step(adam_step)
 
 # %%
 reveal("ch10.adam_step")
+
+# %% [markdown]
+# Next: **chapter 11**, which leaves scalars behind: a `Tensor` over NumPy arrays, whose
+# backward pass works on whole arrays at once.
