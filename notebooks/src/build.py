@@ -51,6 +51,7 @@ def normalise(nb):
         if cell.cell_type == "code":
             count += 1
             cell.execution_count = count
+            cell.outputs = merge_streams(cell.outputs)
             for out in cell.outputs:
                 if "execution_count" in out:
                     out.execution_count = count
@@ -58,6 +59,18 @@ def normalise(nb):
                 # so keep only its one-line text; running the cell shows the live widget.
                 out.get("data", {}).pop(WIDGET, None)
     return nb
+
+
+def merge_streams(outputs):
+    """Join back-to-back prints to the same stream: how they arrive in chunks depends on timing."""
+    merged = []
+    for out in outputs:
+        prev = merged[-1] if merged else None
+        if out.output_type == "stream" and prev and prev.output_type == "stream" and prev.name == out.name:
+            prev.text += out.text
+        else:
+            merged.append(out)
+    return merged
 
 
 def build(src):
