@@ -35,7 +35,6 @@ def sources(prefixes=()):
 def to_notebook(src):
     """The source as an unexecuted notebook."""
     nb = jupytext.read(src, fmt="py:percent")
-    nb.metadata = {"kernelspec": KERNELSPEC, "language_info": {"name": "python"}}
     for i, cell in enumerate(nb.cells):
         cell.id = f"c{i:03d}"
         cell.metadata = {k: v for k, v in cell.metadata.items() if k == "tags"}
