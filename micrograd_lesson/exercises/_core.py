@@ -9,6 +9,7 @@ so the tests can run every solution through its check.
 
 import html
 import inspect
+import math
 import textwrap
 
 SOLUTIONS = {}  # name -> (solution function, check function)
@@ -36,8 +37,39 @@ class Verdict:
 
 
 def verdict(ok, hint=""):
-    """The outcome of a check: `verdict(True)` or `verdict(False, "a specific hint")`."""
+    """Deprecated alias of Verdict, kept only until every chapter module uses Verdict directly."""
     return Verdict(ok, hint)
+
+
+def as_number(x):
+    """x as a float if it is a real number (int, float, numpy scalar, 0-d array), else None. Never raises."""
+    if isinstance(x, bool):
+        return None
+    try:
+        if getattr(x, "shape", ()) != ():
+            return None
+        value = float(x)
+    except Exception:  # junk of any kind is "not a number", never an error
+        return None
+    return value
+
+
+def close(got, want, rel=1e-6, abs_tol=1e-9):
+    """True when `got` is a real number within tolerance of `want`; False for junk. Never raises."""
+    got = as_number(got)
+    return got is not None and math.isclose(got, want, rel_tol=rel, abs_tol=abs_tol)
+
+
+def not_a_function(fn, what):
+    """A Verdict with a hint if `fn` is not callable (e.g. the learner called it), else None."""
+    if callable(fn):
+        return None
+    return Verdict(False, f"pass {what} itself (its name, without calling it); got {type(fn).__name__}")
+
+
+def call_or_value(x, *args):
+    """A learner may pass a number or a function that computes it: (value, None) or (None, hint)."""
+    return attempt(x, *args) if callable(x) else (x, None)
 
 
 def attempt(fn, *args):
