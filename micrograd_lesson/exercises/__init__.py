@@ -1,19 +1,100 @@
 """Exercise checks for every chapter: `check_...` functions and `reveal(name)`.
 
-Each chapter's checks and worked solutions live in `chNN.py` beside this
-file; everything a chapter module lists in `__all__` is importable from here.
+Each chapter's checks and worked solutions live in `chNN.py` beside this file;
+the names a notebook uses are imported here, so `from micrograd_lesson.exercises
+import check_mul` works and a reader can see where each one comes from.
 """
 
-import importlib
-import pkgutil
+from ._core import SOLUTIONS, Verdict, reveal
+from .ch00 import (
+    check_dot,
+    check_make_scaler,
+    check_num_class,
+)
+from .ch01 import (
+    check_central_difference,
+    check_numerical_gradient,
+    check_slope,
+)
+from .ch02 import (
+    check_node_count,
+    check_q,
+    check_subtraction,
+)
+from .ch03 import (
+    check_backprop_h,
+    check_neuron_grads,
+    check_step_downhill,
+)
+from .ch04 import (
+    check_mul,
+    check_run_backward,
+    check_topological_order,
+)
+from .ch05 import (
+    check_cos,
+    check_sin,
+    check_sqrt,
+)
+from .ch06 import (
+    check_find_bugs,
+    check_grad_check,
+    check_numeric_derivative,
+)
+from .ch07 import (
+    check_count_graph_nodes,
+    check_count_parameters,
+    check_leaky_neuron,
+)
+from .ch08 import (
+    check_clip_gradients,
+    check_learning_rate,
+    check_train_step,
+)
+from .ch09 import (
+    check_bce_loss,
+    check_hinge_loss,
+    check_sample_batch,
+)
+from .ch10 import (
+    check_adam_step,
+    check_momentum_step,
+)
 
-from ._core import SOLUTIONS, reveal
-
-__all__ = ["SOLUTIONS", "reveal"]
-
-for _info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-    if _info.name.startswith("ch"):
-        _module = importlib.import_module(f"{__name__}.{_info.name}")
-        for _name in _module.__all__:
-            globals()[_name] = getattr(_module, _name)
-            __all__.append(_name)
+__all__ = [
+    "SOLUTIONS",
+    "Verdict",
+    "reveal",
+    "check_num_class",
+    "check_make_scaler",
+    "check_dot",
+    "check_slope",
+    "check_central_difference",
+    "check_numerical_gradient",
+    "check_subtraction",
+    "check_q",
+    "check_node_count",
+    "check_backprop_h",
+    "check_neuron_grads",
+    "check_step_downhill",
+    "check_topological_order",
+    "check_run_backward",
+    "check_mul",
+    "check_sin",
+    "check_cos",
+    "check_sqrt",
+    "check_numeric_derivative",
+    "check_grad_check",
+    "check_find_bugs",
+    "check_count_parameters",
+    "check_leaky_neuron",
+    "check_count_graph_nodes",
+    "check_train_step",
+    "check_learning_rate",
+    "check_clip_gradients",
+    "check_hinge_loss",
+    "check_sample_batch",
+    "check_bce_loss",
+    "check_momentum_step",
+    "check_adam_step",
+]
