@@ -112,4 +112,20 @@ def reveal(name):
                 f"<pre><code>{html.escape(code)}</code></pre></details>"
             )
         )
-    return check(fn)
+    return SolutionRun(check(fn))
+
+
+class SolutionRun(Verdict):
+    """What `reveal` returns: the worked solution run through its own check.
+
+    It says so in words, so a stored notebook never reads as if the learner's
+    own answer had been accepted.
+    """
+
+    def __init__(self, outcome):
+        super().__init__(outcome, getattr(outcome, "hint", ""))
+
+    def __repr__(self):
+        if self.ok:
+            return "the worked solution above passes its own check"
+        return f"the worked solution fails its check (please report this): {self.hint}"
