@@ -43,7 +43,7 @@ def verdict(ok, hint=""):
 
 def as_number(x):
     """x as a float if it is a real number (int, float, numpy scalar, 0-d array), else None. Never raises."""
-    if isinstance(x, bool):
+    if isinstance(x, (bool, str, bytes)):  # float("4.75") would turn text into a number
         return None
     try:
         if getattr(x, "shape", ()) != ():
