@@ -26,6 +26,16 @@ EXPECTED = {
         re.escape("1,000,000 parameters: nudging needs 1,000,001 evaluations"),
         row("0.6667", "0.0000", "-0.0000", "0.0000"),  # symbolic, numerical, automatic at x = 2/3
         row("3.0000", "14.0000", "14.0000", "14.0000"),
+        # the round-off line drawn is eps * |g(2)| / h, and the measured errors stay near it
+        re.escape("machine epsilon = 2.22e-16; eps * |g(2)| = 1.78e-15"),
+        re.escape("forward: error falls like h^1.00 for large h; smallest error 3e-08 at h = 2e-08"),
+        re.escape("central: error falls like h^2.00 for large h; smallest error 2e-11 at h = 3e-06"),
+        re.escape("for h <= 1e-9, error * h / (eps * |g(2)|) is at most 1.45"),
+        re.escape("for h <= 1e-9, error * h / (eps * |g(2)|) is at most 0.70"),
+        # a backward pass costs at most ~2 evaluations: one multiply-add per input of each operation
+        re.escape("operations run by the evaluation: 336"),
+        re.escape("multiply-adds in the backward pass: 636 (1.89 per operation)"),
+        re.escape("nudging needs 1,000,001 evaluations (forward) or 2,000,000 (central)"),
     ],
     "02": [
         re.escape("L = -8.0000"),

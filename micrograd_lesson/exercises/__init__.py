@@ -12,7 +12,7 @@ from .ch00 import (
     check_num_class,
 )
 from .ch01 import (
-    check_central_difference,
+    check_best_h,
     check_numerical_gradient,
     check_slope,
 )
@@ -69,7 +69,7 @@ __all__ = [
     "check_make_scaler",
     "check_dot",
     "check_slope",
-    "check_central_difference",
+    "check_best_h",
     "check_numerical_gradient",
     "check_subtraction",
     "check_q",
