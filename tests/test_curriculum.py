@@ -12,6 +12,12 @@ from notebook_outputs import load, row, text_outputs
 
 # Each pattern is a curriculum number as its chapter prints it.
 EXPECTED = {
+    "00": [
+        re.escape("Num(3)\nNum(6)"),  # 1 + Num(2) and sum([...]) once __radd__ exists
+        re.escape("Num(7) Num(-7)"),  # exercise 0.1's stub: __rsub__ = __sub__ swaps the operands
+        re.escape("[30, 30, 30]"),  # exercise 0.2's stub: closures made in a loop all read the last n
+        re.escape("ValueError: this Neuron takes 3 inputs, got 2"),  # zip would silently drop a weight
+    ],
     "01": [
         re.escape("f(3) = 20.0000"),
         re.escape("x = 0.6667   slope by nudging = 0.0000"),  # slope ~ 0 at x = 2/3
