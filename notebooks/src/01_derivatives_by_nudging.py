@@ -369,11 +369,12 @@ order = loss.topological_order()  # every value in the record, each after its in
 operations = [v for v in order if v._prev]
 arrows = sum(len(v._prev) for v in operations)
 print(f"operations run by the evaluation: {len(operations)}")
+print(f"most inputs of any one operation: {max(len(v._prev) for v in operations)}")
 print(f"multiply-adds in the backward pass: {arrows} ({arrows / len(operations):.2f} per operation)")
 
 # %% [markdown]
 # The evaluation ran 336 operations, and the backward pass does 636 multiply-adds, 1.89
-# per operation. No operation here has more than two inputs, so the backward pass can
+# per operation. No operation has more than 2 inputs, so the backward pass can
 # never cost more than about twice the evaluation, whatever the number of parameters.
 # That holds for a function with **one output**, like a loss: one backward pass gives the
 # derivatives of that one number with respect to every input. A function with $m$

@@ -120,15 +120,17 @@ else:
     ms = ma + ma
     ms.backward()
     print(f"micrograd, s = a + a: inputs kept in its set: {len(ms._prev)}; ds/da = {ma.grad:.4f}")
+    print("\nmicrograd's own __add__:")
+    print(inspect.getsource(MicrogradValue.__add__))
 
 # %% [markdown]
 # micrograd keeps **1** input in its set, and still gets $ds/da = 2$, the right answer.
 # The set loses nothing there, because micrograd never reads its backward rule from
-# `_prev`. Each operation writes its rule as a small function (a closure, chapter 0)
-# that names both operands; for `+` it says "add the result's gradient to `self`'s
-# gradient, then add it to `other`'s". In `a + a`, `self` and `other` are both `a`, so
-# `a` receives both contributions. The set only lists which values to visit, and visiting
-# `a` once is correct.
+# `_prev`. Its source, printed above, shows why: each operation writes its rule as a small
+# function `_backward` (a closure, chapter 0) that names both operands, `self.grad +=
+# out.grad` and then `other.grad += out.grad`. In `a + a`, `self` and `other` are both
+# `a`, so `a` receives both contributions. The set only lists which values to visit, and
+# visiting `a` once is correct.
 #
 # A set does lose something in a different design: one that stores, beside the inputs,
 # **one local derivative per input**, and pairs them up in order. This package's engine
