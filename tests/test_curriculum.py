@@ -14,6 +14,8 @@ from notebook_outputs import load, row, text_outputs
 EXPECTED = {
     "00": [
         re.escape("Num(3)\nNum(6)"),  # 1 + Num(2) and sum([...]) once __radd__ exists
+        re.escape("int's own answer: NotImplemented"),
+        re.escape("sum([Num(1), Num(2)]) -> TypeError: unsupported operand type(s) for +: 'int' and 'Num'"),
         re.escape("Num(7) Num(-7)"),  # exercise 0.1's stub: __rsub__ = __sub__ swaps the operands
         re.escape("[30, 30, 30]"),  # exercise 0.2's stub: closures made in a loop all read the last n
         re.escape("ValueError: this Neuron takes 3 inputs, got 2"),  # zip would silently drop a weight
@@ -32,6 +34,9 @@ EXPECTED = {
         re.escape("1,000,000 parameters: nudging needs 1,000,001 evaluations"),
         row("0.6667", "0.0000", "-0.0000", "0.0000"),  # symbolic, numerical, automatic at x = 2/3
         row("3.0000", "14.0000", "14.0000", "14.0000"),
+        # the -0.0000 at x = 2/3 is one float gap of f, divided by 2h
+        re.escape("at x = 2/3: numerical -2.22e-10, symbolic 0.00e+00, automatic 0.00e+00"),
+        re.escape("f(x + h) - f(x - h) = -4.44e-16; gap between floats near f(x) = 4.44e-16"),
         # the round-off line drawn is eps * |g(2)| / h, and the measured errors stay near it
         re.escape("machine epsilon = 2.22e-16; eps * |g(2)| = 1.78e-15"),
         re.escape("forward: error falls like h^1.00 for large h; smallest error 3e-08 at h = 2e-08"),

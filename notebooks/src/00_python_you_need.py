@@ -85,16 +85,22 @@ class Num:
 
 
 print(Num(2) + 1)
+print("int's own answer:", (1).__add__(Num(2)))
 try:
     1 + Num(2)
 except TypeError as e:
-    print(f"{type(e).__name__}: {e}")
+    print(f"1 + Num(2) -> {type(e).__name__}: {e}")
+try:
+    sum([Num(1), Num(2)])
+except TypeError as e:
+    print(f"sum([Num(1), Num(2)]) -> {type(e).__name__}: {e}")
 
 # %% [markdown]
-# `Num(2) + 1` now gives `Num(3)`. But `1 + Num(2)` still fails, with a `TypeError`.
-# The order matters: for `1 + Num(2)` Python first asks the *integer* `1` to add a
-# `Num`, and `int.__add__` has never heard of our class, so it says "not my job"
-# (it returns the special value `NotImplemented`).
+# `Num(2) + 1` now gives `Num(3)`. But `1 + Num(2)` still fails, with a `TypeError`,
+# and so does `sum` over a list of `Num`s. The order matters: for `1 + Num(2)` Python
+# first asks the *integer* `1` to add a `Num`, and `int.__add__` has never heard of our
+# class, so it says "not my job": the second line shows it returning the special value
+# `NotImplemented`.
 #
 # ## 3. Reflected operators: `__radd__`
 #
@@ -126,8 +132,9 @@ print(sum([Num(1), Num(2), Num(3)]))
 # %% [markdown]
 # `1 + Num(2)` gives `Num(3)`, and `sum([Num(1), Num(2), Num(3)])` gives `Num(6)`.
 # The second line is the one to remember: `sum` starts from the integer `0`, so its
-# very first step is `0 + Num(1)`, a reflected add. Without `__radd__`, `sum()` over
-# a list of values fails. A neuron later in the course is exactly such a sum.
+# very first step is `0 + Num(1)`, a reflected add. That is why `sum` failed in the
+# previous section, with the same message as `1 + Num(2)`, and works now that
+# `__radd__` is the only thing added. A neuron later in the course is exactly such a sum.
 #
 # ## 4. Closures: functions that remember
 #

@@ -438,12 +438,24 @@ for x in [-1.0, 0.0, 2 / 3, 3.0]:
     print(
         f"{x:8.4f} {f_prime_symbolic(x):10.4f} {central_difference(f, x):10.4f} {f_prime_automatic(x):10.4f}"
     )
+x, h = 2 / 3, 1e-6
+print(
+    f"\nat x = 2/3: numerical {central_difference(f, x, h):.2e}, symbolic {f_prime_symbolic(x):.2e}, "
+    f"automatic {f_prime_automatic(x):.2e}"
+)
+print(
+    f"f(x + h) - f(x - h) = {f(x + h) - f(x - h):.2e}; gap between floats near f(x) = {np.spacing(f(x)):.2e}"
+)
 
 # %% [markdown]
 # All three agree at every point: $-10$ at $x = -1$, $-4$ at $0$, $0$ at $2/3$ and $14$
-# at $3$. (The numerical column prints $-0.0000$ at $x = 2/3$: a round-off error of
-# about $2 \cdot 10^{-10}$ on the negative side, rounded to four decimals. The other two methods
-# give exactly zero.) They differ in what they need and what they cost:
+# at $3$. The numerical column prints $-0.0000$ at $x = 2/3$: the last two lines show
+# it is $-2.22 \cdot 10^{-10}$, while the other two methods give exactly zero. That is
+# round-off, and its size can be read off: $f(x + h)$ and $f(x - h)$ differ by
+# $-4.44 \cdot 10^{-16}$, exactly one gap between neighbouring floats near
+# $f(2/3) \approx 3.67$, and dividing by $2h = 2 \cdot 10^{-6}$ gives $-2.22 \cdot 10^{-10}$.
+#
+# The three methods differ in what they need and what they cost:
 #
 # | method | needs | accuracy | cost for n inputs |
 # |---|---|---|---|
