@@ -160,9 +160,10 @@ for keep in (tuple, set):
 # %% [markdown]
 # With a tuple, $ds/da = 2$. With a set, $ds/da = 1$: the set holds `a` once, so `zip`
 # pairs it with the first local derivative and silently drops the second (`zip` stops at
-# the shorter sequence). A set has a second problem for this
-# design: it has no order, so even with two *different* inputs, as in $x - y$ with local
-# derivatives $(1, -1)$, nothing would say which derivative belongs to which input. A
+# the shorter sequence, as exercise 0.3 of chapter 0 found). A set has a second problem
+# for this design: it has no order, so even with two *different* inputs, as in $x - y$
+# with local derivatives $(1, -1)$, nothing would say which derivative belongs to which
+# input. A
 # tuple keeps the order the inputs were given in, left operand first, which also makes
 # every drawing come out the same on every run. So our `Value` keeps a tuple:
 
