@@ -389,13 +389,11 @@ for n in sizes:
         "autodiff needs 1 + a backward pass"
     )
 
-fig, ax = plt.subplots(figsize=(6.5, 4))
+fig, ax = plt.subplots(figsize=(7.5, 4.2))
 n_range = np.logspace(1, 6, 50)
 ax.loglog(n_range, n_range + 1, label="forward differences: n + 1 evaluations")
 ax.loglog(n_range, 2 * n_range, "--", label="central differences: 2n evaluations")
-ax.loglog(
-    n_range, np.full_like(n_range, 3.0), label="reverse-mode autodiff, one output: ~3 (evaluation + backward)"
-)
+ax.loglog(n_range, np.full_like(n_range, 3.0), label="autodiff, one output: ~3 (evaluation + backward)")
 ax.set_xlabel("number of parameters n")
 ax.set_ylabel("cost of one gradient (in evaluations)")
 ax.set_title("Cost of one gradient as the model grows")
