@@ -12,6 +12,14 @@ from notebook_outputs import load, row, text_outputs
 
 # Each pattern is a curriculum number as its chapter prints it.
 EXPECTED = {
+    "00": [
+        re.escape("Num(3)\nNum(6)"),  # 1 + Num(2) and sum([...]) once __radd__ exists
+        re.escape("int's own answer: NotImplemented"),
+        re.escape("sum([Num(1), Num(2)]) -> TypeError: unsupported operand type(s) for +: 'int' and 'Num'"),
+        re.escape("Num(7) Num(-7)"),  # exercise 0.1's stub: __rsub__ = __sub__ swaps the operands
+        re.escape("[30, 30, 30]"),  # exercise 0.2's stub: closures made in a loop all read the last n
+        re.escape("ValueError: this Neuron takes 3 inputs, got 2"),  # zip would silently drop a weight
+    ],
     "01": [
         re.escape("f(3) = 20.0000"),
         re.escape("x = 0.6667   slope by nudging = 0.0000"),  # slope ~ 0 at x = 2/3
@@ -26,12 +34,33 @@ EXPECTED = {
         re.escape("1,000,000 parameters: nudging needs 1,000,001 evaluations"),
         row("0.6667", "0.0000", "-0.0000", "0.0000"),  # symbolic, numerical, automatic at x = 2/3
         row("3.0000", "14.0000", "14.0000", "14.0000"),
+        # the -0.0000 at x = 2/3 is one float gap of f, divided by 2h
+        re.escape("at x = 2/3: numerical -2.22e-10, symbolic 0.00e+00, automatic 0.00e+00"),
+        re.escape("f(x + h) - f(x - h) = -4.44e-16; gap between floats near f(x) = 4.44e-16"),
+        # the round-off line drawn is eps * |g(2)| / h, and the measured errors stay near it
+        re.escape("machine epsilon = 2.22e-16; eps * |g(2)| = 1.78e-15"),
+        re.escape("forward: error falls like h^1.00 for large h; smallest error 3e-08 at h = 2e-08"),
+        re.escape("central: error falls like h^2.00 for large h; smallest error 2e-11 at h = 3e-06"),
+        re.escape("for h <= 1e-9, error * h / (eps * |g(2)|) is at most 1.45"),
+        re.escape("for h <= 1e-9, error * h / (eps * |g(2)|) is at most 0.70"),
+        # a backward pass costs at most ~2 evaluations: one multiply-add per input of each operation
+        re.escape("operations run by the evaluation: 336"),
+        re.escape("most inputs of any one operation: 2"),
+        re.escape("multiply-adds in the backward pass: 636 (1.89 per operation)"),
+        re.escape("nudging needs 1,000,001 evaluations (forward) or 2,000,000 (central)"),
     ],
     "02": [
         re.escape("L = -8.0000"),
         re.escape("<computation graph: 7 values, 3 operations; L = -8.0000>"),
         re.escape("leaves: a, b, c, f"),
         re.escape("inputs remembered in the tuple: 2"),
+        # micrograd's set does not cost a + a half its gradient (its closures name both operands) ...
+        re.escape("micrograd's constructor: Value(self, data, _children=(), _op='')"),
+        re.escape("micrograd, s = a + a: inputs kept in its set: 1; ds/da = 2.0000"),
+        re.escape("            self.grad += out.grad\n            other.grad += out.grad"),  # its closure
+        # ... a set does, in a design that pairs each input with one local derivative
+        re.escape("inputs kept in a tuple: 2; ds/da = 2.0000"),
+        re.escape("inputs kept in a set  : 1; ds/da = 1.0000"),
         re.escape("AttributeError: 'int' object has no attribute 'data'"),
     ],
     "03": [

@@ -7,12 +7,12 @@ import check_mul` works and a reader can see where each one comes from.
 
 from ._core import SOLUTIONS, Verdict, reveal
 from .ch00 import (
-    check_dot,
-    check_make_scaler,
-    check_num_class,
+    check_rsub,
+    check_scalers,
+    check_zip_prediction,
 )
 from .ch01 import (
-    check_central_difference,
+    check_best_h,
     check_numerical_gradient,
     check_slope,
 )
@@ -65,11 +65,11 @@ __all__ = [
     "SOLUTIONS",
     "Verdict",
     "reveal",
-    "check_num_class",
-    "check_make_scaler",
-    "check_dot",
+    "check_rsub",
+    "check_scalers",
+    "check_zip_prediction",
     "check_slope",
-    "check_central_difference",
+    "check_best_h",
     "check_numerical_gradient",
     "check_subtraction",
     "check_q",
