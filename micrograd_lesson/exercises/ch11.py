@@ -50,7 +50,12 @@ def check_unbroadcast(unbroadcast):
 
 
 def _unbroadcast_hint(got, grad, shape, want):
-    if got.shape == grad.shape and grad.shape != shape:
+    if got.shape == grad.shape and grad.ndim == len(shape):
+        stretched = [i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1]
+        return (
+            f"broadcasting stretched axes {stretched} of this input (length 1): sum over them, keepdims=True"
+        )
+    if got.shape == grad.shape:
         return f"the gradient still has the result's shape {grad.shape}: sum it back to {shape}"
     if got.size == want.size and got.shape != shape and np.allclose(got.ravel(), want.ravel()):
         return f"the numbers are right but the shape is {got.shape}: keep each length-1 axis (keepdims=True)"
