@@ -459,6 +459,47 @@ print(f"nodes in the graph: scalar engine {len(scalar_loss.topological_order()):
 # thing with 45 nodes, each of which hands a whole array to NumPy's compiled loops.
 # Chapter 12 measures what that does to the running time.
 #
+# Small enough to draw. `draw_dot` prints one number per node, so for tensors we draw
+# each node with its operation and its shape instead. Here is the hinge part of the loss
+# (the L2 term adds one `*` and one `sum` per parameter); parameters are green,
+# constants grey:
+
+# %%
+import graphviz
+from IPython.display import SVG
+
+
+def draw_tensor_graph(root):
+    """Each tensor as a box with its operation (or kind of leaf) and shape; an edge from each input."""
+    dot = graphviz.Digraph(graph_attr={"rankdir": "TB", "nodesep": "0.15", "ranksep": "0.25"})
+    dot.attr("node", shape="box", fontsize="11", height="0.25", style="filled", fontname="Helvetica")
+    number = {}  # tensor -> its node name in the drawing, in topological order
+    for node in root.topological_order():
+        number[node] = str(len(number))
+        if node._prev:
+            label, color = f"{node._op}  {node.shape}", "white"
+        elif node.requires_grad:
+            label, color = f"parameter {node.shape}", "#c7e9c0"
+        else:
+            label, color = f"constant {node.shape}", "#dddddd"
+        dot.node(number[node], label, fillcolor=color)
+        for child in node._prev:
+            dot.edge(number[child], number[node])
+    return SVG(dot.pipe(format="svg"))
+
+
+hinge_part = (1 - targets * tensor_model(X)).relu().mean()
+print(f"nodes in the hinge part: {len(hinge_part.topological_order())}")
+draw_tensor_graph(hinge_part)
+
+# %% [markdown]
+# Read it from the top: the data, a (100, 2) constant, meets the first weight matrix
+# (2, 16) in an `@`; the bias (16,) is added, broadcast over the 100 rows; `relu`; and
+# so on to the scores (100, 1). Then the hinge loss: times the labels, subtracted from
+# the constant 1, `relu`, and the mean, which is a `sum` times the constant 1/100. Each
+# of the 23 boxes is one `_backward` call (none for the leaves), whatever the size of
+# its arrays.
+#
 # ## Many classes: softmax cross-entropy
 #
 # The hinge loss scores two classes with one number. For $C$ classes the network outputs
