@@ -135,6 +135,10 @@ class Tensor:
     def __pow__(self, exponent):
         if not isinstance(exponent, numbers.Real) or isinstance(exponent, bool):
             raise TypeError(f"Tensor ** n needs a real number n, got {type(exponent).__name__}: {exponent!r}")
+        if exponent != int(exponent) and np.any(self.data < 0):
+            raise ValueError(
+                f"Tensor ** {exponent:g} of a negative number is not real; min is {self.data.min():g}"
+            )
         out = self._result(self.data**exponent, (self,), f"**{exponent:g}")
 
         def _backward():
@@ -443,6 +447,10 @@ class SGD:
         bad = [i for i, p in enumerate(self.params) if not (isinstance(p, Tensor) and p.requires_grad)]
         if bad:
             raise TypeError(f"SGD needs tensors with requires_grad=True; item {bad[0]} is not")
+        if not (isinstance(lr, numbers.Real) and lr > 0) or not (
+            isinstance(momentum, numbers.Real) and 0 <= momentum < 1
+        ):
+            raise ValueError(f"SGD needs lr > 0 and 0 <= momentum < 1, got lr={lr!r}, momentum={momentum!r}")
         self.lr, self.momentum = lr, momentum
         self.velocity = [np.zeros_like(p.data) for p in self.params]
 

@@ -349,9 +349,19 @@ def test_sgd_with_momentum_follows_pytorch():
     np.testing.assert_allclose(ours.data, theirs.detach().numpy(), rtol=1e-12)
 
 
-def test_sgd_rejects_what_has_no_gradient():
+def test_sgd_rejects_what_has_no_gradient_and_bad_settings():
     with pytest.raises(TypeError, match="requires_grad"):
         SGD([Tensor([1.0])], lr=0.1)
+    p = Tensor([1.0], requires_grad=True)
+    for lr, momentum in ((0, 0.0), (-1, 0.0), ("0.1", 0.0), (0.1, 1.0), (0.1, -0.5)):
+        with pytest.raises(ValueError, match="lr > 0 and 0 <= momentum < 1"):
+            SGD([p], lr=lr, momentum=momentum)
+
+
+def test_fractional_power_of_a_negative_number_is_an_error():
+    with pytest.raises(ValueError, match="not real"):
+        Tensor([-1.0, 4.0]) ** 0.5
+    np.testing.assert_array_equal((Tensor([-2.0]) ** 2).data, [4.0])
 
 
 def test_mlp_learns_the_moons():

@@ -43,6 +43,7 @@ np.set_printoptions(precision=4, suppress=True)
 # starts as `None`, meaning "no gradient has arrived yet"; the first contribution sets
 # it, later ones add to it.
 
+
 # %%
 class SmallTensor:
     def __init__(self, data, _children=()):
@@ -140,6 +141,7 @@ print("b.grad =", b.grad, "  (a =", a.data, ")")
 # shows: $(m, p) \cdot (p, n)$ is the only product of $G$ and $B$ that has $A$'s shape
 # $(m, n)$.
 
+
 # %%
 def matrix(ax, x, y, rows, cols, name, color):
     """A rows x cols box at (x, y), labelled with its name and shape."""
@@ -152,12 +154,36 @@ def matrix(ax, x, y, rows, cols, name, color):
 m, n, p = 2, 3, 4
 fig, axes = plt.subplots(1, 3, figsize=(12, 3.2))
 rows = [
-    ("forward:  C = A @ B", [("A", m, n, "#9ecae1"), ("@", 0, 0, None), ("B", n, p, "#fdae6b"),
-                             ("=", 0, 0, None), ("C", m, p, "#c7e9c0")]),
-    ("dA = G @ B.T", [("G", m, p, "#c7e9c0"), ("@", 0, 0, None), ("B.T", p, n, "#fdae6b"),
-                      ("=", 0, 0, None), ("dA", m, n, "#9ecae1")]),
-    ("dB = A.T @ G", [("A.T", n, m, "#9ecae1"), ("@", 0, 0, None), ("G", m, p, "#c7e9c0"),
-                      ("=", 0, 0, None), ("dB", n, p, "#fdae6b")]),
+    (
+        "forward:  C = A @ B",
+        [
+            ("A", m, n, "#9ecae1"),
+            ("@", 0, 0, None),
+            ("B", n, p, "#fdae6b"),
+            ("=", 0, 0, None),
+            ("C", m, p, "#c7e9c0"),
+        ],
+    ),
+    (
+        "dA = G @ B.T",
+        [
+            ("G", m, p, "#c7e9c0"),
+            ("@", 0, 0, None),
+            ("B.T", p, n, "#fdae6b"),
+            ("=", 0, 0, None),
+            ("dA", m, n, "#9ecae1"),
+        ],
+    ),
+    (
+        "dB = A.T @ G",
+        [
+            ("A.T", n, m, "#9ecae1"),
+            ("@", 0, 0, None),
+            ("G", m, p, "#c7e9c0"),
+            ("=", 0, 0, None),
+            ("dB", n, p, "#fdae6b"),
+        ],
+    ),
 ]
 for ax, (title, items) in zip(axes, rows):
     x = 0.0
@@ -181,6 +207,7 @@ plt.show()
 # way to combine $G$ with the other input. Here it is in code, checked against central
 # differences on a random $2 \times 3$ and $3 \times 4$ pair, with the loss
 # $L = \sum_{ij} W_{ij} C_{ij}$ for a fixed random $W$ (so $G = W$):
+
 
 # %%
 def matmul(self, other):
@@ -232,8 +259,10 @@ print(f"dB has B's shape {B.grad.shape}; A.T @ G equals it: {np.allclose(B.grad,
 # %%
 G_demo = np.arange(1.0, 13.0).reshape(3, 4)  # a gradient arriving at a (3, 4) sum
 fig, (ax_fwd, ax_bwd) = plt.subplots(1, 2, figsize=(11, 3.2))
-for ax, title in ((ax_fwd, "forward: b (4,) is copied to every row"),
-                  (ax_bwd, "backward: b.grad sums its copies' gradients")):
+for ax, title in (
+    (ax_fwd, "forward: b (4,) is copied to every row"),
+    (ax_bwd, "backward: b.grad sums its copies' gradients"),
+):
     ax.set_title(title)
     ax.axis("off")
     ax.set_xlim(-0.5, 9)
@@ -322,6 +351,7 @@ except ValueError as error:
 # doubles with each one: $2^k$. To count visits without any array arithmetic we use a
 # scalar node with its local derivatives written down, the form the scalar engine uses.
 
+
 # %%
 class Node:
     """A scalar node that lists its inputs and the local derivative for each."""
@@ -380,7 +410,9 @@ draw_dot(out, rankdir="TB")
 # only the work differs:
 
 # %%
-print(f" k   {'d out/dx, recursive':>22} {'d out/dx, topological':>22}   {'visits, recursive':>17}  {'topological':>11}")
+print(
+    f" k   {'d out/dx, recursive':>22} {'d out/dx, topological':>22}   {'visits, recursive':>17}  {'topological':>11}"
+)
 ks = list(range(1, 19))
 recursive_counts, topo_counts = [], []
 for k in ks:
@@ -449,8 +481,10 @@ for s_layer, t_layer in zip(scalar_model.layers, tensor_model.layers):
     b_grads = np.array([neuron.b.grad for neuron in s_layer.neurons])
     largest = max(largest, np.abs(w_grads - t_layer.W.grad).max(), np.abs(b_grads - t_layer.b.grad).max())
 print(f"337 gradients, largest difference between the engines below 1e-12: {largest < 1e-12}")
-print(f"nodes in the graph: scalar engine {len(scalar_loss.topological_order()):,}, "
-      f"tensor engine {len(tensor_loss.topological_order())}")
+print(
+    f"nodes in the graph: scalar engine {len(scalar_loss.topological_order()):,}, "
+    f"tensor engine {len(tensor_loss.topological_order())}"
+)
 
 # %% [markdown]
 # The two losses agree to all 12 printed digits, and all 337 gradients agree to better
@@ -629,6 +663,7 @@ reveal("ch11.unbroadcast")
 # $G = \partial L / \partial C$. The check uses matrices that are not square, so a
 # transpose in the wrong place cannot hide.
 
+
 # %%
 def matmul_backward(A, B, G):
     dA = G @ B  # fix me
@@ -647,6 +682,7 @@ reveal("ch11.matmul_backward")
 # as `recursive_visits(k)`. (Hint: the recursion reaches a node once per path from the
 # output down to it.) The check compares it with the real
 # count for every `k` from 0 to 12; the table above shows only a few.
+
 
 # %%
 def recursive_visits(k):

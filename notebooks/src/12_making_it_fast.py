@@ -86,7 +86,7 @@ stats = pstats.Stats(profiler).stats  # (file, line, name) -> (calls, ..., own t
 ours = {key: v for key, v in stats.items() if key[0] != "~"}  # "~" marks Python's built-ins
 rows = sorted(ours.items(), key=lambda item: (-item[1][1], item[0][2]))[:8]
 print(f"{'calls':>9}  function")
-for (filename, _, name), (_, calls, own_time, _, _) in rows:
+for (filename, _, name), (_, calls, _, _, _) in rows:
     print(f"{calls:>9,d}  {filename.rsplit('/', 1)[-1]}:{name}")
 nodes = len(loss.topological_order())
 print(f"graph of this step: {nodes:,} Value nodes")
@@ -144,6 +144,7 @@ plt.show()
 #   full scan happens during a step while the small scans go on as before;
 # - **off**: `gc.disable()` for the step.
 
+
 # %%
 class CollectionLog:
     """Counts the cycle collector's scans by generation, and the time spent in them."""
@@ -187,8 +188,12 @@ def timed_step(k, setting):
 reset(scalar_model)
 runs = [(k, SETTINGS[k % 3], *timed_step(k, SETTINGS[k % 3])) for k in range(6)]
 print(f"thresholds back at the defaults {gc.get_threshold()}, collector enabled: {gc.isenabled()}")
-print(f"objects freed by all the scans in 6 steps: fewer than 100? {sum(log.freed for *_, log in runs) < 100}")
-print(f"full scans under 'no full scans': {sum(log.scans[2] for _, s, _, log in runs if s == 'no full scans')}")
+print(
+    f"objects freed by all the scans in 6 steps: fewer than 100? {sum(log.freed for *_, log in runs) < 100}"
+)
+print(
+    f"full scans under 'no full scans': {sum(log.scans[2] for _, s, _, log in runs if s == 'no full scans')}"
+)
 
 # %% [markdown]
 # The collector is back at its defaults after the experiment, and all its scans in
@@ -199,16 +204,25 @@ print(f"full scans under 'no full scans': {sum(log.scans[2] for _, s, _, log in 
 
 # %%
 fig, ax = plt.subplots(figsize=(10, 4.2))
-for i, (k, setting, seconds, log) in enumerate(runs):
+for i, (_, _, seconds, log) in enumerate(runs):
     small, full = log.seconds[0] + log.seconds[1], log.seconds[2]
-    parts = [(seconds - small - full, "#7fa7e0", "outside collections"),
-             (small, "#e69f00", "small scans (generations 0, 1)"), (full, "#c0392b", "full scans")]
+    parts = [
+        (seconds - small - full, "#7fa7e0", "outside collections"),
+        (small, "#e69f00", "small scans (generations 0, 1)"),
+        (full, "#c0392b", "full scans"),
+    ]
     bottom = 0.0
     for height, color, label in parts:
         ax.bar(i, height, bottom=bottom, color=color, label=label if i == 0 else None)
         bottom += height
-ax.set_xticks(range(6), [f"step {k}: {setting}\nscans {log.scans[0]}/{log.scans[1]}/{log.scans[2]}"
-                         for k, setting, _, log in runs], fontsize=8)
+ax.set_xticks(
+    range(6),
+    [
+        f"step {k}: {setting}\nscans {log.scans[0]}/{log.scans[1]}/{log.scans[2]}"
+        for k, setting, _, log in runs
+    ],
+    fontsize=8,
+)
 ax.set_ylabel("seconds (this run)")
 ax.set_title("One scalar training step under three collector settings")
 ax.legend(fontsize=8)
@@ -218,9 +232,9 @@ plt.show()
 
 # %% [markdown]
 # Read the bars from the bottom. The blue part, the engine's own work, is about the same
-# under every setting. With the defaults, one step runs a couple of hundred scans of
-# generation 0, about twenty of generation 1 and one or two full scans, and the full
-# scans (red) take most of the collector's time: each walks every tracked object alive,
+# under every setting (it moves only with the load on the machine). With the defaults,
+# one step runs many scans of generation 0 (one per 700 new objects), a tenth as many of
+# generation 1 and at most a few full scans, and in this run the full scans (red) take most of the collector's time: each walks every tracked object alive,
 # the graph being built and the previous one, hundreds of thousands of objects. Raising
 # only the third threshold removes the red part and leaves the small scans (orange),
 # which look at recent objects only. With the collector off, only blue is left. So the
@@ -230,9 +244,8 @@ plt.show()
 #
 # What to do about it in your own loop: nothing is wrong with the collector, and the
 # engine must not switch it off behind your back. You may pause it around a training
-# run with `gc.disable()` ... `gc.enable()` (chapter 9 did), or call `gc.freeze()` after
-# building the model so that long-lived objects are left out of future scans. Making
-# fewer objects per node helps in every loop, which is what the next section does in
+# run with `gc.disable()` ... `gc.enable()`, as chapter 9 did, when you know your graphs
+# hold no cycles. Making fewer objects per node helps in every loop, which is what the next section does in
 # the extreme.
 #
 # ## Scalar against tensor engine
@@ -278,7 +291,9 @@ for k in range(SCALAR_STEPS):
 same = np.allclose(scalar_losses, tensor_losses[:SCALAR_STEPS], rtol=1e-10, atol=0)
 print(f"the same losses to 10 significant digits: {same}")
 final_accuracy = np.mean((tensor_model(X).data[:, 0] > 0) == (y > 0))
-print(f"tensor engine after {TENSOR_STEPS} steps: loss {tensor_losses[-1]:.4f}, accuracy {final_accuracy:.0%}")
+print(
+    f"tensor engine after {TENSOR_STEPS} steps: loss {tensor_losses[-1]:.4f}, accuracy {final_accuracy:.0%}"
+)
 
 # %% [markdown]
 # The two engines agree on the first three losses (0.9474 at step 0, exactly chapter 9's
@@ -289,11 +304,16 @@ print(f"tensor engine after {TENSOR_STEPS} steps: loss {tensor_losses[-1]:.4f}, 
 # %%
 scalar_median, tensor_median = np.median(scalar_times), np.median(tensor_times)
 fig, ax = plt.subplots(figsize=(7, 3.6))
-ax.bar(["scalar engine (Value)", "tensor engine (Tensor)"], [scalar_median, tensor_median],
-       color=["#c0392b", "#2e5cb8"])
+ax.bar(
+    ["scalar engine (Value)", "tensor engine (Tensor)"],
+    [scalar_median, tensor_median],
+    color=["#c0392b", "#2e5cb8"],
+)
 ax.set_yscale("log")
 ax.set_ylabel("median seconds per step (log scale)")
-ax.set_title(f"Same step, same losses: the tensor engine is about {scalar_median / tensor_median:,.0f}x faster")
+ax.set_title(
+    f"Same step, same losses: the tensor engine is about {scalar_median / tensor_median:,.0f}x faster"
+)
 ax.grid(True, axis="y", which="both", alpha=0.3)
 plt.tight_layout()
 plt.show()
@@ -315,8 +335,10 @@ print(f"tensor engine at least 20x faster per step: {scalar_median / tensor_medi
 
 # %%
 digits_X, digits_y = load_digits()
-print(f"images: {digits_X.shape[0]}, each {digits_X.shape[1]} pixels; digits per class: "
-      f"{np.bincount(digits_y).min()} to {np.bincount(digits_y).max()}")
+print(
+    f"images: {digits_X.shape[0]}, each {digits_X.shape[1]} pixels; digits per class: "
+    f"{np.bincount(digits_y).min()} to {np.bincount(digits_y).max()}"
+)
 fig, axes = plt.subplots(2, 10, figsize=(10, 2.4))
 for ax, i in zip(axes.ravel(), range(20)):
     ax.imshow(digits_X[i].reshape(8, 8), cmap="gray_r", vmin=0, vmax=16)
@@ -343,7 +365,12 @@ plt.show()
 order = np.random.default_rng(SEED).permutation(len(digits_y))
 test_idx, train_idx = order[:360], order[360:]
 inputs = digits_X / 16.0
-X_train, y_train, X_test, y_test = inputs[train_idx], digits_y[train_idx], inputs[test_idx], digits_y[test_idx]
+X_train, y_train, X_test, y_test = (
+    inputs[train_idx],
+    digits_y[train_idx],
+    inputs[test_idx],
+    digits_y[test_idx],
+)
 
 digit_model = MLP(64, [64, 10], seed=SEED)
 optimizer = SGD(digit_model.parameters(), lr=0.1, momentum=0.9)
@@ -365,7 +392,9 @@ for epoch in range(EPOCHS):
     epoch_losses.append(np.mean(batch_losses))
     test_accuracies.append(np.mean(digit_model(X_test).data.argmax(axis=1) == y_test))
     if epoch % 10 == 0 or epoch == EPOCHS - 1:
-        print(f"epoch {epoch + 1:2d}: training loss {epoch_losses[-1]:.4f}, held-out accuracy {test_accuracies[-1]:.1%}")
+        print(
+            f"epoch {epoch + 1:2d}: training loss {epoch_losses[-1]:.4f}, held-out accuracy {test_accuracies[-1]:.1%}"
+        )
 training_seconds = time.perf_counter() - started
 
 predictions = digit_model(X_test).data.argmax(axis=1)
@@ -409,8 +438,15 @@ ax.imshow(confusion, cmap="Blues")
 for i in range(10):
     for j in range(10):
         if confusion[i, j]:
-            ax.text(j, i, confusion[i, j], ha="center", va="center",
-                    color="white" if confusion[i, j] > 20 else "black", fontsize=9)
+            ax.text(
+                j,
+                i,
+                confusion[i, j],
+                ha="center",
+                va="center",
+                color="white" if confusion[i, j] > 20 else "black",
+                fontsize=9,
+            )
 ax.set_xticks(range(10))
 ax.set_yticks(range(10))
 ax.set_xlabel("predicted digit")
@@ -469,6 +505,7 @@ reveal("ch12.confusion_matrix")
 # \sum_c e^{z_{nc}} - z_{n t_n}\right)$, and write `cross_entropy_grad(logits, labels)`
 # with NumPy alone (no `Tensor`). The check compares it with the engine's gradient,
 # including a batch whose logits are in the hundreds.
+
 
 # %%
 def cross_entropy_grad(logits, labels):
