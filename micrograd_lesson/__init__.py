@@ -3,13 +3,14 @@
 from micrograd_lesson import Value, draw_dot
 """
 
-from .datasets import four_examples, make_moons, make_spiral, xor
+from .datasets import four_examples, load_digits, make_moons, make_spiral, xor
 from .draw import draw_dot
 from .engine import Value
 from .gradcheck import central_difference, forward_difference, gradcheck, numerical_gradient
 from .nn import MLP, Layer, Module, Neuron
 from .optim import SGD, Adam, Optimizer
 from .plots import plot_decision_boundary, plot_losses
+from .tensor import Tensor
 from .train import History, fit, frame_slider
 
 __version__ = "0.1.0"
@@ -23,6 +24,7 @@ __all__ = [
     "Module",
     "Neuron",
     "Optimizer",
+    "Tensor",
     "Value",
     "central_difference",
     "draw_dot",
@@ -31,6 +33,7 @@ __all__ = [
     "four_examples",
     "frame_slider",
     "gradcheck",
+    "load_digits",
     "make_moons",
     "make_spiral",
     "numerical_gradient",

@@ -139,6 +139,23 @@ EXPECTED = {
         r"^momentum.*accuracy",
         r"^Adam",
     ],
+    "11": [
+        re.escape("largest difference from central differences: below 1e-8? True"),
+        re.escape("the package's Tensor gives shape (4,): [3. 3. 3. 3.]"),
+        re.escape("matmul (@) needs matrices (m, n) @ (n, p), got shapes (5, 3) and (4, 2)"),
+        r"^18 +3,814,697,265,625 +3,814,697,265,625 +1,048,573 +55$",  # recursive vs topological visits
+        re.escape("337 gradients, largest difference between the engines below 1e-12: True"),
+        re.escape("log-sum-exp version:    [    0. -1000. -2000.]"),
+        r"after 500 steps: training accuracy \d+\.\d%, on 300 new points 9\d\.\d%",
+    ],
+    "12": [
+        re.escape("objects freed by all the scans in 6 steps: fewer than 100? True"),
+        re.escape("full scans under 'no full scans': 0"),
+        re.escape("the same losses to 10 significant digits: True"),
+        re.escape("tensor engine after 100 steps: loss 0.0114, accuracy 100%"),
+        re.escape("tensor engine at least 20x faster per step: True"),
+        re.escape("trained in under 10 seconds: True"),
+    ],
 }
 
 
@@ -152,3 +169,8 @@ def test_curriculum_numbers_are_in_the_stored_outputs(prefix):
 def test_chapter_8_learns_every_example_within_0_02():
     (miss,) = re.findall(r"largest miss: (\S+)", text_outputs(load("08")))
     assert float(miss) < 0.02
+
+
+def test_chapter_12_digits_reach_97_percent_held_out():
+    (accuracy,) = re.findall(r"held-out accuracy: (\S+)%", text_outputs(load("12")))
+    assert float(accuracy) >= 97.0

@@ -60,6 +60,15 @@ from .ch10 import (
     check_adam_step,
     check_momentum_step,
 )
+from .ch11 import (
+    check_matmul_backward,
+    check_recursive_visits,
+    check_unbroadcast,
+)
+from .ch12 import (
+    check_confusion_matrix,
+    check_cross_entropy_grad,
+)
 
 __all__ = [
     "SOLUTIONS",
@@ -97,4 +106,9 @@ __all__ = [
     "check_bce_loss",
     "check_momentum_step",
     "check_adam_step",
+    "check_unbroadcast",
+    "check_matmul_backward",
+    "check_recursive_visits",
+    "check_confusion_matrix",
+    "check_cross_entropy_grad",
 ]

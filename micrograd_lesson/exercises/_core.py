@@ -54,6 +54,18 @@ def as_number(x):
     return value
 
 
+def as_array(x):
+    """x as a float NumPy array if it is an array (or nested list) of numbers, else None. Never raises."""
+    if x is None or isinstance(x, (str, bytes, dict, set)):
+        return None
+    try:
+        import numpy as np  # here, so chapters without arrays do not pay for the import
+
+        return np.asarray(x, dtype=float)
+    except Exception:  # junk of any kind is "not an array"
+        return None
+
+
 def close(got, want, rel=1e-6, abs_tol=1e-9):
     """True when `got` is a real number within tolerance of `want`; False for junk. Never raises."""
     got = as_number(got)
