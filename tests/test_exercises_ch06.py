@@ -20,7 +20,9 @@ junk = st.one_of(
     st.lists(st.integers(), max_size=3),
     st.builds(Value, st.floats(-5, 5)),
     # functions that return junk, or raise
-    st.sampled_from([lambda *a: None, lambda *a: "x", lambda *a: 1 / 0, lambda *a: [1, 2, 3], lambda *a: iter(())]),
+    st.sampled_from(
+        [lambda *a: None, lambda *a: "x", lambda *a: 1 / 0, lambda *a: [1, 2, 3], lambda *a: iter(())]
+    ),
 )
 
 

@@ -44,9 +44,13 @@ def check_numeric_derivative(numeric_derivative):
         if value is None:
             return Verdict(False, f"for {text} return a plain number, got {type(got).__name__}")
         if close(value, -exact, rel=1e-3) and not close(value, exact, rel=1e-3):
-            return Verdict(False, f"for {text} the sign is flipped: compute f(x + h) - f(x - h), in that order")
+            return Verdict(
+                False, f"for {text} the sign is flipped: compute f(x + h) - f(x - h), in that order"
+            )
         if close(value, 2 * exact, rel=1e-3):
-            return Verdict(False, f"for {text} you get twice the slope: the two points are 2h apart, divide by 2h")
+            return Verdict(
+                False, f"for {text} you get twice the slope: the two points are 2h apart, divide by 2h"
+            )
         # A central difference with any h from about 1e-7 to 1e-3 is this accurate here.
         if not close(value, exact, rel=1e-5):
             return Verdict(
@@ -98,7 +102,13 @@ def _composite_truth(x):
 _GRAD_CHECK_CASES = [  # (description, f, x, backward's answer, true derivative)
     ("x**3 at x = 2", _cube, 2.0, 12.0, 12.0),
     ("a cube with a planted bug, at x = 2", _planted_bug, 2.0, 6.0, 12.0),
-    ("a composite of tanh, exp and sigmoid, at x = 0.7", _composite, 0.7, _composite_truth(0.7), _composite_truth(0.7)),
+    (
+        "a composite of tanh, exp and sigmoid, at x = 0.7",
+        _composite,
+        0.7,
+        _composite_truth(0.7),
+        _composite_truth(0.7),
+    ),
 ]
 
 
@@ -139,7 +149,9 @@ def check_grad_check(grad_check):
                     "so that bugs show",
                 )
             return Verdict(
-                False, f"for {text} the first number (from backward()) should be {from_backward:.6f}, got {autograd!r}"
+                False,
+                f"for {text} the first number (from backward()) should be {from_backward:.6f}, "
+                f"got {autograd!r}",
             )
         if not close(numeric, truth, rel=1e-5):
             if from_backward != truth and close(numeric, from_backward, rel=1e-4):
@@ -149,7 +161,8 @@ def check_grad_check(grad_check):
                     "by nudging, (f(Value(x + h)).data - f(Value(x - h)).data) / (2 * h)",
                 )
             return Verdict(
-                False, f"for {text} the second number (by nudging) should be about {truth:.6f}, got {numeric!r}"
+                False,
+                f"for {text} the second number (by nudging) should be about {truth:.6f}, got {numeric!r}",
             )
     return Verdict(True)
 
