@@ -48,6 +48,7 @@ from .ch07 import (
 )
 from .ch08 import (
     check_clip_gradients,
+    check_diagnosis,
     check_learning_rate,
     check_train_step,
 )
@@ -91,6 +92,7 @@ __all__ = [
     "check_count_graph_nodes",
     "check_train_step",
     "check_learning_rate",
+    "check_diagnosis",
     "check_clip_gradients",
     "check_hinge_loss",
     "check_sample_batch",
