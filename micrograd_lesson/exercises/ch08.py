@@ -138,7 +138,7 @@ def check_learning_rate(lr):
     got, error = call_or_value(lr)
     if error:
         return Verdict(False, error)
-    value = as_number(got)
+    value = None if isinstance(got, str) else as_number(got)
     if value is None or not math.isfinite(value):
         return Verdict(
             False, f"give the learning rate as a number, e.g. check_learning_rate(0.5); got {got!r}"
