@@ -98,6 +98,11 @@ EXPECTED = {
     "07": [
         re.escape("MLP(3, [4, 4, 1]): 41 parameters;  (3 + 1)*4 + (4 + 1)*4 + (4 + 1)*1 = 41"),
         re.escape("MLP(2, [16, 16, 1]): 337 parameters;  (2 + 1)*16 + (16 + 1)*16 + (16 + 1)*1 = 337"),
+        # how many nodes one forward pass builds, and the loss over the four examples
+        re.escape("one input, given as Values: 116 nodes"),
+        re.escape("one input, given as floats: 125 nodes"),
+        re.escape(": 394 nodes"),
+        re.escape("of which parameters: 41"),
     ],
     "08": [
         re.escape("step 0: loss 2.50000"),

@@ -42,7 +42,7 @@ from .ch06 import (
     check_numeric_derivative,
 )
 from .ch07 import (
-    check_count_graph_nodes,
+    check_count_loss_nodes,
     check_count_parameters,
     check_leaky_neuron,
 )
@@ -89,7 +89,7 @@ __all__ = [
     "check_find_bugs",
     "check_count_parameters",
     "check_leaky_neuron",
-    "check_count_graph_nodes",
+    "check_count_loss_nodes",
     "check_train_step",
     "check_learning_rate",
     "check_diagnosis",
