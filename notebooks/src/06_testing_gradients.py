@@ -7,15 +7,17 @@
 # every step, and the network learns worse than it should, or not at all. You could spend
 # days tuning a learning rate to compensate for a bug in a single line.
 #
-# So before we train anything, we test. This chapter builds four kinds of evidence, each
+# So before we train anything, we test. This chapter builds five kinds of evidence, each
 # independent of the engine's own reasoning:
 #
 # 1. **Gradient checks** compare each gradient with a numerical estimate from nudging the
 #    input, the method of chapter 1, which knows nothing about local derivatives.
 # 2. **Checks for every operation**, one by one, so that a failure points at a culprit.
-# 3. **Property-based tests**, in which a library invents hundreds of inputs for us and,
+# 3. **A check of a whole network**, every parameter of its loss at once, so that a bug in
+#    how the pieces are joined cannot hide.
+# 4. **Property-based tests**, in which a library invents hundreds of inputs for us and,
 #    when one fails, boils it down to the simplest failing case.
-# 4. **A second opinion from PyTorch**, when it is installed.
+# 5. **A second opinion from PyTorch**, when it is installed.
 #
 # We finish with a question that trips up everyone once: what happens when you call
 # `backward()` twice?
@@ -259,14 +261,16 @@ print(gradcheck(lambda a: a.relu(), [0.0], names=["a"]))
 # %% [markdown]
 # ## 5. A whole network at once
 #
-# Checking one operation at a time finds a wrong local derivative. It cannot find a bug in
-# how the pieces are joined: a gradient that is dropped where a value feeds two others, a
-# parameter left out of the graph. For that we check a whole model the same way: compute
-# the loss's gradient with `backward()`, then nudge each parameter in turn, run the whole
-# forward pass twice, and compare.
+# Checking one operation at a time tests the pieces. A network is also the way they are
+# joined: a value used by several others must collect every contribution, and every
+# parameter must really be in the graph. A check of the whole model tests all of that at
+# once: compute the loss's gradient with `backward()`, then nudge each parameter in turn,
+# run the whole forward pass twice, and compare. (Chapter 8 uses it to catch a bug in the
+# joining, the `=` bug of chapter 4.)
 #
-# With 41 parameters the gradients range from tiny to large, so one fixed tolerance would
-# be too strict for some rows and too loose for others. We therefore read each row's
+# A network's gradients differ in size by orders of magnitude (here, the first line below
+# shows, from 0.0031 to 4.9), so one fixed tolerance would be too strict for some rows and too
+# loose for others. We therefore read each row's
 # **relative error**, $|a - n| / \max(|a|, |n|)$ for the engine's $a$ and the nudge's $n$: a
 # number without units, about $10^{-7}$ or smaller when both agree to six or seven digits.
 # `gradcheck_parameters(loss_fn, params)` in `micrograd_lesson.gradcheck` does this for a
@@ -288,6 +292,8 @@ def net_loss():
 
 
 whole = gradcheck_parameters(net_loss, net.parameters())
+sizes = [abs(g) for g in whole.autograd]
+print(f"gradient sizes range from {min(sizes):.1e} to {max(sizes):.1e}")
 print(repr(whole))
 print(f"largest relative error over all {len(whole.names)} parameters: {whole.max_rel_error:.1e}")
 
@@ -340,17 +346,16 @@ plt.show()
 # off by far more than $10^{-4}$ (the red crosses, most of them near 1: wrong in the
 # first digit). The five that still agree are the output
 # neuron's four weights and its bias (indices 36 to 40): the output neuron is linear, so
-# no tanh lies between them and the loss. A bug shows in every parameter whose gradient
-# passes through the broken operation, and only there, which also tells you where to
-# look.
+# no tanh lies between them and the loss. Here the bug shows in every parameter whose
+# gradient passes through a tanh, and only there, which also tells you where to look.
 #
 # Every row costs two forward passes of the whole model, so a big model is checked on a
-# random sample of its parameters. Here is the 337-parameter network of chapter 9 on 20
-# points of the two-moons data, 25 parameters drawn at random (`sample=25`, with a fixed
+# random sample of its parameters. Here is the 337-parameter network of chapter 9 on 10
+# points of the two-moons data, 20 parameters drawn at random (`sample=20`, with a fixed
 # seed so the same ones are drawn every run):
 
 # %%
-X_moons, y_moons = make_moons(n_samples=20, noise=0.1, seed=0)
+X_moons, y_moons = make_moons(n_samples=10, noise=0.1, seed=0)
 random.seed(2)
 big = MLP(2, [16, 16, 1], activation="tanh")
 
@@ -359,18 +364,27 @@ def big_loss():
     return sum((big(x) - t) ** 2 for x, t in zip(X_moons.tolist(), y_moons.tolist()))
 
 
-sampled = gradcheck_parameters(big_loss, big.parameters(), sample=25, seed=0)
+sampled = gradcheck_parameters(big_loss, big.parameters(), sample=20, seed=0)
 print(repr(sampled))
 print(f"checked parameters: {', '.join(sampled.names)}")
 print(f"largest relative error: {sampled.max_rel_error:.1e}")
 
+Value.tanh = tanh_forgot_square
+try:
+    sampled_broken = gradcheck_parameters(big_loss, big.parameters(), sample=20, seed=0)
+finally:
+    Value.tanh = real_tanh
+print(
+    f"with the planted tanh bug: {sum(r > 1e-4 for r in sampled_broken.rel_errors)} of the same {len(sampled_broken.names)} fail"
+)
+
 # %% [markdown]
-# All 25 sampled parameters agree, with a largest relative error of 4.6e-08. Two of them
-# (p20 and p37) are first-layer parameters (p0 to p47), the rest sit in the second layer
-# (p48 to p319); this draw happens to include none of the output neuron's p320 to p336,
-# which is worth knowing when you read a sampled check: it says nothing about the rows it
-# did not draw. The planted tanh bug above showed in all 36 parameters that sit behind a
-# tanh, so a sample from the first two layers is enough to catch a bug of that kind.
+# All 20 sampled parameters agree, with a largest relative error of 2.2e-08. One of them
+# (p20) is a first-layer parameter (p0 to p47), the rest sit in the second layer (p48 to
+# p319); this draw happens to include none of the output neuron's p320 to p336, which is
+# worth knowing when you read a sampled check: it says nothing about the rows it did not
+# draw. With the planted tanh bug swapped in again, all 20 of the same rows fail: each of
+# them sits behind a tanh.
 
 # %% [markdown]
 # ## 6. Property-based tests: let the computer choose the inputs

@@ -16,10 +16,10 @@
 # 4. **update**: move each parameter a small step against its gradient.
 #
 # This chapter runs that loop on a two-knob bowl where every number can be checked by
-# hand, then on a 41-knob network that learns four examples. Then it breaks the loop on
-# purpose, twice: by forgetting line 2, and by choosing the step size badly. It ends with
-# why line 1 builds a brand-new graph every time, and with XOR, the classic problem a
-# single neuron cannot solve.
+# hand, then on a 41-knob network that learns four examples. Then it breaks things on
+# purpose: it forgets line 2, it trains with an engine that has the `=` bug of chapter 4,
+# and it chooses the step size badly. It ends with why line 1 builds a brand-new graph
+# every time, and with XOR, the classic problem a single neuron cannot solve.
 
 # %%
 import math
@@ -483,7 +483,7 @@ plt.show()
 #
 # ## The loop, packaged: `fit`
 #
-# We have now written the four lines three times. The package holds them once, as
+# We have now written the four lines several times. The package holds them once, as
 # `micrograd_lesson.fit(model, loss_fn, steps, lr)`. You give it the model, a function
 # that runs the forward pass and returns the loss, the number of steps and the learning
 # rate. It runs the same loop and returns a `History` with the loss of every step
