@@ -478,8 +478,8 @@ plt.show()
 # hidden weight is pushed by a gradient that is too small and, because $t$ differs from
 # unit to unit, wrong in direction too. Nothing in the loss curve says so; the gradient
 # check of chapter 6 does at once: 16 of the 21 parameters (every one behind a hidden
-# unit) fail it. That is the lesson of this bug: it makes training silently worse, and
-# only a gradient check finds it.
+# unit) fail it. That is the lesson of this bug: it makes training silently worse, and a
+# gradient check finds it where the loss curve does not.
 #
 # ## The loop, packaged: `fit`
 #
@@ -690,10 +690,11 @@ plt.show()
 #   curve falls fast, then slower, then creeps.
 # - Without zeroing, gradients pile up: a running sum of gradients is momentum with no
 #   friction ($\mu = 1$, the same losses to rounding). At rate 0.12 the loss becomes
-#   infinite; at 0.05 and 0.01 it stays finite and bounces for ever, the silent version.
+#   infinite; at 0.05 and 0.01 it stays finite and keeps bouncing, the silent version.
 # - An engine with `=` instead of `+=` in tanh's backward trains `MLP(3, [4, 4, 1])`
-#   exactly as well (no tanh input is used twice), but a network with skip connections
-#   about 85 times worse after 200 steps; only a gradient check reveals it.
+#   exactly as well (no tanh input is used twice), but leaves a network with skip
+#   connections at a loss about 85 times higher after 200 steps; the loss curve looks
+#   normal, and a gradient check reveals the bug at once.
 # - Too small a rate crawls; too large diverges.
 # - The graph records one computation; after an update it is stale, so every step
 #   builds a new one.
@@ -739,7 +740,8 @@ reveal("ch08.learning_rate")
 # %% [markdown]
 # **3. Diagnose the loop from its loss curve.** Each curve below was recorded by a
 # training loop with exactly one mistake in it: the same network, the same four
-# examples, the same start (the code is hidden in the package, as a colleague's would be).
+# examples, the same start. The loops themselves are hidden in the package: you get only
+# the curves, as when a colleague sends you a plot and asks what is wrong.
 # The possible mistakes are listed under the plot. Match each curve to its mistake, using
 # only what the curves show and what this chapter's experiments showed, and write the
 # answer as a dict from letter to mistake.
