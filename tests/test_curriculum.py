@@ -118,10 +118,20 @@ EXPECTED = {
         re.escape("package engine, call 2: a.grad = 24.0000, b.grad = 3.0000"),
         re.escape("lecture-style engine, call 1: a.grad = 12.0000"),
         re.escape("lecture-style engine, call 2: a.grad = 36.0000, b.grad = 6.0000"),
+        # the whole-network check: every parameter agrees; a tanh without its square fails
+        # every parameter behind a tanh (all but the linear output neuron's 5)
+        re.escape("<gradcheck passed: 41 inputs"),
+        r"largest relative error over all 41 parameters: \d\.\de-(0[7-9]|1\d)$",
+        re.escape("parameters whose relative error is above 1e-4: 36 of 41"),
     ],
     "07": [
         re.escape("MLP(3, [4, 4, 1]): 41 parameters;  (3 + 1)*4 + (4 + 1)*4 + (4 + 1)*1 = 41"),
         re.escape("MLP(2, [16, 16, 1]): 337 parameters;  (2 + 1)*16 + (16 + 1)*16 + (16 + 1)*1 = 337"),
+        # how many nodes one forward pass builds, and the loss over the four examples
+        re.escape("one input, given as Values: 116 nodes"),
+        re.escape("one input, given as floats: 125 nodes"),
+        re.escape(": 394 nodes"),
+        re.escape("of which parameters: 41"),
     ],
     "08": [
         re.escape("step 0: loss 2.50000"),
@@ -129,6 +139,17 @@ EXPECTED = {
         re.escape("step 2: loss 0.15625"),
         re.escape("after 10 updates: w1 = 1.0010, w2 = 4.9980"),
         r"largest miss: 0\.0[01]\d\d",  # every prediction within 0.02 of its target
+        # without zero_grad: infinite at 0.12, finite but never settling at 0.05 and 0.01
+        re.escape("at step 448 inf"),
+        re.escape("without, lr 0.05: lowest 0.0036 (step 25); at step 499 0.1570"),
+        re.escape("without, lr 0.01: lowest 0.0011 (step 487); at step 499 0.2363"),
+        # ... and it is momentum with mu = 1, to rounding
+        r"largest relative difference \d\.\de-1\d$",
+        # the = bug in tanh: no effect on an MLP, slower training with skip connections
+        re.escape("largest difference between the two loss curves = 0.0"),
+        re.escape("right engine: loss 22.30 -> 1.68e-08 after 200 steps; first below 1e-4 at step 56"),
+        re.escape("= in tanh  : loss 22.30 -> 1.42e-06 after 200 steps; first below 1e-4 at step 111"),
+        re.escape("16 of 21 rows wrong"),
     ],
     "09": [
         re.escape("layer widths [16, 16, 1], 337 parameters"),

@@ -42,12 +42,13 @@ from .ch06 import (
     check_numeric_derivative,
 )
 from .ch07 import (
-    check_count_graph_nodes,
+    check_count_loss_nodes,
     check_count_parameters,
     check_leaky_neuron,
 )
 from .ch08 import (
     check_clip_gradients,
+    check_diagnosis,
     check_learning_rate,
     check_train_step,
 )
@@ -97,9 +98,10 @@ __all__ = [
     "check_find_bugs",
     "check_count_parameters",
     "check_leaky_neuron",
-    "check_count_graph_nodes",
+    "check_count_loss_nodes",
     "check_train_step",
     "check_learning_rate",
+    "check_diagnosis",
     "check_clip_gradients",
     "check_hinge_loss",
     "check_sample_batch",
