@@ -10,6 +10,7 @@ from .gradcheck import central_difference, forward_difference, gradcheck, numeri
 from .nn import MLP, Layer, Module, Neuron
 from .optim import SGD, Adam, Optimizer
 from .plots import plot_decision_boundary, plot_losses
+from .stepthrough import step_through
 from .train import History, fit, frame_slider
 
 __version__ = "0.1.0"
@@ -36,5 +37,6 @@ __all__ = [
     "numerical_gradient",
     "plot_decision_boundary",
     "plot_losses",
+    "step_through",
     "xor",
 ]
