@@ -5,7 +5,7 @@ from micrograd_lesson import Value, draw_dot
 
 from .datasets import four_examples, make_moons, make_spiral, xor
 from .draw import draw_dot
-from .engine import Value
+from .engine import Value, grad, no_grad
 from .gradcheck import central_difference, forward_difference, gradcheck, numerical_gradient
 from .nn import MLP, Layer, Module, Neuron
 from .optim import SGD, Adam, Optimizer
@@ -31,9 +31,11 @@ __all__ = [
     "forward_difference",
     "four_examples",
     "frame_slider",
+    "grad",
     "gradcheck",
     "make_moons",
     "make_spiral",
+    "no_grad",
     "numerical_gradient",
     "plot_decision_boundary",
     "plot_losses",
