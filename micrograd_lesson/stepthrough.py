@@ -317,6 +317,8 @@ def _sends(node, incoming, grads, names):
     if local_grads is not None and not custom and len(local_grads) == len(inputs):
         sends = []
         for position, (child, local) in enumerate(zip(inputs, local_grads)):
+            if local is None:  # the engine's mark for an infinite slope, e.g. sqrt at 0
+                raise ZeroDivisionError(f"the derivative of {node._op} does not exist at {child.data}")
             before = grads.get(id(child), 0.0)
             grads[id(child)] = before + local * incoming  # the engine's `child.grad += local * self.grad`
             sends.append(_Send(child, position, incoming, local, local * incoming, before, grads[id(child)]))

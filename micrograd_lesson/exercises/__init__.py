@@ -60,6 +60,11 @@ from .ch10 import (
     check_adam_step,
     check_momentum_step,
 )
+from .ch13 import (
+    check_cheaper_mode,
+    check_dual_derivative,
+    check_newton_step,
+)
 
 __all__ = [
     "SOLUTIONS",
@@ -97,4 +102,7 @@ __all__ = [
     "check_bce_loss",
     "check_momentum_step",
     "check_adam_step",
+    "check_dual_derivative",
+    "check_cheaper_mode",
+    "check_newton_step",
 ]
