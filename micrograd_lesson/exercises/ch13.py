@@ -22,7 +22,7 @@ _DERIVATIVE_CASES = [
 def check_dual_derivative(derivative):
     """derivative(f, x) returns f'(x) exactly (to rounding), by one forward pass with a dual number."""
     problem = not_a_function(derivative, "your derivative function")
-    if problem:
+    if problem is not None:  # a Verdict, falsy because it says "not yet"
         return problem
     for text, f, x, value, exact in _DERIVATIVE_CASES:
         got, error = attempt(derivative, f, x)
@@ -105,7 +105,7 @@ def check_cheaper_mode(cheaper_mode):
     """cheaper_mode(n, m) for f: R^n -> R^m returns (mode, factor): the mode with fewer passes, and how many
     times fewer ("either", 1.0 on a tie)."""
     problem = not_a_function(cheaper_mode, "your cheaper_mode function")
-    if problem:
+    if problem is not None:  # a Verdict, falsy because it says "not yet"
         return problem
     for n, m in _SHAPES:
         want_mode, want_factor = _truth(n, m)
@@ -178,7 +178,7 @@ def _tanh_case(x=0.3):
 def check_newton_step(newton_step):
     """newton_step(f, x) returns x - f'(x) / f''(x), with both derivatives exact (not by nudging)."""
     problem = not_a_function(newton_step, "your newton_step function")
-    if problem:
+    if problem is not None:  # a Verdict, falsy because it says "not yet"
         return problem
     for text, f, x, d1, d2 in _NEWTON_CASES + [_tanh_case()]:
         want = x - d1 / d2

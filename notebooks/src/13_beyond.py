@@ -246,9 +246,13 @@ def reverse_mode_jacobian_column(t, m):
 
 xs = [math.sin(k) for k in range(1, 9)]
 fwd, rev = forward_mode_gradient(xs), reverse_mode_gradient(xs)
-print(f"R^8 -> R, gradient: largest difference between the modes {max(abs(p - q) for p, q in zip(fwd, rev)):.1e}")
+print(
+    f"R^8 -> R, gradient: largest difference between the modes {max(abs(p - q) for p, q in zip(fwd, rev)):.1e}"
+)
 fwd, rev = forward_mode_jacobian_column(0.7, 8), reverse_mode_jacobian_column(0.7, 8)
-print(f"R -> R^8, Jacobian: largest difference between the modes {max(abs(p - q) for p, q in zip(fwd, rev)):.1e}")
+print(
+    f"R -> R^8, Jacobian: largest difference between the modes {max(abs(p - q) for p, q in zip(fwd, rev)):.1e}"
+)
 
 # %% [markdown]
 # Both modes agree to the last bit or two on both shapes (differences of order
@@ -303,7 +307,9 @@ for size in sizes:
 print(f"{'size':>5} | {'R^n -> R: forward':>18} {'reverse':>8} | {'R -> R^m: forward':>18} {'reverse':>8}")
 for size in sizes:
     many, one = counts[size]
-    print(f"{size:5d} | {many['forward']:18d} {many['reverse']:8d} | {one['forward']:18d} {one['reverse']:8d}")
+    print(
+        f"{size:5d} | {many['forward']:18d} {many['reverse']:8d} | {one['forward']:18d} {one['reverse']:8d}"
+    )
 
 # %%
 fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
@@ -419,6 +425,7 @@ print(f"d2(x^2 y + y^3)/dx dy vs 2x: largest difference {max(mixed):.1e}")
 #
 # On $f(x) = x^4 - 2x^2$ (minima at $x = \pm 1$, a hump at 0), from $x = 2$:
 
+
 # %%
 def newton(x0, steps):
     xs = [x0]
@@ -476,7 +483,13 @@ print(f"Newton: {newton_steps} steps")
 # %%
 descent = [abs(x - 1) for x in gradient_descent(2.0, best_lr, finished[best_lr])]
 fig, ax = plt.subplots(figsize=(7.5, 4))
-ax.semilogy(range(len(descent)), [max(e, 1e-17) for e in descent], "-o", ms=3, label=f"gradient descent, lr = {best_lr:.3f} (best)")
+ax.semilogy(
+    range(len(descent)),
+    [max(e, 1e-17) for e in descent],
+    "-o",
+    ms=3,
+    label=f"gradient descent, lr = {best_lr:.3f} (best)",
+)
 ax.semilogy(range(len(errors)), [max(e, 1e-17) for e in errors], "-s", label="Newton's method")
 ax.axhline(1e-10, color="grey", lw=0.8, ls=":")
 ax.set_xlabel("step")
@@ -517,7 +530,9 @@ x = Value(3.0, label="x")
 y = x * 2 + 1
 with no_grad():
     z = x * 2 + 1
-print(f"outside: y = {y.data:.4f}, y has {len(y._prev)} inputs, its graph {len(y.topological_order())} values")
+print(
+    f"outside: y = {y.data:.4f}, y has {len(y._prev)} inputs, its graph {len(y.topological_order())} values"
+)
 print(f"inside:  z = {z.data:.4f}, z has {len(z._prev)} inputs, its graph {len(z.topological_order())} value")
 z.backward()
 print(f"z.backward() reaches x? x.grad = {x.grad:.4f}")
@@ -562,8 +577,12 @@ without_graph, kept_plain = held_after(predictions_without_graph)
 same = all(p.data == q.data for p, q in zip(kept, kept_plain))
 # Printed coarsely: Jupyter's own threads allocate a few bytes during the measurement too.
 print(f"with the graph:  {nodes} values kept alive, {with_graph / 1e6:.0f} MB")
-print(f"under no_grad(): {len(kept_plain)} values kept alive, less than {math.ceil(without_graph / 1e5) / 10} MB")
-print(f"more than {10 ** math.floor(math.log10(with_graph / without_graph))} times less memory; same outputs: {same}")
+print(
+    f"under no_grad(): {len(kept_plain)} values kept alive, less than {math.ceil(without_graph / 1e5) / 10} MB"
+)
+print(
+    f"more than {10 ** math.floor(math.log10(with_graph / without_graph))} times less memory; same outputs: {same}"
+)
 del kept, kept_plain
 
 # %% [markdown]
@@ -602,7 +621,10 @@ params = {name: Value(v, label=name) for name, v in start.items()}
 o = (params["w1"] * inputs[0] + params["w2"] * inputs[1] + params["b"]).tanh()
 loss = (o - 1) ** 2
 loss.backward()
-print("ours:  loss = {:.6f};".format(loss.data), ", ".join(f"{k}.grad = {p.grad:.6f}" for k, p in params.items()))
+print(
+    f"ours:  loss = {loss.data:.6f};",
+    ", ".join(f"{k}.grad = {p.grad:.6f}" for k, p in params.items()),
+)
 
 if torch is None:
     print("PyTorch (optional): not installed (pip install torch to run its side)")
@@ -612,7 +634,7 @@ else:
     t_loss = (t_o - 1) ** 2
     t_loss.backward()
     print(
-        "PyTorch (optional): loss = {:.6f}; ".format(t_loss.item())
+        f"PyTorch (optional): loss = {t_loss.item():.6f}; "
         + ", ".join(f"{k}.grad = {t.grad.item():.6f}" for k, t in t_params.items())
     )
 
@@ -734,6 +756,7 @@ reveal("ch13.dual_derivative")
 # `MLP(2, [16, 16, 1])` as a function of its 337 parameters; the position in 3-D space of a
 # drone as a function of time; and a layer mapping 1000 inputs to 10 outputs. Then check.
 
+
 # %%
 def my_cheaper_mode(n, m):
     return "reverse", 1.0  # replace: count the passes each mode needs
@@ -751,6 +774,7 @@ reveal("ch13.cheaper_mode")
 # nudging, no formulas by hand: the check uses functions you have not seen). Before
 # running it, derive $f'$ and $f''$ of $f(x) = x \tanh(x) + x/2$ by hand; the check
 # compares with exactly that.
+
 
 # %%
 def my_newton_step(f, x):
