@@ -260,8 +260,10 @@ class BackwardSteps:
             return {"text/plain": f"{INSTALL_HINT}\n{self.text()}"}
         if _widgets() is not None and _in_jupyter_kernel():
             bundle = self.widget()._repr_mimebundle_()
-            # A saved notebook drops the live widget; this picture of the frame it showed stays.
+            # A saved notebook drops the live widget; this picture of the frame it showed stays,
+            # and the whole description (ipywidgets cuts its text at 110 characters).
             bundle["image/svg+xml"] = svg.decode("utf-8")
+            bundle["text/plain"] = repr(self)
             return bundle
         return {"text/html": self._strip(), "text/plain": self.text()}
 

@@ -312,3 +312,16 @@ def test_without_dot_on_path_it_falls_back_to_text(monkeypatch, tmp_path):
     assert steps.svg(0) is None
     with pytest.raises(RuntimeError, match="was not found"):
         steps.widget()
+
+
+@needs_dot
+def test_in_jupyter_it_is_a_widget_and_a_stored_picture(monkeypatch):
+    pytest.importorskip("ipywidgets")
+    import micrograd_lesson.stepthrough as stepthrough
+
+    monkeypatch.setattr(stepthrough, "_in_jupyter_kernel", lambda: True)
+    steps = step_through(chapter_2_graph()["L"])
+    bundle = steps._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle  # live: the slider
+    assert bundle["image/svg+xml"] == steps.svg(3).decode("utf-8")  # saved: the last frame's picture
+    assert bundle["text/plain"] == repr(steps) and len(repr(steps)) > 110  # not cut short
