@@ -325,3 +325,14 @@ def test_in_jupyter_it_is_a_widget_and_a_stored_picture(monkeypatch):
     assert "application/vnd.jupyter.widget-view+json" in bundle  # live: the slider
     assert bundle["image/svg+xml"] == steps.svg(3).decode("utf-8")  # saved: the last frame's picture
     assert bundle["text/plain"] == repr(steps) and len(repr(steps)) > 110  # not cut short
+
+
+@needs_dot
+def test_every_node_sits_in_the_same_place_in_every_frame():
+    def positions(steps, k):  # Graphviz's "plain" output: node name, x, y, width, height, ...
+        lines = steps.drawing(k).pipe("plain").decode().splitlines()
+        return [line.split()[:6] for line in lines if line.startswith("node ")]
+
+    for root in (chapter_2_graph()["L"], two_consumers()[2]):
+        steps = step_through(root)
+        assert all(positions(steps, k) == positions(steps, 0) for k in range(1, len(steps)))
