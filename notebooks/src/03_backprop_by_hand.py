@@ -222,9 +222,9 @@ draw_dot(L, rankdir="TB", notes=how)
 # %% [markdown]
 # ### The same sweep, one step at a time
 #
-# The course's package can replay this sweep on the drawing. It needs each operation's
-# local derivatives, which our small class does not keep yet (chapter 4 adds them), so we
-# rebuild $L$ with the package's finished `Value`. In each frame the orange node is the one
+# The course's package can replay this sweep on the drawing. It needs to know how each
+# operation passes gradients back, which our small class cannot tell it yet (chapter 4
+# teaches it), so we rebuild $L$ with the package's finished `Value`. In each frame the orange node is the one
 # we just worked on: its grad is multiplied by each local derivative and sent along the
 # red edges (the label reads "grad × local derivative = what arrives"), and the green cells
 # are the grads that just arrived. Press *previous* and *next*, or drag the slider; it
