@@ -167,7 +167,8 @@ draw_dot(d, rankdir="TB", notes=tangents, show_grad=False)
 # %% [markdown]
 # Each forward pass pushes one column of numbers from the leaves to the output. The
 # reverse pass below goes the other way: the output's gradient 1 is pushed back, and every
-# leaf receives its share in one sweep. Drag the slider (or press *next*) to watch it.
+# leaf receives its share in one sweep. It opens on the last step; drag the slider back to 0
+# (or press *previous*), then step forward to watch it.
 
 # %%
 step_through(d)
