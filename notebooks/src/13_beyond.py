@@ -461,14 +461,14 @@ for k, err in enumerate(errors):
 # ratio in the last column settles near 1.5, which is $f'''(1) / (2 f''(1)) = 24/16$.
 #
 # Gradient descent gets a fair race: every learning rate from 0.001 to 0.100 in steps of
-# 0.001, each run for up to 300 steps, and we keep the one that first gets within
+# 0.001, each run for up to 100 steps, and we keep the one that first gets within
 # $10^{-10}$ of 1.
 
 # %%
 finished = {}
 for k in range(1, 101):
     lr = k / 1000
-    path = gradient_descent(2.0, lr, 300)
+    path = gradient_descent(2.0, lr, 100)
     hits = [i for i, x in enumerate(path) if abs(x - 1) < 1e-10]
     if hits:
         finished[lr] = hits[0]
@@ -502,7 +502,7 @@ fig.tight_layout()
 plt.show()
 
 # %% [markdown]
-# Only rates from 0.009 to 0.083 reach $x = 1$ within 300 steps; the fastest, 0.074, needs 32 steps
+# Only rates from 0.025 to 0.083 reach $x = 1$ within 100 steps; the fastest, 0.074, needs 32 steps
 # (its neighbours 0.073 and 0.075 need 33 and 32, so the grid does not cut the race
 # short), against Newton's 6. On the log scale gradient descent is a straight line, a
 # fixed factor per step (linear convergence), and Newton's curve bends ever more steeply
@@ -544,13 +544,13 @@ draw_dot(z)
 # %% [markdown]
 # Same number, $z = 7 = y$, but $z$ is a lone leaf: its drawing is one box, and its
 # backward pass leaves $x$'s gradient at 0, while $y$'s sends 2 to $x$. How much does that
-# save? The next cell evaluates chapter 9's network, `MLP(2, [16, 16, 1])`, on 100 points of
-# the two-moons data and keeps the 100 outputs, first normally, then under `no_grad()`,
+# save? The next cell evaluates chapter 9's network, `MLP(2, [16, 16, 1])`, on 50 points of
+# the two-moons data and keeps the 50 outputs, first normally, then under `no_grad()`,
 # measuring the memory still held with Python's `tracemalloc`.
 
 # %%
 model = MLP(2, [16, 16, 1])
-X, _ = make_moons(100, noise=0.1, seed=0)
+X, _ = make_moons(50, noise=0.1, seed=0)
 
 
 def predictions():
@@ -577,7 +577,7 @@ nodes = len({id(v) for out in kept for v in out.topological_order()})
 without_graph, kept_plain = held_after(predictions_without_graph)
 same = all(p.data == q.data for p, q in zip(kept, kept_plain))
 # Printed coarsely: Jupyter's own threads allocate a few bytes during the measurement too.
-print(f"with the graph:  {nodes} values kept alive, {with_graph / 1e6:.0f} MB")
+print(f"with the graph:  {nodes} values kept alive, more than {math.floor(with_graph / 1e6)} MB")
 print(
     f"under no_grad(): {len(kept_plain)} values kept alive, less than {math.ceil(without_graph / 1e5) / 10} MB"
 )
@@ -587,9 +587,9 @@ print(
 del kept, kept_plain
 
 # %% [markdown]
-# With the graph, the 100 outputs keep every intermediate value of every forward pass
+# With the graph, the 50 outputs keep every intermediate value of every forward pass
 # alive (the count above: each output holds its whole graph, and the weights are shared),
-# about 15 MB. Under `no_grad()` only the 100 results remain, in less than 0.1 MB: more
+# more than 7 MB. Under `no_grad()` only the 50 results remain, in less than 0.1 MB: more
 # than a hundred times less, for outputs that are identical to the last bit. Training needs the graph;
 # everything after training does not.
 
