@@ -177,6 +177,17 @@ EXPECTED = {
         re.escape("tensor engine at least 20x faster per step: True"),
         re.escape("trained in under 10 seconds: True"),
     ],
+    "13": [
+        re.escape("f(3 + ε) = Dual(val=20.0000, dot=14.0000)"),  # forward mode: exact f'(3)
+        re.escape("one backward pass:  dd/da = -3.0000, dd/db = 2.0000, dd/dc = 1.0000"),
+        r"^  128 \|\s+49152\s+768 \|\s+255\s+16639$",  # forward vs reverse: the counts cross over
+        re.escape("f(2) = 8.0000, f'(2) = 24.0000 (a Value), f''(2) = 44.0000"),
+        re.escape("step 7: x = 1.000000000000000, error 0.0e+00"),  # Newton from 2 reaches 1
+        re.escape("Newton: 6 steps"),
+        re.escape("error / previous error squared = 1.500"),  # quadratic convergence
+        re.escape("inside:  z = 7.0000, z has 0 inputs, its graph 1 value"),  # no_grad builds no graph
+        re.escape("PyTorch (optional): PowBackward0 -> SubBackward0 -> TanhBackward0 -> AddBackward0"),
+    ],
 }
 
 

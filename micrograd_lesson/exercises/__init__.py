@@ -70,6 +70,11 @@ from .ch12 import (
     check_confusion_matrix,
     check_cross_entropy_grad,
 )
+from .ch13 import (
+    check_cheaper_mode,
+    check_dual_derivative,
+    check_newton_step,
+)
 
 __all__ = [
     "SOLUTIONS",
@@ -113,4 +118,7 @@ __all__ = [
     "check_recursive_visits",
     "check_confusion_matrix",
     "check_cross_entropy_grad",
+    "check_dual_derivative",
+    "check_cheaper_mode",
+    "check_newton_step",
 ]

@@ -220,6 +220,30 @@ how = {
 draw_dot(L, rankdir="TB", notes=how)
 
 # %% [markdown]
+# ### The same sweep, one step at a time
+#
+# The course's package can replay this sweep on the drawing. It needs to know how each
+# operation passes gradients back, which our small class cannot tell it yet (chapter 4
+# teaches it), so we rebuild $L$ with the package's finished `Value`. In each frame the orange node is the one
+# we just worked on: its grad is multiplied by each local derivative and sent along the
+# red edges (the label reads "grad × local derivative = what arrives"), and the green cells
+# are the grads that just arrived. Press *previous* and *next*, or drag the slider; it
+# opens on the last step, with every gradient found.
+
+# %%
+from micrograd_lesson import Value as EngineValue
+from micrograd_lesson import step_through
+
+ea, eb, ec, ef = (EngineValue(x, label=k) for k, x in zip("abcf", [2.0, -3.0, 10.0, -2.0]))
+ee = ea * eb
+ee.label = "e"
+ed = ee + ec
+ed.label = "d"
+eL = ed * ef
+eL.label = "L"
+step_through(eL)
+
+# %% [markdown]
 # Notice how little each step needed: the grad of the node just above it, and a local
 # slope that depends only on the operation and its inputs' data. Nothing in the step
 # for $a$ cares what happens after $e$; all of that is already summed up in $e$'s grad.

@@ -239,6 +239,19 @@ show_grads(g)
 draw_dot(g["o"], rankdir="TB")
 
 # %% [markdown]
+# The same call in slow motion: `step_through` runs the notes in the order `backward()`
+# does, one per frame. The orange node is the one whose note runs; the red edges are the
+# gradients it hands to its inputs, and the green cells are the grads that just changed.
+# Our closures do not tell anyone their local derivatives, so the edges can only say what
+# each note *adds*; the package's engine keeps the local derivatives and so shows
+# the full product. Step back to 0 and replay it with the buttons or the slider.
+
+# %%
+from micrograd_lesson import step_through
+
+step_through(make_neuron(Value)["o"])
+
+# %% [markdown]
 # One call, `o.backward()`, and every gradient in the drawing is filled in: the same
 # $-1.5$, $1.0$, $0.5$, $0.0$ and $0.5$ as before. That is the whole algorithm that
 # PyTorch runs when you call `loss.backward()`, minus tensors and speed.
