@@ -338,10 +338,24 @@ def check_bfs_prediction(prediction):
 
 @solution("ch04.bfs_prediction", check=check_bfs_prediction)
 def bfs_prediction():
-    # L fires first: u.grad = 1 (from L = u + t), t.grad = 1.
-    # u fires next (breadth-first: L's inputs before their inputs): x.grad += 3 * u.grad = 3.
-    # t fires: 2u.grad = 1 - tanh(3)**2; 2u fires: u.grad grows to 1.0197, but u has already fired.
-    return 3.0
+    # On paper: L fires first and gives u.grad = 1 and t.grad = 1 (L = u + t).
+    # Breadth-first, L's inputs come next, so u fires now, holding only that 1,
+    # and x receives 3 * 1 = 3. Later 2u fires and adds 2 (1 - tanh(3)**2) to
+    # u.grad, but u has already fired: x never gets that share. Prediction: 3.0.
+    # Confirmed by running the classmate's pass:
+    x = Value(0.5, label="x")
+    u = x * 3.0
+    L = u + (u * 2.0).tanh()
+    L.grad = 1.0
+    queue, seen = [L], {L}
+    while queue:
+        node = queue.pop(0)
+        node._backward()
+        for child in node._prev:
+            if child not in seen:
+                seen.add(child)
+                queue.append(child)
+    return x.grad  # 3.0, where L.backward() gives 3.0592
 
 
 # ---- mul in the lectures' style -----------------------------------------------------------------

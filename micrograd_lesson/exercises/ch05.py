@@ -191,8 +191,7 @@ def check_max(maximum):
         return Verdict(
             False,
             f"at the tie a = b = 2, {why}. Nudge both up by h: max(a + h, b + h) = max(a, b) + h, "
-            "so the two shares must add up to exactly 1 "
-            "(pick one input with >= and the other with <, or split)",
+            "so the two shares must add up to exactly 1",
         )
     if not (-1e-9 <= ga <= 1 + 1e-9 and -1e-9 <= gb <= 1 + 1e-9):
         return Verdict(
