@@ -582,7 +582,9 @@ def routing_panel(picture, key, title, outputs, lines):
     with picture.subgraph(name=f"cluster_{key}") as panel:
         panel.attr(label=title, fontname="Helvetica", fontsize="16", style="rounded", color="gray60")
         for out in outputs:
-            panel.node(f"{key}{id(out)}", f"{out.label}\ngrad {out.grad:g}", shape="box", fontname="Helvetica")
+            panel.node(
+                f"{key}{id(out)}", f"{out.label}\ngrad {out.grad:g}", shape="box", fontname="Helvetica"
+            )
             for child, local in zip(out._prev, out._local_grads):
                 panel.node(
                     f"{key}{id(child)}",
@@ -869,6 +871,7 @@ reveal("ch04.run_backward")
 # Then build the graph from the package's `Value` (`PValue` below) and run the classmate's
 # `breadth_first_backward` on it to see whether you were right.
 
+
 # %%
 def breadth_first_backward(root):
     """The classmate's version: fire each node once, breadth-first from the root."""
@@ -894,6 +897,7 @@ reveal("ch04.bfs_prediction")
 # make `out = Value(a.data * b.data, (a, b), "*")`, give it a closure `out._backward`
 # that passes gradients to `a` and `b`, and return `out`. The check tries `mul(a, a)`
 # and a product inside a bigger expression.
+
 
 # %%
 def my_mul(a, b):
