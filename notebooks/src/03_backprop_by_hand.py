@@ -488,14 +488,13 @@ if torch is None:
     print("PyTorch (optional): not installed, so its gradients are not shown")
     print("PyTorch (optional): not installed, so nothing is compared")
 else:
-    leaves = {
-        name: torch.tensor(value, dtype=torch.float64, requires_grad=True)
-        for name, value in [("x1", 2.0), ("x2", 0.0), ("w1", -3.0), ("w2", 1.0), ("b", 6.8813735870195432)]
-    }
-    t = leaves
-    o_torch = torch.tanh(t["x1"] * t["w1"] + t["x2"] * t["w2"] + t["b"])
-    o_torch.backward()  # fills in .grad of every tensor created with requires_grad=True
-    theirs = {name: tensor.grad.item() for name, tensor in leaves.items()}
+    tx1, tx2, tw1, tw2, tb = (
+        torch.tensor(value, dtype=torch.float64, requires_grad=True)  # record what is done with it
+        for value in (2.0, 0.0, -3.0, 1.0, 6.8813735870195432)
+    )
+    o_torch = torch.tanh(tx1 * tw1 + tx2 * tw2 + tb)
+    o_torch.backward()  # the chain rule, from o back to every tensor with requires_grad=True
+    theirs = {k: t.grad.item() for k, t in zip(("x1", "x2", "w1", "w2", "b"), (tx1, tx2, tw1, tw2, tb))}
     print(f"PyTorch (optional): o = {o_torch.item():.4f}")
     print("PyTorch (optional): " + ", ".join(f"do/d{k} = {theirs[k] + 0.0:.4f}" for k in ours))
     agree = all(math.isclose(ours[k], theirs[k], abs_tol=1e-12) for k in ours)

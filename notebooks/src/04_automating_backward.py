@@ -623,17 +623,19 @@ fan_out = [with_grad(shared * 4.0, "4a"), with_grad(shared + 1.0, "a + 1")]
 for out in fan_out:  # the constants 4 and 1 are leaves too; name them for the drawing
     out._prev[1].label = "const"
 
-picture = graphviz.Digraph(graph_attr={"rankdir": "TB", "nodesep": "0.2", "size": "10.4,4"})
-lines = []
-routing_panel(picture, "add", "add copies", add, lines)
-routing_panel(picture, "mul", "mul swaps and scales", mul, lines)
-routing_panel(picture, "relu", "relu routes (or blocks)", relu, lines)
-routing_panel(picture, "fan", "fan-out sums", fan_out, lines)
+rows = [
+    [("add", "add copies", add), ("mul", "mul swaps and scales", mul)],
+    [("relu", "relu routes (or blocks)", relu), ("fan", "fan-out sums", fan_out)],
+]
+for row in rows:  # two panels per row, so that the labels stay readable
+    picture, lines = graphviz.Digraph(graph_attr={"rankdir": "TB"}), []
+    for key, title, outputs in row:
+        routing_panel(picture, key, title, outputs, lines)
+    display(Drawing(picture, f"<{' and '.join(title for _, title, _ in row)}>", "\n".join(lines)))
 print(f"fan-out: a receives 2 × 4 = 8 and 2 × 1 = 2, and its grad is {shared.grad:g}")
-Drawing(picture, "<how add, mul, relu and fan-out route a gradient of 2>", "\n".join(lines))
 
 # %% [markdown]
-# Read it left to right:
+# Panel by panel:
 #
 # - **add copies**: both inputs receive the incoming $2$ unchanged ($2 \times 1$).
 # - **mul swaps and scales**: each input receives the incoming gradient times the *other*

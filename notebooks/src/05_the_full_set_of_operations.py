@@ -741,11 +741,11 @@ for name, mul in (("closure", mul_with_closure), ("stored at forward", lambda a,
 # *when* the local derivative is read, so freezing it at forward time is what protects the
 # package.
 #
-# PyTorch's closures save the tensors themselves, not copies, so it is exposed to the
-# same mistake. Its defence is a version counter on every tensor: an in-place operation
-# bumps the counter, and `backward()` refuses to run if a tensor it saved has changed
-# since. Writing to `.data` goes around that counter, and then PyTorch computes the
-# closure's silent $10$. Both, run:
+# PyTorch's backward functions keep the tensors they need (here $a$ and $b$) rather than
+# copies of their numbers, so PyTorch is exposed to the same mistake. Its defence is a
+# version counter on every tensor: an in-place operation bumps the counter, and
+# `backward()` refuses to run if a tensor it kept has changed since. Writing to `.data`
+# goes around that counter. Both, run:
 
 # %%
 if torch is None:
@@ -765,13 +765,14 @@ else:
             c.backward()
             print(f"PyTorch (optional): changed through {how}: dc/da = {a.grad.item():.4f}, no error")
         except RuntimeError as e:
-            print(f"PyTorch (optional): changed through {how}: RuntimeError: {str(e).split(': [')[0]}")
+            print(f"PyTorch (optional): changed through {how}: RuntimeError: {str(e).split(' Hint:')[0]}")
 
 # %% [markdown]
 # With PyTorch installed, the tracked change (`b.add_`) stops `backward()` with
 # "one of the variables needed for gradient computation has been modified by an inplace
-# operation", and the untracked one (`b.data`) gives $\partial c/\partial a = 10.0000$
-# with no error, exactly like our closure. The rule for every engine: do not change a
+# operation", and the message shows the counter: $b$ is at version 1, and the
+# multiplication expected version 0. The untracked change (`b.data`) gives
+# $\partial c/\partial a = 10.0000$ with no error, exactly like our closure. The rule for every engine: do not change a
 # value between the forward pass that used it and the backward pass that needs it.
 # Training loops update the weights only *after* `backward()` has finished.
 
@@ -859,15 +860,15 @@ reveal("ch05.sin")
 #   raises the maximum by exactly $h$, and nudging **one** raises it by $h$ or by $0$.
 #   What does that say about the two local derivatives at a tie?
 #
-# The check tries $a > b$, $a < b$, a tie, `maximum(a, a)`, and the maximum inside a bigger
-# expression. A common bug is hiding in the stub's tie rule: find it.
+# A tempting rule gives a tie's gradient to both inputs, `1.0 if a.data >= b.data` for
+# $a$ and `1.0 if b.data >= a.data` for $b$. Decide whether it is right before you write
+# yours. The check tries $a > b$, $a < b$, a tie, `maximum(a, a)`, and the maximum inside
+# a bigger expression.
 
 
 # %%
 def my_maximum(a, b):
-    da = 1.0 if a.data >= b.data else 0.0  # the slope for a
-    db = 1.0 if b.data >= a.data else 0.0  # the slope for b
-    return Value(max(a.data, b.data), (a, b), "max", _local_grads=(da, db))
+    return Value(max(a.data, b.data))  # data is right; connect it to a and b, with local derivatives
 
 
 check_max(my_maximum)
