@@ -69,6 +69,13 @@ def _chain(steps=5000):
     return {"x": x, "y": y}, "y"
 
 
+GRAPH_TEXT = {  # how a hint names each graph, by its root
+    "x": "a graph that is a single leaf x",
+    "z": "z = x*y + x",
+    "L": "u = 3x, t = tanh(2u), L = u + t",
+    "g": "d = a*b, e = a + b, f = d*e, g = tanh(0.1 f)",
+    "y": "y = x + x + ... + x (5,000 additions)",
+}
 ORDER_GRAPHS = (_single_leaf, _z_graph, _shared_u, _two_paths, _chain)
 BACKWARD_GRAPHS = (_z_graph, _shared_u, _two_paths, _chain)
 RECURSION_HINT = (
@@ -151,10 +158,10 @@ def check_topological_order(topological_order):
         if error:
             if "recursion" in error.lower():
                 return Verdict(False, f"small graphs work, but {RECURSION_HINT}")
-            return Verdict(False, f"on the graph ending in {root_name}: {error}")
+            return Verdict(False, f"on {GRAPH_TEXT[root_name]}: {error}")
         problem = _order_problem(order, nodes[root_name])
         if problem:
-            return Verdict(False, f"on the graph ending in {root_name}: {problem}")
+            return Verdict(False, f"on {GRAPH_TEXT[root_name]}: {problem}")
     return Verdict(True)
 
 
@@ -237,16 +244,16 @@ def check_run_backward(run_backward):
         if error:
             if "recursion" in error.lower():
                 return Verdict(False, RECURSION_HINT)
-            return Verdict(False, f"on the graph ending in {root_name}: {error}")
+            return Verdict(False, f"on {GRAPH_TEXT[root_name]}: {error}")
         expected = _reference_grads(build)
         got = {k: v.grad for k, v in nodes.items()}
         if all(close(got[k], expected[k], rel=1e-9) for k in expected):
             continue
-        where = f"on the graph ending in {root_name}"
+        where = f"on {GRAPH_TEXT[root_name]}"
         if not any(as_number(got[k]) for k in nodes):
             return Verdict(
                 False,
-                f"{where} every gradient is still 0: set {root_name}.grad = 1.0 first "
+                f"{where}: every gradient is still 0: set {root_name}.grad = 1.0 first "
                 f"(d{root_name}/d{root_name} = 1), then call every node's _backward()",
             )
         early = _fired_too_early(fired, every_node)
@@ -254,7 +261,7 @@ def check_run_backward(run_backward):
         if not early and not any(as_number(got[k]) for k in leaves):
             return Verdict(
                 False,
-                f"{where} the leaves' gradients are still 0: call _backward() on every node, "
+                f"{where}: the leaves' gradients are still 0: call _backward() on every node, "
                 "from the root towards the leaves (reversed topological order)",
             )
         if early:
