@@ -113,7 +113,7 @@ def _order_problem(order, root):
         return "your function returned None: did you forget `return`?"
     nodes = root.topological_order()
     try:
-        # One more than the graph's size is enough to see "too many"; an endless iterator stops here.
+        # Twice the graph's size is plenty to show duplicates; an endless iterator stops here.
         order = list(itertools.islice(iter(order), 2 * len(nodes) + 1))
     except Exception:
         return f"return a list of nodes, got {_describe(order)}"

@@ -586,17 +586,18 @@ def routing_panel(picture, key, title, outputs, lines):
                 f"{key}{id(out)}", f"{out.label}\ngrad {out.grad:g}", shape="box", fontname="Helvetica"
             )
             for child, local in zip(out._prev, out._local_grads):
+                slope = f"({local:g})" if local < 0 else f"{local:g}"  # 2 × (-1), not 2 × -1
                 panel.node(
                     f"{key}{id(child)}",
                     f"{child.label} = {child.data:g}\ngrad {child.grad:g}",
                     shape="box",
                     fontname="Helvetica",
                 )
-                lines.append(f"{title}: {out.label} -> {child.label}: {out.grad:g} × {local:g}")
+                lines.append(f"{title}: {out.label} -> {child.label}: {out.grad:g} × {slope}")
                 panel.edge(
                     f"{key}{id(out)}",
                     f"{key}{id(child)}",
-                    label=f" {out.grad:g} × {local:g} = {out.grad * local:g}",
+                    label=f" {out.grad:g} × {slope} = {out.grad * local:g}",
                     color="firebrick",
                     fontcolor="firebrick",
                     fontname="Helvetica",
