@@ -3,7 +3,7 @@
 import math
 
 import pytest
-from hints import hint_of
+from hints import Hostile, hint_of
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -20,6 +20,9 @@ JUNK = st.one_of(
     st.just(lambda: 1 / 0),
     st.just(float("nan")),
     st.just({"a": float("inf"), "b": 1.0, "u": 1.0}),
+    st.builds(Hostile),
+    st.just(lambda: Hostile()),
+    st.builds(lambda: dict.fromkeys("abcdeu", Hostile())),
 )
 
 

@@ -6,7 +6,7 @@ import itertools
 import random
 
 import pytest
-from hints import failed_with
+from hints import Hostile, failed_with
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -366,3 +366,35 @@ def test_mul_random_rules_pass_only_when_right(da, db, accumulate, times_out_gra
     result = check_mul(make_mul(update))
     assert bool(result) == (da == "b" and db == "a" and accumulate and times_out_grad)
     assert result or result.hint
+
+
+def junk_answers():
+    def hostile_grads(*args):
+        for x in args:
+            x.grad = Hostile()
+        return args[0]
+
+    def hostile_prev(*args):
+        for x in args:
+            x._prev = Hostile()
+        return args[0]
+
+    return [
+        None,
+        42,
+        "text",
+        Hostile(),
+        lambda *a: Hostile(),
+        lambda *a: [Hostile()],
+        hostile_grads,
+        hostile_prev,
+    ]
+
+
+@pytest.mark.parametrize(
+    "check", [check_topological_order, check_run_backward, check_mul, check_bfs_prediction]
+)
+@pytest.mark.parametrize("junk", range(len(junk_answers())))
+def test_checks_never_raise_on_hostile_answers(check, junk):
+    result = check(junk_answers()[junk])
+    assert not result and result.hint

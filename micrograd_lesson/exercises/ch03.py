@@ -21,6 +21,14 @@ def _short(x):
         return type(x).__name__
 
 
+def _unwrap(x, attr):
+    """x.grad or x.data when x is a Value (its number is the answer), else x itself; never raises."""
+    try:
+        return getattr(x, attr, x)
+    except Exception:
+        return x
+
+
 def _grads(answer, keys):
     """The learner's dict of gradients as {key: float}, or (None, hint). Never raises."""
     answer, hint = call_or_value(answer)
@@ -34,7 +42,7 @@ def _grads(answer, keys):
         return None, f"the dict is missing {', '.join(repr(k) for k in missing)}"
     out = {}
     for k in keys:
-        v = as_number(getattr(answer[k], "grad", answer[k]))  # a Value is fine: its grad is the answer
+        v = as_number(_unwrap(answer[k], "grad"))
         if v is None or not math.isfinite(v):
             return None, f"the gradient for {k!r} should be a finite number, got {_short(answer[k])}"
         out[k] = v
@@ -195,7 +203,7 @@ def check_step_downhill(new_L):
     got, hint = call_or_value(new_L)
     if hint:
         return Verdict(False, hint)
-    new_L = as_number(getattr(got, "data", got))
+    new_L = as_number(_unwrap(got, "data"))
     if new_L is None or not math.isfinite(new_L):
         return Verdict(False, f"submit the new value of L as a number, got {_short(got)}")
     grads = {"a": 6.0, "b": -4.0, "c": -2.0, "f": 4.0}

@@ -85,8 +85,17 @@ RECURSION_HINT = (
 
 
 def _name(node):
-    label = getattr(node, "label", "")
-    return label if isinstance(label, str) and label else f"the node with data {node.data:.4g}"
+    """A node's label, for a hint; never raises (a learner's code may have changed the node)."""
+    try:
+        label = node.label
+        return label if isinstance(label, str) and label else f"the node with data {node.data:.4g}"
+    except Exception:
+        return "a node"
+
+
+def _inputs(nodes):
+    """{id(node): its inputs} for every node, taken before the learner's code runs and can change them."""
+    return {id(n): tuple(n._prev) for n in nodes}
 
 
 def _describe(x):
@@ -98,20 +107,19 @@ def _describe(x):
     return f"{type(x).__name__} {text[:40]}"
 
 
-def _first_out_of_order(positions, nodes):
+def _first_out_of_order(positions, nodes, inputs):
     """The first (node, input) pair where the input comes after the node, or None."""
     for node in nodes:
-        for child in node._prev:
+        for child in inputs[id(node)]:
             if positions[id(child)] > positions[id(node)]:
                 return node, child
     return None
 
 
-def _order_problem(order, root):
-    """None if `order` lists root's graph topologically, else a hint. Never raises, never hangs."""
+def _order_problem(order, nodes, inputs):
+    """None if `order` lists the graph of `nodes` topologically, else a hint. Never raises, never hangs."""
     if order is None:
         return "your function returned None: did you forget `return`?"
-    nodes = root.topological_order()
     try:
         # Twice the graph's size is plenty to show duplicates; an endless iterator stops here.
         order = list(itertools.islice(iter(order), 2 * len(nodes) + 1))
@@ -134,11 +142,11 @@ def _order_problem(order, root):
             f"your list has {len(positions)} of the graph's {len(nodes)} nodes; missing: "
             f"{', '.join(missing[:4])}. Follow every node's _prev down to the leaves, and list the leaves too"
         )
-    wrong = _first_out_of_order(positions, nodes)
+    wrong = _first_out_of_order(positions, nodes, inputs)
     if wrong is None:
         return None
     reverse = {key: len(order) - 1 - i for key, i in positions.items()}
-    if _first_out_of_order(reverse, nodes) is None:
+    if _first_out_of_order(reverse, nodes, inputs) is None:
         return "your list is in backward order (root first): reverse it, so that inputs come first"
     node, child = wrong
     return (
@@ -153,13 +161,15 @@ def check_topological_order(topological_order):
     if hint is not None:
         return hint
     for build in ORDER_GRAPHS:
-        nodes, root_name = build()
-        order, error = attempt(topological_order, nodes[root_name])
+        named, root_name = build()
+        nodes = named[root_name].topological_order()
+        inputs = _inputs(nodes)
+        order, error = attempt(topological_order, named[root_name])
         if error:
             if "recursion" in error.lower():
                 return Verdict(False, f"small graphs work, but {RECURSION_HINT}")
             return Verdict(False, f"on {GRAPH_TEXT[root_name]}: {error}")
-        problem = _order_problem(order, nodes[root_name])
+        problem = _order_problem(order, nodes, inputs)
         if problem:
             return Verdict(False, f"on {GRAPH_TEXT[root_name]}: {problem}")
     return Verdict(True)
@@ -212,15 +222,15 @@ def _record_firing(nodes):
     return fired
 
 
-def _fired_too_early(fired, nodes):
+def _fired_too_early(fired, nodes, inputs):
     """The first interior node that fired before a node using it had fired: (node, user) or None."""
     users = {id(n): [] for n in nodes}
     for n in nodes:
-        for child in n._prev:
+        for child in inputs[id(n)]:
             users[id(child)].append(n)
     done = set()
     for node in fired:
-        if node._prev:
+        if inputs[id(node)]:
             late = [u for u in users[id(node)] if id(u) not in done]
             if late:
                 return node, late[0]
@@ -237,6 +247,7 @@ def check_run_backward(run_backward):
         nodes, root_name = build()
         root = nodes[root_name]
         every_node = root.topological_order()
+        inputs = _inputs(every_node)
         fired = _record_firing(every_node)
         root.__class__ = _NoShortcut
         _, error = attempt(run_backward, root)
@@ -256,8 +267,8 @@ def check_run_backward(run_backward):
                 f"{where}: every gradient is still 0: set {root_name}.grad = 1.0 first "
                 f"(d{root_name}/d{root_name} = 1), then call every node's _backward()",
             )
-        early = _fired_too_early(fired, every_node)
-        leaves = [k for k, v in nodes.items() if not v._prev]
+        early = _fired_too_early(fired, every_node, inputs)
+        leaves = [k for k, v in nodes.items() if not inputs[id(v)]]
         if not early and not any(as_number(got[k]) for k in leaves):
             return Verdict(
                 False,
@@ -275,7 +286,7 @@ def check_run_backward(run_backward):
                 "A node may fire only after every node that uses it: loop over reversed(topological order), "
                 "not breadth-first or in the order you first meet the nodes",
             )
-        silent = [n for n in every_node if n._prev and not any(f is n for f in fired)]
+        silent = [n for n in every_node if inputs[id(n)] and not any(f is n for f in fired)]
         if fired and silent:
             return Verdict(
                 False,
@@ -315,7 +326,7 @@ def check_bfs_prediction(prediction):
     got, hint = call_or_value(prediction)
     if hint:
         return Verdict(False, hint)
-    got = as_number(getattr(got, "grad", got))
+    got = as_number(got)
     if got is None or not math.isfinite(got):
         return Verdict(False, f"submit your prediction as one number, got {_describe(prediction)}")
     if close(got, BFS_X_GRAD, rel=0, abs_tol=5e-4):
