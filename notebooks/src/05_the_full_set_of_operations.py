@@ -772,9 +772,10 @@ else:
 # "one of the variables needed for gradient computation has been modified by an inplace
 # operation", and the message shows the counter: $b$ is at version 1, and the
 # multiplication expected version 0. The untracked change (`b.data`) gives
-# $\partial c/\partial a = 10.0000$ with no error, exactly like our closure. The rule for every engine: do not change a
-# value between the forward pass that used it and the backward pass that needs it.
-# Training loops update the weights only *after* `backward()` has finished.
+# $\partial c/\partial a = 10.0000$ with no error, exactly like our closure. The rule
+# for every engine: do not change a value between the forward pass that used it and the
+# backward pass that needs it. Training loops update the weights only *after*
+# `backward()` has finished.
 
 # %% [markdown]
 # ## Summary
@@ -857,8 +858,9 @@ reveal("ch05.sin")
 # - when $a > b$, how much does the maximum move if you nudge $a$? If you nudge $b$?
 # - when $a = b$ (a tie), the maximum has a corner and no ordinary derivative. Any rule
 #   you choose must still be consistent with two facts: nudging **both** inputs up by $h$
-#   raises the maximum by exactly $h$, and nudging **one** raises it by $h$ or by $0$.
-#   What does that say about the two local derivatives at a tie?
+#   raises the maximum by exactly $h$, and nudging **one** input raises the maximum by $h$
+#   if you nudge it up and leaves it unchanged if you nudge it down. What does that say
+#   about the two local derivatives at a tie?
 #
 # A tempting rule gives a tie's gradient to both inputs, `1.0 if a.data >= b.data` for
 # $a$ and `1.0 if b.data >= a.data` for $b$. Decide whether it is right before you write
