@@ -77,6 +77,7 @@ EXPECTED = {
         row("w1", "1.0000", "1.0000"),
         row("x2", "0.5000", "0.5000"),
         row("w2", "0.0000", "0.0000"),
+        re.escape("random moves that beat the gradient: 0 of 2000"),  # the gradient is the steepest ascent
     ],
     "04": [
         re.escape("o = 0.7071"),
@@ -85,6 +86,11 @@ EXPECTED = {
         re.escape("b = a + a:  db/da = 2.0000"),  # ... and with accumulation
         re.escape("engine with '=':  df/da = 3.0000, df/db = -2.0000"),
         re.escape("f = d * e:  df/da = -3.0000, df/db = -8.0000"),
+        re.escape("nudge only the a inside d:  slope 3.0000"),  # contributions add up, path by path
+        re.escape("nudge only the a inside e:  slope -6.0000"),
+        re.escape("nudge a everywhere at once: slope -3.0000"),
+        re.escape("push and recurse:  dd/da = 10.0000"),  # b = 2a, d = b + 3b without a sort
+        re.escape("topological order: dd/da = 8.0000"),
         re.escape("step 2: p (*) fires: x.grad 1.0000 -> 4.0000, y.grad 0.0000 -> 2.0000"),
         re.escape("z = 8.0000, dz/dx = 4.0000, dz/dy = 2.0000"),
         re.escape("RecursionError: maximum recursion depth exceeded"),
@@ -107,6 +113,9 @@ EXPECTED = {
         re.escape("package tanh(+1000) = +1.0000, gradient 0.0000"),
         re.escape("package sigmoid(-1000) = +0.0000, gradient 0.0000"),
         re.escape("cube_with_local_grads: 8.0000, d/dx = 12.0000"),
+        re.escape("mean: loss = 0.2050, gradients of the four predictions: -0.1000"),
+        re.escape("closure: c = 6.0000, dc/da = 10.0000"),  # .data changed between the passes
+        re.escape("stored at forward: c = 6.0000, dc/da = 3.0000"),
     ],
     "06": [
         re.escape("central difference: 12.000000"),
