@@ -59,6 +59,7 @@ from .ch09 import (
 from .ch10 import (
     check_adam_step,
     check_momentum_step,
+    check_stability_limit,
 )
 
 __all__ = [
@@ -96,5 +97,6 @@ __all__ = [
     "check_sample_batch",
     "check_bce_loss",
     "check_momentum_step",
+    "check_stability_limit",
     "check_adam_step",
 ]
