@@ -9,8 +9,8 @@ import math
 import pytest
 
 from micrograd_lesson import MLP, SGD, Adam, Optimizer, Value
-from micrograd_lesson.optim import Adagrad, AdamW, RMSprop
 from micrograd_lesson.nn import Module
+from micrograd_lesson.optim import Adagrad, AdamW, RMSprop
 
 
 def quadratic_loss(w1, w2):
@@ -168,7 +168,7 @@ def test_adagrad_divides_by_the_root_of_the_summed_squares():
     w = [Value(3.0), Value(0.0)]
     opt = Adagrad(w, lr=0.5, eps=0.0)
     sums = [0.0, 0.0]
-    for expected_step in range(3):
+    for _ in range(3):
         x = [p.data for p in w]
         grads = grad_of(*x)
         opt.zero_grad()
