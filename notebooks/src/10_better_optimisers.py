@@ -218,7 +218,7 @@ plt.show()
 # Whenever the two roots are complex, that is whenever $(1 + \mu - \eta\lambda)^2 < 4\mu$,
 # their product is $\mu$ and both have size exactly $\sqrt{\mu}$, **whatever $\eta\lambda$
 # is**. For $\mu = 0.9$ and $\eta = 0.019$ that holds in both directions ($\eta\lambda$ =
-# 0.019 and 1.9; the second sits exactly on the boundary, a double root $-\sqrt{0.9}$),
+# 0.019 and 1.9; for the second, $1 + \mu - \eta\lambda = 0$ and the roots are $\pm i\sqrt{0.9}$),
 # so both coordinates should shrink by $\sqrt{0.9} = 0.949$ per step, oscillating as
 # they go. Measured from the largest $|w_i|$ in steps 400–500 and 800–900:
 
@@ -504,17 +504,19 @@ for problem in PROBLEMS:
         print(f"  {method:13s} {result}   lr {lr:.3g}{knobs}   ({edge})")
 
 # %% [markdown]
-# Each best setting is inside its grid, so a wider grid would not change the winners.
-# (Scores: the step at which the loss first drops below $10^{-20}$ if it does, else
-# the final loss.) Three results, one per problem:
+# Every best rate and setting is inside its grid, so a wider grid would not change the
+# winners. Two runners prefer the longest memory tried, 0.99999, for their average of
+# squared gradients; that end stands for the limit 1 (never forget), so there is nothing
+# beyond it to try. (Scores: the step at which the loss first drops below $10^{-20}$ if
+# it does, else the final loss.) One result per problem:
 #
-# - **Valley**: the per-parameter methods win by far. RMSProp gets below $10^{-20}$ in 8
-#   steps, AdaGrad in 6, Adam in 79, while tuned momentum ends at $1.6 \times 10^{-13}$
+# - **Valley**: the per-parameter methods win by far. AdaGrad and RMSProp get below
+#   $10^{-20}$ in 6 steps, Adam in 77, while tuned momentum ends at $1.6 \times 10^{-13}$
 #   and plain descent at 0.72. The valley is badly scaled *along the axes*, and a step
 #   size per coordinate undoes exactly that. (AdaGrad's best rate, 6,190, looks absurd
 #   and is a trick of this bowl: its first step jumps by the rate in each coordinate,
-#   after which its sum of squares is dominated by that one huge gradient and each later
-#   step lands almost exactly on the axis. Do not read it as advice.)
+#   after which its sum of squares is dominated by that one huge gradient and the next
+#   steps land almost exactly on the axes. Do not read it as advice.)
 # - **Turned valley**: the same curvatures, turned by 45°. Plain descent and momentum do
 #   not care about the turn (0.45 and $2.6 \times 10^{-12}$, close to their valley
 #   results), because their rules treat every direction alike. The per-parameter methods
@@ -522,7 +524,7 @@ for problem in PROBLEMS:
 #   1.37. Tuned momentum beats tuned Adam by eight orders of magnitude.
 # - **Banana**: tuned momentum ($\mu = 0.95$) passes $10^{-20}$ at step 932, tuned
 #   Adam ($\beta_1 = 0.95$) at step 1000, the last; plain descent, AdaGrad and RMSProp
-#   stall between 0.008 and 0.03.
+#   stall between 0.007 and 0.03.
 #
 # The loss curves of the tuned runs:
 
@@ -547,14 +549,13 @@ plt.tight_layout()
 plt.show()
 
 # %% [markdown]
-# So Adam is not the fastest optimiser on every problem; with its settings tuned as
-# carefully, momentum matches or beats it on the turned valley and the banana. Adam
-# wins where the bad scaling lines up with the parameters, as it often does in networks
-# (a layer's weights and its biases, or rare and common input features, get gradients of
-# very different sizes), and where tuning is expensive: Adam's step is about $\eta$
-# whatever the gradient's scale, so one rate works across problems of different scales,
-# which is why it is the usual first choice. When the conditioning is not along the axes,
-# a step per parameter cannot fix it.
+# So Adam is not the fastest optimiser on every problem: with its settings tuned as
+# carefully, momentum beats it on the turned valley and on the banana. The
+# per-parameter methods win where the bad scaling lines up with the parameters
+# themselves; when it does not, a step size per parameter cannot fix it. What Adam
+# offers everywhere is a step of about $\eta$ whatever the gradient's scale (its first
+# step above moved both coordinates by exactly 0.3), so a good rate for it does not
+# depend on how large the gradients happen to be.
 #
 # ## L2 versus weight decay under Adam (AdamW)
 #
@@ -688,7 +689,8 @@ reveal("ch10.momentum_step")
 # On the bowl $L = \tfrac12 \lambda w^2$, what is the largest stable $\eta$? Derive it
 # (hint: compare the rule with PyTorch's, or put $r = -1$ into its recurrence), write it
 # as `largest_rate(lam, mu)`, and check it. The cell after the check runs the averaged
-# rule just below and just above your limit: the first run should shrink, the second grow.
+# rule just below and just above your limit: the first run should shrink, the second
+# grow. (If both shrink, your limit is too low; if both grow, too high.)
 
 
 # %%
