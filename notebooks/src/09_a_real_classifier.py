@@ -602,7 +602,7 @@ plt.show()
 # The two moons above are easy: 100 points with little noise describe the crescents
 # well. Now the opposite: only 20 training points with noise 0.3, so the crescents are
 # blurred and a few points sit on the wrong side. The same 337-parameter network trains
-# for 200 steps at a fixed rate 0.5, and after every step we measure the hinge loss and
+# for 200 steps, its rate falling from 0.8 to 0.08, and after every step we measure the hinge loss and
 # the accuracy both on the 20 training points and on 500 **validation** points: fresh
 # points from the same noisy moons, never trained on. The run is done twice, changing one
 # thing: without a penalty ($\alpha = 0$) and with $\alpha = 0.01$.
@@ -612,7 +612,7 @@ X_small, y_small = make_moons(20, noise=0.3, seed=0)
 X_val, y_val = make_moons(500, noise=0.3, seed=100)
 
 
-def train_small(alpha, steps=200, lr=0.5):
+def train_small(alpha, steps=200):
     """Train a fresh MLP(2, [16, 16, 1]) on the 20 points; return the curves and the weights."""
     random.seed(SEED)  # the same initial weights for every alpha
     net = MLP(2, [16, 16, 1])
@@ -635,7 +635,7 @@ def train_small(alpha, steps=200, lr=0.5):
     measure()
     gc.disable()
     try:
-        fit(net, small_loss, steps=steps, lr=lr, callback=measure)
+        fit(net, small_loss, steps=steps, lr=lambda k: 0.8 * (1 - 0.9 * k / steps), callback=measure)
     finally:
         gc.enable()
     return curves, [p.data for p in net_params]
@@ -670,7 +670,23 @@ plt.tight_layout()
 plt.show()
 
 # %% [markdown]
-# OVERFIT_PROSE
+# Without a penalty the network **overfits**: it learns the 20 training points
+# perfectly (hinge 0.000, 100 %, and from about step 130 on, with every margin at least
+# 1, the gradient is 0 and nothing moves), while on the validation points its loss
+# bottoms out at 0.252 at step 99 and then rises to 0.383, with 83.8 % correct. The
+# training loss kept falling after step 99; what it learned from then on was the noise
+# of these 20 points, and its boundary (middle) shows it, a blue tongue reaching up
+# between the red points to catch one blue outlier.
+#
+# With $\alpha = 0.01$, and nothing else changed, the network cannot afford that: its
+# sum of squared weights is 22.3 instead of 131.9, its training loss stays at 0.153
+# (95 %, one point left on the wrong side), and its validation loss ends at 0.279 with
+# 88.8 % correct, better on both counts than the unpenalised run's 0.383 and 83.8 %. Its
+# boundary (right) is a plain curve between the moons. Note what the penalty did *not*
+# do: its best validation loss, 0.273, is no better than the unpenalised run's best,
+# 0.252 at step 99; stopping that run there ("early stopping") would have done as well.
+# One draw of 20 points is one experiment: change `seed=0` in the `make_moons` call above
+# to see how much these numbers move from draw to draw.
 
 # %% [markdown]
 # ## Summary
@@ -687,7 +703,9 @@ plt.show()
 #   bent regions built from them.
 # - For the same number of points processed, mini-batches of 20 took five noisy steps
 #   for every exact one and got further.
-# - SUMMARY_OVERFIT
+# - On 20 noisy points the network overfits: training hinge 0.000, validation loss up
+#   from 0.252 to 0.383. An L2 penalty with $\alpha = 0.01$ keeps its weights small and
+#   its validation loss at 0.279; $\alpha = 10^{-4}$ on the clean moons claims nothing.
 #
 # ## Exercises
 #

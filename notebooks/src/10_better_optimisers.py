@@ -127,7 +127,8 @@ print(
 #
 # $$\eta < \frac{2}{\lambda_{\max}} = \frac{2}{100} = 0.02 ,$$
 #
-# and the steepest direction sets the limit for all of them. Three runs either side of it:
+# and the steepest direction sets the limit for all of them. Three runs, two below the
+# limit and one just above it:
 
 # %%
 fig, ax = plt.subplots(figsize=(7, 3.8))
