@@ -223,21 +223,22 @@ print(f"nodes in one graph: {len(loss.topological_order())}")
 
 
 # %%
-def one_step(rate=0.0):
-    """Forward, zero, backward and update, as fit does (rate 0: the weights stay put)."""
+def one_step():
+    """The forward and backward work of one training step; no update, so the weights stay put."""
     loss, _ = loss_fn()
     for p in params:
         p.grad = 0.0
     loss.backward()
-    for p in params:
-        p.data -= rate * p.grad
 
 
 freed, seconds = {"on": [], "off": []}, {"on": [], "off": []}
 gc.collect()  # start from a clean slate
 for _ in range(2):
     for mode in ("on", "off"):
-        gc.enable() if mode == "on" else gc.disable()
+        if mode == "on":
+            gc.enable()
+        else:
+            gc.disable()
         before = sum(generation["collected"] for generation in gc.get_stats())
         start = time.perf_counter()
         one_step()
