@@ -51,7 +51,9 @@ def test_hinge_summed_instead_of_averaged():
 
 
 def test_hinge_without_the_relu():
-    answer = lambda scores, ys: sum(1 - y * s for s, y in zip(scores, ys)) * (1 / len(ys))  # noqa: E731
+    def answer(scores, ys):
+        return sum(1 - y * s for s, y in zip(scores, ys)) * (1 / len(ys))
+
     assert "relu" in hint_of(check_hinge_loss, answer)
 
 
@@ -60,7 +62,9 @@ def test_hinge_without_the_margin_of_one():
 
 
 def test_hinge_computed_on_floats_is_not_differentiable():
-    answer = lambda scores, ys: sum(max(0, 1 - y * s.data) for s, y in zip(scores, ys)) / len(ys)  # noqa: E731
+    def answer(scores, ys):
+        return sum(max(0, 1 - y * s.data) for s, y in zip(scores, ys)) / len(ys)
+
     assert "should return a Value" in hint_of(check_hinge_loss, answer)
 
 
