@@ -79,6 +79,15 @@ def test_hinge_with_the_right_value_but_detached_gradients():
     assert "gradients are not" in hint_of(check_hinge_loss, detached)
 
 
+def test_hinge_that_calls_backward_itself_is_told_so():
+    def loss(scores, ys):
+        out = hinge()(scores, ys)
+        out.backward()
+        return out
+
+    assert "backward()" in hint_of(check_hinge_loss, loss)
+
+
 def test_hinge_in_other_correct_forms_passes():
     def with_max(scores, ys):
         total = Value(0.0)
@@ -165,6 +174,21 @@ def test_batches_whose_labels_do_not_follow_their_points_are_refused(shift, size
     # X's labels repeat every 3 rows, so a shift by a multiple of 3 keeps the labels right:
     assume(shift % 3 or size_change)
     refused(check_sample_batch, answer)
+
+
+def from_the_first_rows(X, y, batch_size, rng):
+    idx = rng.permutation(2 * batch_size)[:batch_size]  # never picks the rows after 2 * batch_size
+    return X[idx], y[idx]
+
+
+def never_the_last_row(X, y, batch_size, rng):
+    idx = rng.choice(len(X) - 1, size=batch_size, replace=False)
+    return X[idx], y[idx]
+
+
+@pytest.mark.parametrize("answer", [from_the_first_rows, never_the_last_row])
+def test_batches_that_leave_some_rows_out_are_refused(answer):
+    assert "same chance" in hint_of(check_sample_batch, answer)
 
 
 @given(junk=JUNK)

@@ -39,6 +39,8 @@ def _compare_grads(scores, expected):
     got = [s.grad for s in scores]
     if all(close(g, e) for g, e in zip(got, expected)):
         return None
+    if any(e for e in expected) and all(close(g, 2 * e) for g, e in zip(got, expected)):
+        return "every gradient came out twice as large: return the loss without calling backward() on it"
     worst = max(range(len(got)), key=lambda i: abs(got[i] - expected[i]))
     return (
         f"the value is right but the gradients are not: d loss / d s{worst} is {got[worst]:.4f}, "
@@ -147,6 +149,23 @@ def check_sample_batch(sample_batch):
         )
     if all(np.array_equal(b, batches[0]) for b in batches[1:]):
         return Verdict(False, "five different seeds gave the same batch: the batch must be random (use rng)")
+    # Every point needs the same chance: 100 batches of 8 out of 20 rows pick each row about 40 times.
+    counts = dict.fromkeys(rows, 0)
+    for seed in range(100):
+        batch, hint = _batch(sample_batch, X, y, 8, seed)
+        if hint:
+            return Verdict(False, hint)
+        for r in batch[0].tolist():
+            if tuple(r) in counts:
+                counts[tuple(r)] += 1
+    unfair = [i for i, c in enumerate(counts.values()) if not 15 <= c <= 65]
+    if unfair:
+        picked = ", ".join(f"row {i}: {list(counts.values())[i]}" for i in unfair[:4])
+        return Verdict(
+            False,
+            f"over 100 batches of 8 out of 20 rows, every row should be picked about 40 times, but {picked}: "
+            "draw from all len(X) rows, each with the same chance",
+        )
     return Verdict(True)
 
 

@@ -376,10 +376,23 @@ for name, g, p, start in zip(["w1", "w2"], valley_grad(*START), w, START):
 # A race between optimisers means something only if every runner gets the same care.
 # Each one below is tuned on a fine grid: 25 learning rates spaced evenly on a log scale
 # over a range wide enough that the best is never at either end, and for the methods
-# with more knobs every combination of $\mu$ (momentum, 8 values), $\alpha$ (RMSProp, 5)
-# or $\beta_1, \beta_2$ (Adam, 5 × 4) from lists whose ends are never the winner either
-# (the table checks both and says so). A runner's score is its loss
-# after a fixed number of steps; a run that blows up scores infinity.
+# with more knobs every combination of $\mu$ (momentum, 8 values), RMSProp's memory
+# (9 values) or Adam's $\beta_1$ and memory (5 × 7), from lists whose ends are never the
+# winner either (the table checks both and says so).
+#
+# A running average's memory is set by how much it forgets per step, $1 - \alpha$ (or
+# $1 - \beta_2$), so that gap is tried on a log scale, from 0.1 down to $10^{-7}$ (a
+# memory of about ten million steps), not as $\alpha = 0.9, 0.99, \dots$ stopping
+# somewhere short of 1. For RMSProp one more change of variable keeps the grid fair:
+# its first step has length $\eta / \sqrt{1 - \alpha}$ (because $v$ starts at
+# $(1 - \alpha) g^2$), so a long memory with a fixed $\eta$ would just mean a huge first
+# step. The number tuned for RMSProp is that first-step length, the same quantity as
+# AdaGrad's and Adam's rate (their first steps have length $\eta$).
+#
+# A runner's score is the step at which its loss first drops below $10^{-20}$; a runner
+# that never gets there is scored by its final loss, rounded to two significant digits;
+# a run that blows up scores infinity. A tie goes to the setting tried first: the
+# smaller rate, the shorter memory.
 #
 # Three problems:
 #
@@ -415,7 +428,9 @@ PROBLEMS = {
     "turned valley": (turned_grad, turned, START, 100),
     "banana": (banana_grad, banana, (-1.2, 1.0), 1000),
 }
-LONG_MEMORY = 0.99999  # as close to 1 as a running average's memory knob is worth setting
+# A running average's memory is set by how much it forgets per step, 1 - alpha (or 1 - beta2),
+# so those knobs are tried on a log scale of that gap, from short memory to very long.
+FORGET = [0.1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7]
 METHODS = {  # name: (make(params, lr, **knobs), {knob: values to try})
     "plain descent": (lambda p, lr: SGD(p, lr=lr), {}),
     "momentum": (
@@ -424,34 +439,35 @@ METHODS = {  # name: (make(params, lr, **knobs), {knob: values to try})
     ),
     "AdaGrad": (lambda p, lr: Adagrad(p, lr=lr), {}),
     "RMSProp": (
-        lambda p, lr, alpha: RMSprop(p, lr=lr, alpha=alpha),
-        {"alpha": [0.8, 0.9, 0.99, 0.999, 0.9999, LONG_MEMORY]},
+        # Its first step has length lr / sqrt(forget); the rate tuned here is that length.
+        lambda p, step, forget: RMSprop(p, lr=step * math.sqrt(forget), alpha=1 - forget),
+        {"forget": [0.5, 0.2] + FORGET},
     ),
     "Adam": (
-        lambda p, lr, b1, b2: Adam(p, lr=lr, betas=(b1, b2)),
-        {"b1": [0.0, 0.5, 0.9, 0.95, 0.99], "b2": [0.9, 0.99, 0.999, 0.9999, LONG_MEMORY]},
+        lambda p, lr, b1, forget: Adam(p, lr=lr, betas=(b1, 1 - forget)),
+        {"b1": [0.0, 0.5, 0.9, 0.95, 0.99], "forget": FORGET},
     ),
 }
 RATE_RANGES = {  # (smallest, largest) rate tried, per problem and method
     "valley": {
         "plain descent": (1e-3, 0.05),
         "momentum": (1e-3, 0.1),
-        "AdaGrad": (0.1, 1e4),
-        "RMSProp": (1e-3, 30),
+        "AdaGrad": (0.1, 1e6),
+        "RMSProp": (0.1, 1e6),
         "Adam": (1e-3, 30),
     },
     "turned valley": {
         "plain descent": (1e-3, 0.05),
         "momentum": (1e-3, 0.1),
         "AdaGrad": (0.01, 100),
-        "RMSProp": (1e-3, 30),
+        "RMSProp": (0.01, 100),
         "Adam": (1e-3, 30),
     },
     "banana": {
         "plain descent": (1e-4, 0.01),
         "momentum": (1e-5, 0.01),
         "AdaGrad": (1e-3, 10),
-        "RMSProp": (1e-4, 1),
+        "RMSProp": (1e-3, 10),
         "Adam": (1e-3, 10),
     },
 }
@@ -461,17 +477,21 @@ TARGET = 1e-20  # a loss this small counts as solved
 
 
 def score(losses):
-    """Fewer steps to reach TARGET is better; among runs that never reach it, a lower final loss."""
+    """Fewer steps to reach TARGET is better; among runs that never reach it, a lower final loss.
+
+    Final losses that agree to two significant digits count as a tie."""
     solved_at = next((k for k, loss in enumerate(losses) if loss < TARGET), math.inf)
-    return (solved_at, losses[-1] if math.isinf(solved_at) else 0.0)
+    return (solved_at, float(f"{losses[-1]:.2g}") if math.isinf(solved_at) else 0.0)
 
 
 def tune(problem, method):
-    """Every rate with every combination of knobs; the best run's (score, rate, knobs, at an edge?, knobs at 1 - 1e-5)."""
+    """Every rate with every combination of knobs; the best run's (score, rate, knobs, at an edge?).
+
+    A tie goes to the setting tried first: the smaller rate, the shorter memory."""
     grad_fn, loss_fn, start, steps = PROBLEMS[problem]
     make, knob_values = METHODS[method]
     rates = np.geomspace(*RATE_RANGES[problem][method], 25)
-    best = ((math.inf, math.inf), None, None, None, [])
+    best = ((math.inf, math.inf), None, None, None)
     for combination in itertools.product(*knob_values.values()):
         knobs = dict(zip(knob_values, combination))
         scores = [
@@ -480,13 +500,10 @@ def tune(problem, method):
         ]
         k = min(range(len(rates)), key=scores.__getitem__)
         if scores[k] < best[0]:
-            # A memory knob's last value, 0.99999, stands for its limit 1 (never forget): no gap beyond it.
-            at_limit = [name for name, value in knobs.items() if value == LONG_MEMORY]
             edges = [k in (0, len(rates) - 1)] + [
-                value == values[0] or value == values[-1] != LONG_MEMORY
-                for value, values in zip(combination, knob_values.values())
+                value in (values[0], values[-1]) for value, values in zip(combination, knob_values.values())
             ]
-            best = (scores[k], rates[k], knobs, any(edges), at_limit)
+            best = (scores[k], rates[k], knobs, any(edges))
     return best
 
 
@@ -494,35 +511,39 @@ tuned = {}
 for problem in PROBLEMS:
     print(f"{problem}:")
     for method in METHODS:
-        (solved_at, final), lr, setting, at_edge, at_limit = tune(problem, method)
+        (solved_at, final), lr, setting, at_edge = tune(problem, method)
         tuned[problem, method] = (lr, setting)
+        rate = "first step" if method == "RMSProp" else "lr"
         knobs = "".join(f", {k} {v:g}" for k, v in setting.items())
         result = (
-            f"below 1e-20 at step {solved_at:4d}" if solved_at < math.inf else f"final loss {final:9.2e}  "
+            f"below 1e-20 at step {solved_at:4d}" if solved_at < math.inf else f"final loss {final:8.1e}   "
         )
         edge = "AT AN EDGE OF ITS GRID" if at_edge else "inside its grid"
-        edge += "".join(f"; {name} at its long-memory limit" for name in at_limit)
-        print(f"  {method:13s} {result}   lr {lr:.3g}{knobs}   ({edge})")
+        print(f"  {method:13s} {result}   {rate} {lr:.3g}{knobs}   ({edge})")
 
 # %% [markdown]
 # Every best rate and setting is inside its grid, so a wider grid would not change the
-# winners. Two runners prefer the longest memory tried, 0.99999, for their average of
-# squared gradients; that end stands for the limit 1 (never forget), so there is nothing
-# beyond it to try. (Scores: the step at which the loss first drops below $10^{-20}$ if
-# it does, else the final loss.) One result per problem:
+# winners. The memories chosen, between 0.1 and $10^{-4}$, are all interior: forgetting
+# even less never does better. For Adam that has a reason: as $\beta_2 \to 1$ its
+# bias-corrected $\hat v$ tends to the plain mean of all the squared gradients so far,
+# so the runs stop changing and the tie goes to the shorter memory. One result per
+# problem:
 #
 # - **Valley**: the per-parameter methods win by far. AdaGrad and RMSProp get below
-#   $10^{-20}$ in 6 steps, Adam in 77, while tuned momentum ends at $1.6 \times 10^{-13}$
+#   $10^{-20}$ in 5 steps, Adam in 77, while tuned momentum ends at $1.6 \times 10^{-13}$
 #   and plain descent at 0.72. The valley is badly scaled *along the axes*, and a step
-#   size per coordinate undoes exactly that. (AdaGrad's best rate, 6,190, looks absurd
-#   and is a trick of this bowl: its first step jumps by the rate in each coordinate,
-#   after which its sum of squares is dominated by that one huge gradient and the next
-#   steps land almost exactly on the axes. Do not read it as advice.)
+#   size per coordinate undoes exactly that. (AdaGrad's best rate, about 35,000, looks
+#   absurd and is a trick of this bowl: its first step jumps out by the rate in each
+#   coordinate and its second jumps almost exactly back, but the huge gradients out
+#   there, $\lambda_i$ times the rate, now dominate its sums of squares, so each
+#   coordinate's effective rate becomes almost exactly $1/\lambda_i$, the step that
+#   solves a one-dimensional quadratic at once. RMSProp's best is the same trick. Do not
+#   read it as advice.)
 # - **Turned valley**: the same curvatures, turned by 45°. Plain descent and momentum do
 #   not care about the turn (0.45 and $2.6 \times 10^{-12}$, close to their valley
 #   results), because their rules treat every direction alike. The per-parameter methods
-#   lose their edge: Adam ends at $1.4 \times 10^{-4}$, RMSProp at 0.61 and AdaGrad at
-#   1.37. Tuned momentum beats tuned Adam by eight orders of magnitude.
+#   lose their edge: Adam ends at $1.4 \times 10^{-4}$, RMSProp at 0.40 and AdaGrad at
+#   1.4. Tuned momentum beats tuned Adam by eight orders of magnitude.
 # - **Banana**: tuned momentum ($\mu = 0.95$) passes $10^{-20}$ at step 932, tuned
 #   Adam ($\beta_1 = 0.95$) at step 1000, the last; plain descent, AdaGrad and RMSProp
 #   stall between 0.007 and 0.03.
