@@ -56,6 +56,8 @@ def momentum(a=1.0, b=1.0, c=1.0, new_first=True):
         (lambda p, v, g, lr, mu: (mu * v + g, p - lr * (mu * v + g)), "swapped"),
         (lambda p, v, g, lr, mu: p, "two numbers"),
         (lambda p, v, g, lr, mu: (p - lr * g, v), "new_v should be 1, got 0"),
+        (lambda p, v, g, lr, mu: (p + mu * v - lr * g, mu * v - lr * g), "step itself"),
+        (lambda p, v, g, lr, mu: (p - lr * (g + mu * (mu * v + g)), mu * v + g), "Nesterov"),
     ],
 )
 def test_momentum_wrong_answers(answer, words):
@@ -129,11 +131,22 @@ def test_the_derived_limit_is_where_the_averaged_rule_starts_to_diverge():
 # ---- ch10.adam_step ----
 
 
-def adam(correct=True, shift=0, sqrt=True, sign=-1, b1_used=None, b2_used=None, eps_inside=False):
+def adam(
+    correct=True,
+    shift=0,
+    sqrt=True,
+    sign=-1,
+    b1_used=None,
+    b2_used=None,
+    eps_inside=False,
+    no_eps=False,
+    keep_max=False,
+):
     def step(p, g, m, v, t, lr, b1, b2, eps):
         b1_, b2_ = b1 if b1_used is None else b1_used, b2 if b2_used is None else b2_used
+        eps = 0.0 if no_eps else eps
         m = b1_ * m + (1 - b1_) * g
-        v = b2_ * v + (1 - b2_) * g * g
+        v = max(v, b2_ * v + (1 - b2_) * g * g) if keep_max else b2_ * v + (1 - b2_) * g * g
         m_hat = m / (1 - b1_ ** (t + shift)) if correct else m
         v_hat = v / (1 - b2_ ** (t + shift)) if correct else v
         denom = math.sqrt(v_hat + eps) if eps_inside else (math.sqrt(v_hat) if sqrt else v_hat) + eps
@@ -150,6 +163,8 @@ def adam(correct=True, shift=0, sqrt=True, sign=-1, b1_used=None, b2_used=None, 
         (adam(sqrt=False), "square ROOT"),
         (adam(sign=1), "uphill"),
         (adam(eps_inside=True), "eps goes outside the root"),
+        (adam(no_eps=True), "add eps"),
+        (adam(keep_max=True), "no max"),
         (lambda p, g, m, v, t, lr, b1, b2, eps: (p, m, v), "m did not change"),
         (lambda p, g, m, v, t, lr, b1, b2, eps: p, "three numbers"),
         (adam(shift=-1), "ZeroDivisionError"),  # beta**0 = 1: the learner's code divides by zero at t = 1

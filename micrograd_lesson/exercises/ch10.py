@@ -9,7 +9,8 @@ from ._core import Verdict, as_number, attempt, close, not_a_function, solution
 
 __all__ = ["check_momentum_step", "check_stability_limit", "check_adam_step"]
 
-_GRADS = [1.0, 2.0, -2.0, 0.5, 3.0]  # gradients that change size and sign
+# Gradients that change size and sign; the last is tiny, so Adam's v must shrink (no max, no clamp).
+_GRADS = [1.0, 2.0, -2.0, 0.5, 3.0, 0.01]
 
 
 def _numbers(result, n):
@@ -22,6 +23,8 @@ def _numbers(result, n):
 
 # Adam's eps changes a step by about 1e-8 of its size: compare tightly enough to see it.
 _same = functools.partial(close, rel=1e-9, abs_tol=1e-12)
+# Recognising a slip (eps inside the root, or no eps) needs closer still: the same formula to rounding.
+_exactly = functools.partial(close, rel=1e-13, abs_tol=1e-15)
 
 
 def _apart(got, want):
@@ -70,6 +73,13 @@ def check_momentum_step(momentum_step):
         where = f"at step {t} (p = {p:.4f}, v = {v:.4f}, g = {g})"
         if _same(new_v, mu * v + (1 - mu) * g):
             hint = "you scaled g by (1 - mu); the rule here (and PyTorch's) adds g as it is: v = mu*v + g"
+        elif _same(new_v, mu * v - lr * g):
+            hint = (
+                "you kept the step itself as the velocity (v = mu*v - lr*g, p + v); PyTorch's velocity "
+                "leaves lr out: v = mu*v + g, then p - lr*v"
+            )
+        elif _same(new_v, v_ok) and _same(new_p, p - lr * (g + mu * v_ok)):
+            hint = "that is Nesterov's look-ahead step; the plain rule moves by the new velocity: p - lr*v"
         elif _same(new_v, v_ok) and _same(new_p, p + lr * v_ok):
             hint = "the velocity is right but p moved uphill: subtract, p - lr*v"
         elif _same(new_v, v_ok) and _same(new_p, p - lr * v):
@@ -204,6 +214,11 @@ def check_adam_step(adam_step):
         elif not _same(new_v, v_ok):
             if _same(new_v, b2 * v + (1 - b2) * abs(g)):
                 hint = "v averages the SQUARED gradient: v = beta2*v + (1 - beta2)*g*g"
+            elif _same(new_v, v):
+                hint = (
+                    "v did not change after a small gradient: it is the plain running average "
+                    "beta2*v + (1 - beta2)*g*g, which must be free to shrink (no max)"
+                )
             else:
                 hint = f"new_v {_apart(new_v, v_ok)} (beta2*v + (1 - beta2)*g**2)"
         elif _same(new_p, _adam_variant(*args, correct=False)[0]):
@@ -214,7 +229,9 @@ def check_adam_step(adam_step):
             hint = "t already counts from 1 (the first step has t = 1): use beta**t, not beta**(t + 1)"
         elif _same(new_p, _adam_variant(*args, sqrt=False)[0]):
             hint = "divide by the square ROOT of v_hat (plus eps): sqrt(v_hat) is the typical gradient size"
-        elif _same(new_p, _adam_variant(*args, eps_inside=True)[0]):
+        elif _exactly(new_p, _adam_variant(*args[:-1], 0.0)[0]):
+            hint = f"new_p {_apart(new_p, p_ok)}: add eps to the denominator, sqrt(v_hat) + eps"
+        elif _exactly(new_p, _adam_variant(*args, eps_inside=True)[0]):
             hint = f"new_p {_apart(new_p, p_ok)}: eps goes outside the root, sqrt(v_hat) + eps"
         elif _same(new_p, 2 * p - p_ok):
             hint = "p moved uphill: subtract the step"

@@ -381,9 +381,9 @@ for name, g, p, start in zip(["w1", "w2"], valley_grad(*START), w, START):
 # winner either (the table checks both and says so).
 #
 # A running average's memory is set by how much it forgets per step, $1 - \alpha$ (or
-# $1 - \beta_2$), so that gap is tried on a log scale, from 0.1 down to $10^{-7}$ (a
-# memory of about ten million steps), not as $\alpha = 0.9, 0.99, \dots$ stopping
-# somewhere short of 1. For RMSProp one more change of variable keeps the grid fair:
+# $1 - \beta_2$), so that gap is tried on a log scale, from 0.1 (0.5 for RMSProp) down
+# to $10^{-7}$ (a memory of about ten million steps), not as $\alpha = 0.9, 0.99, \dots$
+# stopping somewhere short of 1. For RMSProp one more change of variable keeps the grid fair:
 # its first step has length $\eta / \sqrt{1 - \alpha}$ (because $v$ starts at
 # $(1 - \alpha) g^2$), so a long memory with a fixed $\eta$ would just mean a huge first
 # step. The number tuned for RMSProp is that first-step length, the same quantity as
@@ -526,8 +526,8 @@ for problem in PROBLEMS:
 # winners. The memories chosen, between 0.1 and $10^{-4}$, are all interior: forgetting
 # even less never does better. For Adam that has a reason: as $\beta_2 \to 1$ its
 # bias-corrected $\hat v$ tends to the plain mean of all the squared gradients so far,
-# so the runs stop changing and the tie goes to the shorter memory. One result per
-# problem:
+# so a longer memory soon stops changing anything, and ties go to the shorter one. One
+# result per problem:
 #
 # - **Valley**: the per-parameter methods win by far. AdaGrad and RMSProp get below
 #   $10^{-20}$ in 5 steps, Adam in 77, while tuned momentum ends at $1.6 \times 10^{-13}$
@@ -689,7 +689,7 @@ except TypeError as e:
 # ## Exercises
 #
 # **1. One momentum step.** Write `momentum_step(p, v, g, lr, mu)` returning the new
-# parameter and the new velocity, by PyTorch's rule. The check runs it for five steps
+# parameter and the new velocity, by PyTorch's rule. The check runs it for six steps
 # beside the package's `SGD`.
 
 # %%
@@ -746,7 +746,7 @@ reveal("ch10.stability_limit")
 # %% [markdown]
 # **3. One Adam step, with bias correction.** Write `adam_step(p, g, m, v, t, lr, beta1,
 # beta2, eps)` returning `(new_p, new_m, new_v)`, where `t` counts steps from 1. The
-# check runs five steps with changing gradients beside the package's `Adam`.
+# check runs six steps with changing gradients beside the package's `Adam`.
 
 
 # %%
