@@ -191,6 +191,16 @@ def test_batches_that_leave_some_rows_out_are_refused(answer):
     assert "same chance" in hint_of(check_sample_batch, answer)
 
 
+@given(left_out=st.sets(st.integers(0, 19), min_size=1, max_size=10))
+def test_batches_from_any_proper_subset_of_the_rows_are_refused(left_out):
+    def answer(X, y, batch_size, rng):
+        allowed = np.array([i for i in range(len(X)) if i not in left_out])
+        idx = rng.choice(allowed, size=batch_size, replace=False)
+        return X[idx], y[idx]
+
+    refused(check_sample_batch, answer)
+
+
 @given(junk=JUNK)
 def test_sample_batch_junk_results_are_refused(junk):
     refused(check_sample_batch, lambda X, y, batch_size, rng: junk)
