@@ -7,6 +7,7 @@ traceback. Each worked solution is registered with the check it must pass,
 so the tests can run every solution through its check.
 """
 
+import functools
 import html
 import inspect
 import math
@@ -90,6 +91,24 @@ def attempt(fn, *args):
         return fn(*args), None
     except Exception as e:  # noqa: BLE001 - any error becomes a hint, not a traceback
         return None, f"your function raised {type(e).__name__}: {e}"
+
+
+def never_raises(check):
+    """Wrap a check so that an answer which misbehaves when it is read (a property that
+    raises, a dict whose lookups fail) still gets a hint instead of a traceback."""
+
+    @functools.wraps(check)
+    def guarded(*args, **kwargs):
+        try:
+            return check(*args, **kwargs)
+        except Exception as e:  # noqa: BLE001 - a hostile answer becomes a hint, not a traceback
+            return Verdict(
+                False,
+                f"reading your answer raised {type(e).__name__}: {e}. "
+                "Submit plain numbers, dicts of numbers, Values or functions, as the exercise asks",
+            )
+
+    return guarded
 
 
 def solution(name, check):

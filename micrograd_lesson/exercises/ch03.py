@@ -2,7 +2,7 @@
 
 import math
 
-from ._core import Verdict, as_number, call_or_value, close, solution
+from ._core import Verdict, as_number, call_or_value, close, never_raises, solution
 
 __all__ = ["check_backprop_h", "check_used_twice", "check_step_downhill"]
 
@@ -63,6 +63,7 @@ def _h_grads():
     return {"a": s_grad, "b": s_grad, "c": s * g_grad, "d": g, "e": 1.0}
 
 
+@never_raises
 def check_backprop_h(grads):
     """grads: {"a": ..., "b": ..., "c": ..., "d": ..., "e": ...}, dh/dx for h = (a + b) * c * d + e."""
     got, hint = _grads(grads, "abcde")
@@ -131,6 +132,7 @@ def _twice_grads(a, b):
     return {"a": b * u_grad + v_grad, "b": a * u_grad, "u": u_grad}
 
 
+@never_raises
 def check_used_twice(grads):
     """grads: {"a", "b", "u"} -> dh/d(that value) for u = a*b, v = u + a, h = v*u at a = 3, b = -2."""
     got, hint = _grads(grads, ["a", "b", "u"])
@@ -198,6 +200,7 @@ def _L(a, b, c, f):
     return (a * b + c) * f
 
 
+@never_raises
 def check_step_downhill(new_L):
     """new_L: L = (a*b + c)*f after moving each leaf by -0.01 × its gradient."""
     got, hint = call_or_value(new_L)
