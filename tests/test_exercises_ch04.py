@@ -211,7 +211,10 @@ def test_run_backward_accepts_correct_walks():
         (fire_in(lambda root: reversed(recursive_order(root))), ("recursion",)),
         (fire_in(lambda root: [root]), ("never fired",)),
         (fire_in(lambda root: []), ("leaves' gradients are still 0",)),
-        (fire_in(lambda root: 2 * list(reversed(root.topological_order()))), ("fired 2 times", "exactly once")),
+        (
+            fire_in(lambda root: 2 * list(reversed(root.topological_order()))),
+            ("fired 2 times", "exactly once"),
+        ),
         (lambda root: 1 / 0, ("ZeroDivisionError",)),
         ("my_run_backward", ("function itself",)),
     ],

@@ -306,9 +306,10 @@ def check_run_backward(run_backward):
         repeated = [n for n in every_node if inputs[id(n)] and sum(f is n for f in fired) > 1]
         if repeated:
             node = repeated[0]
+            times = sum(f is node for f in fired)
             return Verdict(
                 False,
-                f"{where}: {_name(node)} fired {sum(f is node for f in fired)} times, and each time it passed "
+                f"{where}: {_name(node)} fired {times} times, and each time it passed "
                 "its whole grad on again, so its inputs counted it more than once. Call each node's "
                 "_backward() exactly once, in reversed topological order",
             )
