@@ -257,8 +257,11 @@ step_through(make_neuron(Value)["o"])
 
 # %% [markdown]
 # One call, `o.backward()`, and every gradient in the drawing is filled in: the same
-# $-1.5$, $1.0$, $0.5$, $0.0$ and $0.5$ as before. That is the whole algorithm that
-# PyTorch runs when you call `loss.backward()`, minus tensors and speed.
+# $-1.5$, $1.0$, $0.5$, $0.0$ and $0.5$ as before. PyTorch's `loss.backward()` does the
+# same job on tensors: it runs each operation's backward step once, only after every
+# operation that used its result. (Its engine finds that order by counting, for each
+# operation, how many of its users have yet to run, rather than by a depth-first sort;
+# and it keeps `.grad` only on leaves unless asked to keep more.)
 #
 # ## 4. The bug: `=` where `+=` belongs
 #
