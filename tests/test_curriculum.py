@@ -98,6 +98,9 @@ EXPECTED = {
         re.escape("package engine: z = 8.0000, dz/dx = 4.0000, dz/dy = 2.0000"),
         re.escape("closure engine: result still in memory after del: True"),
         re.escape("package engine: result still in memory after del: False"),
+        re.escape("closure engine, closure removed: still in memory after del: False"),  # the loop alone
+        re.escape("limit 5000, chain 3,000 deep: dy/dx = 3001.0"),  # a higher limit only moves the wall
+        re.escape("limit 5000, chain 6,000 deep: RecursionError"),
     ],
     "05": [
         re.escape("AttributeError: 'int' object has no attribute 'data'"),
@@ -108,6 +111,8 @@ EXPECTED = {
         re.escape("sigmoid: slope at 0 = 0.2500"),
         re.escape("do/dw1    1.0000    1.0000"),
         re.escape("largest difference between the two: below 1e-12? True"),
+        re.escape("do/dx1   -1.5000   -0.4537"),  # the self-test catches a planted wrong exp derivative
+        re.escape("relu(0.0) = 0.0000, d/dx = 0.0000"),
         re.escape("naive_tanh(1000) -> OverflowError"),
         re.escape("naive_sigmoid(-1000) -> OverflowError"),
         re.escape("package tanh(+1000) = +1.0000, gradient 0.0000"),
