@@ -575,8 +575,9 @@ for start in (3.0, -2.0):
 # gradient is $-1$. Neither drawing contains the `if`: the comparison `x.data > 0` works on
 # a plain number, so it leaves no node behind, and no gradient flows through it. The
 # backward pass differentiates the path the code took *this time*; a different input can
-# build a different graph. This is also why the graph is rebuilt on every forward pass,
-# rather than built once and reused.
+# build a different graph, as the two drawings show. So a graph built for one input
+# cannot be reused for another; this engine, like PyTorch, builds a fresh one on every
+# forward pass.
 #
 # ## 8. How each operation routes gradients: one picture
 #
