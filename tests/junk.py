@@ -1,5 +1,6 @@
 """Hypothesis strategies for answers a learner should never get a traceback for."""
 
+import itertools
 import math
 
 from hypothesis import strategies as st
@@ -33,3 +34,28 @@ JUNK = st.one_of(
     PLAIN.map(lambda v: lambda *args, **kwargs: v),
     ERRORS.map(_raiser),
 )
+
+
+class _BrokenRepr:
+    def __repr__(self):
+        raise RuntimeError("repr")
+
+
+class _RaisingAttributes:
+    """Every attribute a check might read (value, data, _prev, _op, ...) raises."""
+
+    def __getattr__(self, name):
+        raise ValueError(f"reading {name}")
+
+
+class _RaisingIter:
+    def __iter__(self):
+        raise ValueError("iter")
+
+
+# Objects that break the usual ways a check looks at an answer: repr, attribute reads,
+# iteration (including iterators that never end), plus functions returning them.
+HOSTILE_VALUES = st.sampled_from(
+    [_BrokenRepr(), _RaisingAttributes(), _RaisingIter(), itertools.count(), itertools.repeat(1.0)]
+)
+HOSTILE = st.one_of(HOSTILE_VALUES, HOSTILE_VALUES.map(lambda v: lambda *args, **kwargs: v))

@@ -9,6 +9,7 @@ so the tests can run every solution through its check.
 
 import html
 import inspect
+import itertools
 import math
 import textwrap
 
@@ -52,6 +53,22 @@ def as_number(x):
     except Exception:  # junk of any kind is "not a number", never an error
         return None
     return value
+
+
+def shown(x, width=40):
+    """repr(x) cut to `width` characters for a hint, or "a <type>" if repr fails. Never raises."""
+    try:
+        return repr(x)[:width]
+    except Exception:  # a learner's class may have a broken __repr__
+        return f"a {type(x).__name__}"
+
+
+def first(items, n):
+    """Up to n items of an iterable as a list, or None if it cannot be iterated. Never raises or hangs."""
+    try:
+        return list(itertools.islice(items, n))
+    except Exception:  # not iterable, or its iterator raised
+        return None
 
 
 def close(got, want, rel=1e-6, abs_tol=1e-9):
