@@ -160,7 +160,7 @@ def check_zip_prediction(answer):
     if hint:
         return Verdict(False, hint)
     if value is None:
-        return Verdict(False, "the answer is None; replace it with the number you predict")
+        return Verdict(False, "your answer is still None; replace it with the number you predict")
     number = None if isinstance(value, (str, bytes)) else as_number(value)
     if number is None:
         return Verdict(False, f"predict a number; got {type(value).__name__}")

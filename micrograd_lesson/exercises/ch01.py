@@ -20,7 +20,7 @@ def _number(answer):
     if hint:
         return None, hint
     if value is None:
-        return None, "the answer is None; assign your number (or return it from your function)"
+        return None, "your answer is still None; assign your number (or return it from your function)"
     number = None if isinstance(value, (str, bytes)) else as_number(value)  # float("4.75") would pass
     if number is None:
         return None, f"expected a number, got {type(value).__name__}"

@@ -271,9 +271,9 @@ plt.show()
 #   left.
 # - On the right, both curves turn around and climb, noisily, along the red line
 #   $\varepsilon \cdot |g(2)| / h$. For every $h$ of $10^{-9}$ or less the measured errors
-#   stay close to that estimate, never more than 1.45 times it for the forward difference
-#   and 0.70 times it for the central one. Past the turn, a smaller $h$ makes the estimate
-#   *worse*.
+#   follow that estimate from below, or just above it: never more than 1.45 times it for
+#   the forward difference and 0.70 times it for the central one. Past the turn, a smaller
+#   $h$ makes the estimate *worse*.
 #
 # On ordinary axes each error curve would be a lopsided U. On these log-log axes a power
 # of $h$ is a straight line, so each curve is a V: a falling line (truncation) and a
