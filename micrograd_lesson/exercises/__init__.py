@@ -60,6 +60,7 @@ from .ch09 import (
 from .ch10 import (
     check_adam_step,
     check_momentum_step,
+    check_stability_limit,
 )
 from .ch11 import (
     check_matmul_backward,
@@ -112,6 +113,7 @@ __all__ = [
     "check_sample_batch",
     "check_bce_loss",
     "check_momentum_step",
+    "check_stability_limit",
     "check_adam_step",
     "check_unbroadcast",
     "check_matmul_backward",
