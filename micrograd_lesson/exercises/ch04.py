@@ -6,11 +6,20 @@ fires nodes breadth-first or in a depth-first pre-order (either input first)
 gives a wrong gradient and is refused; a plain chain 5,000 deep catches recursion.
 """
 
-import itertools
 import math
 
 from ..engine import Value
-from ._core import Verdict, as_number, attempt, call_or_value, close, never_raises, not_a_function, solution
+from ._core import (
+    Verdict,
+    as_number,
+    attempt,
+    call_or_value,
+    close,
+    first,
+    never_raises,
+    not_a_function,
+    solution,
+)
 
 __all__ = ["check_topological_order", "check_run_backward", "check_mul", "check_bfs_prediction"]
 
@@ -135,11 +144,11 @@ def _order_problem(order, nodes, inputs):
     """None if `order` lists the graph of `nodes` topologically, else a hint. Never raises, never hangs."""
     if order is None:
         return "your function returned None: did you forget `return`?"
-    try:
-        # Twice the graph's size is plenty to show duplicates; an endless iterator stops here.
-        order = list(itertools.islice(iter(order), 2 * len(nodes) + 1))
-    except Exception:
+    # Twice the graph's size is plenty to show duplicates; an endless iterator stops here.
+    listed = first(order, 2 * len(nodes) + 1)
+    if listed is None:
         return f"return a list of nodes, got {_describe(order)}"
+    order = listed
     wanted = {id(n) for n in nodes}
     positions = {}
     for i, node in enumerate(order):
