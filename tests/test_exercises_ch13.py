@@ -45,6 +45,26 @@ def test_dual_derivative_hints_name_the_mistake():
     assert "you returned f(x)" in hint_of(check_dual_derivative, lambda f, x: f(Dual(x, 1.0)).val)
     assert "seed the input's tangent with 1" in hint_of(check_dual_derivative, lambda f, x: f(Dual(x)).dot)
     assert "plain number" in hint_of(check_dual_derivative, lambda f, x: f(Dual(x, 1.0)))
+    assert "2 times f'(x)" in hint_of(check_dual_derivative, lambda f, x: f(Dual(x, 2.0)).dot)
+    assert "f'(x) = 4.75, got nan" in hint_of(check_dual_derivative, lambda f, x: math.nan)
+    assert "f'(x) = 4.75, got inf" in hint_of(check_dual_derivative, lambda f, x: math.inf)
+
+
+class Hostile:
+    """Junk that raises from ==, hash and repr."""
+
+    def __eq__(self, other):
+        raise ValueError("no comparing")
+
+    def __repr__(self):
+        raise ValueError("no printing")
+
+    __hash__ = None
+
+
+def test_cheaper_mode_survives_hostile_objects():
+    assert "the mode is" in hint_of(check_cheaper_mode, lambda n, m: (Hostile(), 1.0))
+    assert "got a Hostile" in hint_of(check_cheaper_mode, lambda n, m: ("either", Hostile()))
 
 
 @settings(max_examples=200)
@@ -102,7 +122,7 @@ def test_cheaper_mode_hints():
         return ("either", 1.0) if n == m else ("forward", 1.0)
 
     assert "one pass per input (337)" in hint_of(check_cheaper_mode, forward_always)
-    assert "both modes need 1 passes" in hint_of(check_cheaper_mode, lambda n, m: ("reverse", 1.0))
+    assert "both modes need one pass" in hint_of(check_cheaper_mode, lambda n, m: ("reverse", 1.0))
     flipped = right(1, 1)
 
     def upside_down(n, m):
@@ -148,6 +168,13 @@ def test_newton_step_hints_name_the_mistake():
     assert "upside down" in hint_of(check_newton_step, upside_down)
     assert "gradient-descent step" in hint_of(check_newton_step, descent)
     assert "not exact: nudging?" in hint_of(check_newton_step, nudged)
+
+    def slope_over_slope(f, x):  # the "second derivative" taken of f again, not of the slope
+        v = Value(x)
+        (first,) = grad(f(v), [v], create_graph=True)
+        return x - first.data / grad(f(v), [v])[0]
+
+    assert "divided by itself" in hint_of(check_newton_step, slope_over_slope)
 
 
 @settings(max_examples=200)

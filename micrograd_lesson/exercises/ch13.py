@@ -38,6 +38,12 @@ def check_dual_derivative(derivative):
             return Verdict(False, f"for {text} you returned f(x) = {value:g}: return the tangent part, .dot")
         if number == 0:
             return Verdict(False, f"for {text} you got 0: seed the input's tangent with 1, Dual(x, 1.0)")
+        times = number / exact if math.isfinite(number) and exact else 0.0
+        if times != 1 and times == round(times) and abs(times) > 1:
+            return Verdict(
+                False,
+                f"for {text} you got {times:g} times f'(x): the tangent you seed is dx/dx, which is 1: Dual(x, 1.0)",
+            )
         if math.isclose(number, exact, rel_tol=1e-4):
             return Verdict(
                 False,
@@ -101,6 +107,14 @@ def _truth(n, m):
     return ("forward", m / n) if n < m else ("reverse", n / m)
 
 
+def _shown(x):
+    """repr(x) for a hint, even for an object whose __repr__ raises."""
+    try:
+        return repr(x)
+    except Exception:
+        return f"a {type(x).__name__}"
+
+
 def check_cheaper_mode(cheaper_mode):
     """cheaper_mode(n, m) for f: R^n -> R^m returns (mode, factor): the mode with fewer passes, and how many
     times fewer ("either", 1.0 on a tie)."""
@@ -114,13 +128,14 @@ def check_cheaper_mode(cheaper_mode):
         if error:
             return Verdict(False, f"for {shape}: {error}")
         if not isinstance(got, tuple) or len(got) != 2:
-            return Verdict(False, f"return a pair (mode, factor), e.g. ('reverse', 337.0); got {got!r}")
+            return Verdict(False, f"return a pair (mode, factor), e.g. ('reverse', 337.0); got {_shown(got)}")
         mode, factor = got
-        if mode not in ("forward", "reverse", "either"):
-            return Verdict(False, f"the mode is 'forward', 'reverse' or 'either'; got {mode!r}")
+        if not isinstance(mode, str) or mode not in ("forward", "reverse", "either"):
+            return Verdict(False, f"the mode is 'forward', 'reverse' or 'either'; got {_shown(mode)}")
         if mode != want_mode:
             if want_mode == "either":
-                return Verdict(False, f"for {shape} both modes need {n} passes: answer ('either', 1.0)")
+                passes = "one pass" if n == 1 else f"{n} passes"
+                return Verdict(False, f"for {shape} both modes need {passes}: answer ('either', 1.0)")
             return Verdict(
                 False,
                 f"for {shape} you chose {mode}: forward mode needs one pass per input ({n}), "
@@ -133,7 +148,7 @@ def check_cheaper_mode(cheaper_mode):
             return Verdict(
                 False,
                 f"for {shape} {want_mode} mode is right; the factor is how many times fewer passes it needs "
-                f"than the other mode ({max(n, m)} / {min(n, m)}), got {factor!r}",
+                f"than the other mode ({max(n, m)} / {min(n, m)}), got {_shown(factor)}",
             )
     return Verdict(True)
 
@@ -196,6 +211,7 @@ def check_newton_step(newton_step):
             x - d2 / d1: "the fraction is upside down: f'(x) / f''(x), not f''(x) / f'(x)",
             x - d1: "that is a gradient-descent step of rate 1; divide by f''(x) instead",
             x - d1 / d2 / 2: "you halved the step; Newton's step is the full f'(x) / f''(x)",
+            x - 1: "your step is exactly 1, f'(x) divided by itself: f''(x) is grad() of the slope, not of f",
         }
         for value, hint in wrong.items():
             if math.isclose(number, value, rel_tol=1e-9):

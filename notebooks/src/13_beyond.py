@@ -257,11 +257,13 @@ print(
 
 # %% [markdown]
 # Both modes agree to the last bit or two on both shapes (differences of order
-# $10^{-16}$ at most, rounding). Now the cost. We count **operations**: a forward-mode pass
-# performs one dual operation per node of the function's graph, so its count is the
-# graph's number of operations; a reverse-mode gradient performs the recorded forward
-# pass plus one backward rule for every operation each backward pass reaches. Counts are
-# exact and the same on every machine. Beside them, the time each takes on this machine.
+# $10^{-16}$ at most, rounding). Now the cost. A fair count counts the same work for both
+# modes, so we count two kinds of step: **computing a value**, and **applying a derivative
+# rule**. A dual operation does one of each (its `val` and its `dot`), so a forward-mode
+# pass costs 2 steps per operation of the function. Reverse mode computes each value once,
+# in the recorded forward pass, and then applies one backward rule for every operation
+# each backward pass reaches. Counts are exact and the same on every machine. Beside
+# them, the time each takes on this machine.
 
 
 # %%
@@ -271,15 +273,16 @@ def operations(root):
 
 
 def costs(size):
-    """Operation counts for a full gradient / Jacobian, forward and reverse, for both shapes."""
+    """Steps (values computed + derivative rules applied) for a full gradient / Jacobian, both shapes."""
     xs = [Value(math.sin(k)) for k in range(1, size + 1)]
     ops = operations(many_to_one(xs))
-    many = {"forward": size * ops, "reverse": 2 * ops}  # n passes; or one forward + one backward
+    # forward: n passes of 2 steps per operation; reverse: ops values, then ops backward rules
+    many = {"forward": size * 2 * ops, "reverse": ops + ops}
     t = Value(0.7)
     outputs = one_to_many(t, size)
     ops = operations(outputs[-1])  # the last output's graph holds every operation
     backward = sum(operations(h) for h in outputs)  # one backward pass per output
-    one = {"forward": ops, "reverse": ops + backward}
+    one = {"forward": 2 * ops, "reverse": ops + backward}
     return many, one
 
 
@@ -325,7 +328,7 @@ for (shape, mode), (label, colour, style) in styles.items():
     left.plot(sizes, [counts[s][which][mode] for s in sizes], style, color=colour, label=label)
     right.plot(sizes, [timings[s][which][mode] * 1e3 for s in sizes], style, color=colour, label=label)
 for ax, title, unit in (
-    (left, "operations for the full derivative", "operations"),
+    (left, "steps for the full derivative", "steps (values + derivative rules)"),
     (right, "time on this machine (best of 3)", "milliseconds"),
 ):
     ax.set_xscale("log", base=2)
@@ -342,11 +345,19 @@ plt.show()
 # Read the left panel along one line at a time. For $f:\mathbb{R}^n \to \mathbb{R}$ (solid
 # lines) reverse mode's count grows like $n$ (one evaluation's worth, twice), while
 # forward mode's grows like $n^2$: $n$ passes, each as long as the function. At $n = 128$
-# that is 49152 operations against 768, a factor of 64, which is $n/2$. For
+# that is 98304 steps against 768, a factor of exactly 128, which is $n$. For
 # $g:\mathbb{R} \to \mathbb{R}^m$ (dashed lines) the roles swap: forward mode needs one
-# pass, 255 operations at $m = 128$, while reverse mode needs one backward pass per output,
-# 16639 operations, a factor of 65. The timings on the right (which vary from machine to
-# machine, so only the picture shows them) have the same shape: the counting is the cost.
+# pass, 510 steps at $m = 128$, while reverse mode needs one backward pass per output,
+# 16639 steps, a factor of 33. (Less than $m$, because output $k$'s backward pass reaches
+# only its own $2k - 1$ operations, so the passes are short on average; but there are $m$
+# of them, and the count grows like $m^2$ against forward mode's $m$.)
+#
+# The timings on the right vary from machine to machine, so only the picture shows them.
+# Each line climbs with the slope its count predicts, and as $n$ or $m$ grows the winner
+# is the mode the count names. The gaps between the modes differ from the counts',
+# because a step does not cost the same in both: a `Value` operation also records its
+# inputs, and `grad()` sorts the graph again for every output, while a `Dual` operation
+# only does arithmetic.
 #
 # So the rule is: **forward mode costs one pass per input, reverse mode one pass per
 # output; use the mode whose count is smaller.** A network's loss is the extreme case,
@@ -364,11 +375,28 @@ plt.show()
 # `grad(output, inputs, create_graph=False)`, which returns the derivatives instead of
 # storing them in `.grad`, like `torch.autograd.grad`.
 #
-# Take $f(x) = x^4 - 2x^2$. By hand, $f'(x) = 4x^3 - 4x$ and $f''(x) = 12x^2 - 4$.
+# Take $f(x) = x^4 - 2x^2$. By hand, $f'(x) = 4x^3 - 4x$ and $f''(x) = 12x^2 - 4$. First,
+# the ordinary backward pass at $x = 2$, one step at a time. Watch $x$: it feeds two
+# operations, $x^4$ and $x^2$, so it receives two contributions.
 
 # %%
-x = Value(2.0, label="x")
-fx = x**4 - 2 * x**2
+x, two = Value(2.0, label="x"), Value(2.0, label="two")
+x4, x2 = x**4, x**2
+x4.label, x2.label = "x⁴", "x²"
+twice = two * x2
+twice.label = "2x²"
+fx = x4 - twice
+fx.label = "f"
+step_through(fx, rankdir="TB")
+
+# %% [markdown]
+# In step 3 the $x^2$ branch sends $-2 \times 4 = -8$ to $x$ (its local derivative is
+# $2x = 4$); in step 4 the $x^4$ branch sends $1 \times 32 = 32$ (the local derivative
+# $4x^3 = 32$), and $x$'s grad becomes $-8 + 32 = 24$, which is $f'(2)$. Every number in
+# that pass came from multiplying and adding. `grad(..., create_graph=True)` runs the same
+# steps, but with `Value` operations, so the result is a `Value` with a graph of its own:
+
+# %%
 (slope,) = grad(fx, [x], create_graph=True)
 (curvature,) = grad(slope, [x])
 print(f"f(2) = {fx.data:.4f}, f'(2) = {slope.data:.4f} (a {type(slope).__name__}), f''(2) = {curvature:.4f}")
