@@ -45,7 +45,7 @@ def test_dual_derivative_hints_name_the_mistake():
     assert "you returned f(x)" in hint_of(check_dual_derivative, lambda f, x: f(Dual(x, 1.0)).val)
     assert "seed the input's tangent with 1" in hint_of(check_dual_derivative, lambda f, x: f(Dual(x)).dot)
     assert "plain number" in hint_of(check_dual_derivative, lambda f, x: f(Dual(x, 1.0)))
-    assert "2 times f'(x)" in hint_of(check_dual_derivative, lambda f, x: f(Dual(x, 2.0)).dot)
+    assert "2 times f'(x): seed" in hint_of(check_dual_derivative, lambda f, x: f(Dual(x, 2.0)).dot)
     assert "f'(x) = 4.75, got nan" in hint_of(check_dual_derivative, lambda f, x: math.nan)
     assert "f'(x) = 4.75, got inf" in hint_of(check_dual_derivative, lambda f, x: math.inf)
 

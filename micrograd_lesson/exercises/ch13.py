@@ -42,7 +42,7 @@ def check_dual_derivative(derivative):
         if times != 1 and times == round(times) and abs(times) > 1:
             return Verdict(
                 False,
-                f"for {text} you got {times:g} times f'(x): the tangent you seed is dx/dx, which is 1: Dual(x, 1.0)",
+                f"for {text} you got {times:g} times f'(x): seed the tangent with dx/dx = 1, Dual(x, 1.0)",
             )
         if math.isclose(number, exact, rel_tol=1e-4):
             return Verdict(
