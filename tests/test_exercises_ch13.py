@@ -8,19 +8,29 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from micrograd_lesson import Value, grad
-from micrograd_lesson.exercises import SOLUTIONS, check_cheaper_mode, check_dual_derivative, check_newton_step
+from micrograd_lesson.exercises import (
+    SOLUTIONS,
+    check_cheaper_mode,
+    check_dual_derivative,
+    check_newton_step,
+    check_reverse_rules,
+)
 from micrograd_lesson.exercises.ch13 import Dual
 
 JUNK = [None, "1.0", [1.0], {"a": 1}, float("nan"), Value(1.0), object(), True]
 
 
-@pytest.mark.parametrize("name", ["ch13.dual_derivative", "ch13.cheaper_mode", "ch13.newton_step"])
+@pytest.mark.parametrize(
+    "name", ["ch13.dual_derivative", "ch13.cheaper_mode", "ch13.newton_step", "ch13.reverse_rules"]
+)
 def test_worked_solutions_pass(name):
     fn, check = SOLUTIONS[name]
     assert check(fn)
 
 
-@pytest.mark.parametrize("check", [check_dual_derivative, check_cheaper_mode, check_newton_step])
+@pytest.mark.parametrize(
+    "check", [check_dual_derivative, check_cheaper_mode, check_newton_step, check_reverse_rules]
+)
 def test_checks_never_raise_on_junk(check):
     for junk in JUNK:
         assert "pass your" in hint_of(check, junk)
@@ -195,3 +205,46 @@ def test_newton_step_accepts_a_value_result():
         return Value(SOLUTIONS["ch13.newton_step"][0](f, x))
 
     assert check_newton_step(as_value)
+
+
+# ---- 13.4 ----
+
+
+def chain(t, m):
+    """The chapter's one_to_many: h1 = tanh(t), h(k+1) = tanh(hk * t)."""
+    hs = [t.tanh()]
+    for _ in range(m - 1):
+        hs.append((hs[-1] * t).tanh())
+    return hs
+
+
+def backward_rules_run(m):
+    """Backward rules that really run: one grad() pass per output, counting the nodes with inputs."""
+    return sum(sum(1 for v in h.topological_order() if v._prev) for h in chain(Value(0.7), m))
+
+
+@pytest.mark.parametrize("m", [1, 2, 3, 7, 20])
+def test_the_worked_solution_matches_the_real_graphs(m):
+    assert SOLUTIONS["ch13.reverse_rules"][0](m) == backward_rules_run(m)
+
+
+def test_reverse_rules_hints_name_the_mistake():
+    assert "the whole chain" in hint_of(check_reverse_rules, lambda m: m * (2 * m - 1))
+    assert "one backward pass, the last output's" in hint_of(check_reverse_rules, lambda m: 2 * m - 1)
+    assert "the number of backward passes" in hint_of(check_reverse_rules, lambda m: m)
+    assert "forward pass's 2m - 1 values" in hint_of(check_reverse_rules, lambda m: m * m + 2 * m - 1)
+    assert "forward mode's cost" in hint_of(check_reverse_rules, lambda m: 4 * m - 2)
+    assert "Draw the chain for m = 3" in hint_of(check_reverse_rules, lambda m: 0)
+
+
+def test_reverse_rules_rejects_a_lookup_table_of_the_small_cases():
+    table = {m: m * m for m in range(1, 21)}
+    assert "for m = 40" in hint_of(check_reverse_rules, lambda m: table.get(m, 0))
+
+
+@settings(max_examples=200)
+@given(st.integers(-3, 3), st.integers(-3, 3), st.integers(-3, 3), st.integers(-1, 1))
+def test_reverse_rules_rejects_generated_polynomials(a, b, c, d):
+    """a m^2 + b m + c + d m^3 passes only when it is m^2."""
+    right = (a, b, c, d) == (1, 0, 0, 0)
+    assert bool(check_reverse_rules(lambda m: d * m**3 + a * m * m + b * m + c)) == right

@@ -1,11 +1,11 @@
-"""Chapter 13 exercises: forward mode, which mode wins, and a Newton step."""
+"""Chapter 13 exercises: forward mode, which mode wins, a Newton step, a reverse-mode Jacobian's cost."""
 
 import math
 
 from ..engine import Value, grad
 from ._core import Verdict, as_number, attempt, not_a_function, solution
 
-__all__ = ["check_dual_derivative", "check_cheaper_mode", "check_newton_step"]
+__all__ = ["check_dual_derivative", "check_cheaper_mode", "check_newton_step", "check_reverse_rules"]
 
 
 # ---- 13.1 derivative(f, x) with dual numbers ----
@@ -232,3 +232,71 @@ def newton_step(f, x):
     (slope,) = grad(f(v), [v], create_graph=True)  # f'(x) as a Value, with a graph of its own
     (curvature,) = grad(slope, [v])  # f''(x)
     return x - slope.data / curvature
+
+
+# ---- 13.4 reverse_rules(m): backward rules for the chain's full Jacobian, derived, not counted ----
+
+_CHAIN_LENGTHS = [*range(1, 21), 40, 128, 1000]
+
+
+def _chain_rules(m):
+    """Output k of the chain h1 = tanh(t), h(k+1) = tanh(hk * t) holds 2k - 1 operations, and its
+    backward pass applies one rule per operation: 1 + 3 + ... + (2m - 1) = m * m in all.
+    (tests/test_exercises_ch13.py counts the real graphs to confirm it.)"""
+    return m * m
+
+
+# Formulas a learner may reach instead, each with what it gets wrong (judged over every m at once).
+_WRONG_COUNTS = [
+    (
+        lambda m: m * (2 * m - 1),
+        "you gave every backward pass the whole chain, 2m - 1 operations; the pass for output k "
+        "reaches only output k's own graph, 2k - 1 operations",
+    ),
+    (lambda m: 2 * m - 1, "that is one backward pass, the last output's; reverse mode runs one per output"),
+    (lambda m: m, "that is the number of backward passes; each applies one rule per operation it reaches"),
+    (
+        lambda m: m * m + 2 * m - 1,
+        "you added the forward pass's 2m - 1 values; count only the backward rules",
+    ),
+    (
+        lambda m: 2 * (2 * m - 1),
+        "that is forward mode's cost (one pass, a value and a tangent per operation)",
+    ),
+]
+
+
+def check_reverse_rules(reverse_rules):
+    """reverse_rules(m) is how many backward rules reverse mode applies to build the full Jacobian of
+    the chapter's one_to_many(t, m): one backward pass per output, each over that output's graph."""
+    problem = not_a_function(reverse_rules, "your reverse_rules function")
+    if problem is not None:  # a Verdict, falsy because it says "not yet"
+        return problem
+    answers = {}
+    for m in _CHAIN_LENGTHS:
+        got, error = attempt(reverse_rules, m)
+        if error:
+            return Verdict(False, f"for m = {m}: {error}")
+        answers[m] = as_number(got)
+        if answers[m] is None:
+            return Verdict(False, f"for m = {m} return a count (a number), got a {type(got).__name__}")
+    wrong = [m for m in _CHAIN_LENGTHS if answers[m] != _chain_rules(m)]
+    if not wrong:
+        return Verdict(True)
+    for formula, hint in _WRONG_COUNTS:
+        if all(answers[m] == formula(m) for m in _CHAIN_LENGTHS):
+            return Verdict(False, hint)
+    m = wrong[0]
+    rules = "one backward rule" if m == 1 else f"{_chain_rules(m)} backward rules"
+    return Verdict(
+        False,
+        f"for m = {m} reverse mode applies {rules}, got {answers[m]:g}. "
+        "Draw the chain for m = 3: how many operations does each output's graph hold?",
+    )
+
+
+@solution("ch13.reverse_rules", check=check_reverse_rules)
+def reverse_rules(m):
+    # Output k's graph: tanh(t), then (times t, tanh) k - 1 times: 2k - 1 operations, one rule each.
+    # Summed over the m backward passes: 1 + 3 + 5 + ... + (2m - 1) = m squared.
+    return sum(2 * k - 1 for k in range(1, m + 1))

@@ -348,9 +348,10 @@ plt.show()
 # that is 98304 steps against 768, a factor of exactly 128, which is $n$. For
 # $g:\mathbb{R} \to \mathbb{R}^m$ (dashed lines) the roles swap: forward mode needs one
 # pass, 510 steps at $m = 128$, while reverse mode needs one backward pass per output,
-# 16639 steps, a factor of 33. (Less than $m$, because output $k$'s backward pass reaches
-# only its own $2k - 1$ operations, so the passes are short on average; but there are $m$
-# of them, and the count grows like $m^2$ against forward mode's $m$.)
+# 16639 steps, a factor of 33. (Less than $m$, because the outputs early in the chain have
+# small graphs, so their backward passes are short; but there are $m$ passes, and the
+# count grows much faster than forward mode's. Exercise 13.4 asks you to work out exactly
+# how fast.)
 #
 # The timings on the right vary from machine to machine, so only the picture shows them.
 # Each line climbs with the slope its count predicts, and as $n$ or $m$ grows the winner
@@ -764,7 +765,13 @@ else:
 # `*`, `/` and integer powers, and expects the exact derivative, not a nudged estimate.
 
 # %%
-from micrograd_lesson.exercises import check_cheaper_mode, check_dual_derivative, check_newton_step, reveal
+from micrograd_lesson.exercises import (
+    check_cheaper_mode,
+    check_dual_derivative,
+    check_newton_step,
+    check_reverse_rules,
+    reveal,
+)
 
 
 def my_derivative(f, x):
@@ -815,6 +822,28 @@ check_newton_step(my_newton_step)
 
 # %%
 reveal("ch13.newton_step")
+
+# %% [markdown]
+# **Exercise 13.4 (derive, then check).** Section 2's table says reverse mode needs 16639
+# steps for the Jacobian of `one_to_many(t, 128)`: 255 values in the forward pass, and the
+# rest backward rules. Where does the rest come from? Draw the chain for $m = 3$ on paper
+# and count the operations in each output's graph. Then write `reverse_rules(m)`: the
+# number of backward rules reverse mode applies to build the whole Jacobian (one backward
+# pass per output), as a formula in $m$. Do not build graphs; derive it. Predict the
+# answer for $m = 128$ first: does it agree with the table?
+
+
+# %%
+def my_reverse_rules(m):
+    return 0  # replace: a formula in m (one backward pass per output; how long is each?)
+
+
+table = counts[128][1]["reverse"] - counts[128][1]["forward"] // 2  # the table's steps minus 255 values
+print(f"m = 128: your formula says {my_reverse_rules(128)} backward rules; the table counted {table}")
+check_reverse_rules(my_reverse_rules)
+
+# %%
+reveal("ch13.reverse_rules")
 
 # %% [markdown]
 # That is the end of the course. You have built a reverse-mode autodiff engine, checked
