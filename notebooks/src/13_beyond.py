@@ -406,9 +406,11 @@ draw_dot(slope, rankdir="TB", show_grad=False)
 
 # %% [markdown]
 # $f'(2) = 24$ and $f''(2) = 44$, as the formulas say. The drawing is the graph of $f'$:
-# the backward pass of $x^4 - 2x^2$, written down as operations (the local derivatives
-# $4x^3$ and $2x$, times the gradients flowing back, added up at $x$). It is a graph like
-# any other, so `grad` can walk it backwards again.
+# the backward pass you just stepped through, written down as operations. On the left,
+# the $x^2$ branch: `two` times $-1$ is the $-2$ that reached $x^2$, times its local
+# derivative $2x = 4$ gives $-8$. On the right, the $x^4$ branch: $4x^3 = 32$ times 1.
+# At the bottom, the two contributions added: 24. It is a graph like any other, so `grad`
+# can walk it backwards again.
 #
 # One point proves little. The next cell compares the engine's second derivatives with
 # the formulas at 41 points from $-2$ to $2$, for three functions that exercise
@@ -551,7 +553,8 @@ plt.show()
 #
 # Every operation on a `Value` records its inputs, so that `backward()` can find them. When
 # no gradient will be asked for, that record is wasted: evaluating a trained model,
-# measuring accuracy, or the update `p.data -= lr * p.grad` itself. Inside
+# measuring accuracy, or, in PyTorch, where a parameter is a tensor and not a plain
+# float's `p.data`, the update step itself. Inside
 # `with no_grad():` operations still compute their results, but each result is a plain
 # leaf with no inputs. (PyTorch's `torch.no_grad()` does the same.)
 
