@@ -23,18 +23,18 @@ from .ch02 import (
 )
 from .ch03 import (
     check_backprop_h,
-    check_neuron_grads,
     check_step_downhill,
+    check_used_twice,
 )
 from .ch04 import (
+    check_bfs_prediction,
     check_mul,
     check_run_backward,
     check_topological_order,
 )
 from .ch05 import (
-    check_cos,
+    check_max,
     check_sin,
-    check_sqrt,
 )
 from .ch06 import (
     check_find_bugs,
@@ -60,6 +60,7 @@ from .ch09 import (
 from .ch10 import (
     check_adam_step,
     check_momentum_step,
+    check_stability_limit,
 )
 from .ch11 import (
     check_matmul_backward,
@@ -91,14 +92,14 @@ __all__ = [
     "check_q",
     "check_node_count",
     "check_backprop_h",
-    "check_neuron_grads",
+    "check_used_twice",
     "check_step_downhill",
     "check_topological_order",
     "check_run_backward",
     "check_mul",
+    "check_bfs_prediction",
     "check_sin",
-    "check_cos",
-    "check_sqrt",
+    "check_max",
     "check_numeric_derivative",
     "check_grad_check",
     "check_find_bugs",
@@ -113,6 +114,7 @@ __all__ = [
     "check_sample_batch",
     "check_bce_loss",
     "check_momentum_step",
+    "check_stability_limit",
     "check_adam_step",
     "check_unbroadcast",
     "check_matmul_backward",

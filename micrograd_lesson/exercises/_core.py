@@ -36,11 +36,6 @@ class Verdict:
         return "correct" if self.ok else f"not yet: {self.hint}"
 
 
-def verdict(ok, hint=""):
-    """Deprecated alias of Verdict, kept only until every chapter module uses Verdict directly."""
-    return Verdict(ok, hint)
-
-
 def as_number(x):
     """x as a float if it is a real number (int, float, numpy scalar, 0-d array), else None. Never raises."""
     if isinstance(x, (bool, str, bytes)):  # float("4.75") would turn text into a number
