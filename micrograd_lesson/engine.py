@@ -322,7 +322,12 @@ def grad(output, inputs, create_graph=False):
             raise TypeError(f"grad() needs Values as inputs, got {type(x).__name__}: {x!r}")
     order = output.topological_order()
     if create_graph:
-        grads = _backward_in_values(output, order)
+        global _recording
+        before, _recording = _recording, True  # recorded even inside no_grad(), as in PyTorch
+        try:
+            grads = _backward_in_values(output, order)
+        finally:
+            _recording = before
         return [_as_value(grads.get(x, 0.0)) for x in inputs]
     # Run the ordinary backward rules (closures included) on scratch grads,
     # then put every node's `.grad` back as it was.

@@ -226,8 +226,9 @@ class BackwardSteps:
     def __repr__(self):
         k = self.start
         now = self.text(k).splitlines()[0] if k < len(self.steps) else "done: " + self._leaf_grads(6)
+        steps = "1 step" if len(self.steps) == 1 else f"{len(self.steps)} steps"
         return (
-            f"<backward pass of {self.names[id(self.root)]}: {len(self.steps)} steps, now at step {k}; "
+            f"<backward pass of {self.names[id(self.root)]}: {steps}, now at step {k}; "
             f"{now}. Move the slider (or the previous/next buttons) to replay it.>"
         )
 

@@ -201,7 +201,8 @@ EXPECTED = {
     "13": [
         re.escape("f(3 + ε) = Dual(val=20.0000, dot=14.0000)"),  # forward mode: exact f'(3)
         re.escape("one backward pass:  dd/da = -3.0000, dd/db = 2.0000, dd/dc = 1.0000"),
-        r"^  128 \|\s+49152\s+768 \|\s+255\s+16639$",  # forward vs reverse: the counts cross over
+        r"^  128 \|\s+98304\s+768 \|\s+510\s+16639$",  # forward vs reverse, same steps counted: they cross
+        re.escape("backward pass of f: 4 steps, now at step 4; done: x.grad = 24.0000"),  # x sums two
         re.escape("f(2) = 8.0000, f'(2) = 24.0000 (a Value), f''(2) = 44.0000"),
         re.escape("step 7: x = 1.000000000000000, error 0.0e+00"),  # Newton from 2 reaches 1
         re.escape("Newton: 6 steps"),

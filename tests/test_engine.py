@@ -510,6 +510,15 @@ def test_grad_needs_values():
         grad(Value(1.0), ["x"])
 
 
+def test_create_graph_records_even_inside_no_grad_as_torch_does():
+    x = Value(2.0)
+    f = x**4 - 2 * x**2  # recorded outside the block
+    with no_grad():
+        (slope,) = grad(f, [x], create_graph=True)
+        assert (x * 3)._prev == ()  # the block is still in force after grad() returns
+    assert slope.data == 24.0 and grad(slope, [x]) == [44.0]  # f''(2) = 12 * 4 - 4, not a silent 0
+
+
 # ---- no_grad(): results without a history ----
 
 

@@ -271,6 +271,10 @@ def test_repr_says_what_is_shown():
         "<backward pass of L: 3 steps, now at step 3; done: a.grad = 6.0000, b.grad = -4.0000"
     )
     assert "now at step 0; step 0 of 3: start at the output" in repr(step_through(g["L"], start=0))
+    a = Value(3.0, label="a")
+    square = a * a
+    square.label = "s"
+    assert repr(step_through(square)).startswith("<backward pass of s: 1 step, now at step 1; done: a.grad")
 
 
 @needs_dot
