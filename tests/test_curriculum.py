@@ -118,6 +118,7 @@ EXPECTED = {
         re.escape("package engine, call 2: a.grad = 24.0000, b.grad = 3.0000"),
         re.escape("lecture-style engine, call 1: a.grad = 12.0000"),
         re.escape("lecture-style engine, call 2: a.grad = 36.0000, b.grad = 6.0000"),
+        re.escape("micrograd, call 3: a.grad = 72.0000, b.grad = 9.0000"),
         # the whole-network check: every parameter agrees; a tanh without its square fails
         # every parameter behind a tanh (all but the linear output neuron's 5)
         re.escape("<gradcheck passed: 41 inputs"),
@@ -147,8 +148,13 @@ EXPECTED = {
         r"largest relative difference \d\.\de-1\d$",
         # the = bug in tanh: no effect on an MLP, slower training with skip connections
         re.escape("largest difference between the two loss curves = 0.0"),
-        re.escape("right engine: loss 22.30 -> 1.68e-08 after 200 steps; first below 1e-4 at step 56"),
-        re.escape("= in tanh  : loss 22.30 -> 1.42e-06 after 200 steps; first below 1e-4 at step 111"),
+        # ... each engine at its own best rate from the same grid
+        re.escape("right engine: best lr 0.014: loss 3.51e-09 after 200 steps; first below 1e-4 at step 26"),
+        re.escape("= in tanh  : best lr 0.015: loss 1.88e-08 after 200 steps; first below 1e-4 at step 62"),
+        re.escape("0.01        1.68e-08    1.42e-06"),
+        # lr 0.2 overshoots: the first example's error flips sign every step
+        re.escape("lr 0.2, step 1: loss    7.99   prediction - target:   +0.45"),
+        re.escape("lr 0.2, step 2: loss    9.00   prediction - target:   -2.04"),
         re.escape("16 of 21 rows wrong"),
     ],
     "09": [

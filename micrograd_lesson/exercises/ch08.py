@@ -81,6 +81,12 @@ def check_train_step(train_step):
                 "squared-error loss computed *before* the update",
             )
         if after == before:
+            if all(as_number(p.grad) == 0.0 for p in mine.parameters()):
+                return Verdict(
+                    False,
+                    "the parameters did not change, and every p.grad is 0 after your step: zero the "
+                    "gradients *before* loss.backward(); zeroing after it wipes them before the update",
+                )
             return Verdict(False, "the parameters did not change: update each p.data -= lr * p.grad")
         if all(close(a, t, rel=1e-9, abs_tol=1e-12) for a, t in zip(after, target)):
             continue
@@ -97,6 +103,11 @@ def check_train_step(train_step):
         elif len(ratios) == 1:
             (ratio,) = ratios
             hint = f"every parameter moved {ratio:g} times as far as it should: move by exactly -lr * p.grad"
+        elif any(m == 0.0 and abs(w) > 1e-12 for m, w in zip(moved, wanted)):
+            still = sum(m == 0.0 and abs(w) > 1e-12 for m, w in zip(moved, wanted))
+            hint = (
+                f"{still} of the {len(moved)} parameters did not move: update every one of model.parameters()"
+            )
         else:
             hint = "the update is off: each parameter should move by exactly -lr * p.grad"
         return Verdict(False, hint)
