@@ -262,7 +262,7 @@ for start in ("equal", "random"):
             for neuron_i in layer.neurons:
                 for wi in neuron_i.w:
                     wi.data = 0.5
-    for step in range(20):
+    for _ in range(20):
         loss = sum((net(xi) - yi) ** 2 for xi, yi in zip(xs, ys))
         net.zero_grad()
         loss.backward()

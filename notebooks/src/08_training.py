@@ -264,7 +264,7 @@ plt.show()
 def train(model, steps, lr, zero_grad=True):
     """The four-line loop; stops at the first loss that is inf or nan."""
     losses = []
-    for step in range(steps):
+    for _ in range(steps):
         try:
             loss = squared_error(model)
         except OverflowError:  # some operations raise this instead of returning inf
