@@ -420,9 +420,9 @@ print(f"the property held on all {len(tried)} generated inputs")
 
 # %% [markdown]
 # Calling the decorated function runs the test: 200 pairs $(a, b)$ from the square
-# $[-3, 3]^2$, and the property held for every one. Hypothesis deliberately mixes in
-# awkward values (zero, the ends of the range, numbers very close together) that a person
-# picking test inputs by hand tends to forget. Which pairs it picks is up to the library
+# $[-3, 3]^2$, and the property held for every one. Hypothesis is built to mix in
+# awkward values, such as zero and the ends of the range, that a person picking test
+# inputs by hand tends to forget. Which pairs it picks is up to the library
 # and changes between its versions; the property is what we state, and it must hold for
 # all of them.
 #

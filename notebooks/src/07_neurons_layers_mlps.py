@@ -214,8 +214,9 @@ for nin, nouts in [(3, [4, 4, 1]), (2, [16, 16, 1])]:
 # The counts from `parameters()` and from the formula agree: 41 and 337. Notice the
 # middle term of the larger network. A layer reading 16 inputs with 16 neurons holds
 # 272 of the 337 parameters, because connecting every neuron to every input grows with
-# the *product* of the widths. Double the hidden width and the parameter count roughly
-# quadruples.
+# the *product* of the widths. Double the hidden width and the parameter count heads
+# towards four times as many (the plot below goes from 337 at width 16 to 1,185 at
+# width 32, 3.5 times).
 #
 # ## `zero_grad()`: why every step starts by wiping the slate
 #

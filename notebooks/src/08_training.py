@@ -307,9 +307,8 @@ for rate in (0.05, 0.01):
 # - **At 0.12 it blows up.** The loss never gets below 0.4981, passes 10 at step 11, and
 #   from about step 60 on grows by roughly the same factor every step (5.66 on average), a
 #   straight line on the log-scale plot below. At step 447 it is 1.1e+308, a whisker below
-#   the largest number a float can hold, and at step 448 it is `inf`. (Once one value is
-#   infinite, the next step's arithmetic produces `inf − inf`, which is `nan`, "not a
-#   number".)
+#   the largest number a float can hold, and at step 448 it is `inf`, where the loop
+#   stops.
 # - **At 0.05 and 0.01 nothing blows up,** and that is the more dangerous failure. At
 #   0.05 the loss gets down to 0.0036 (step 25), climbs out again, and over the last 100
 #   steps swings between 0.0072 and 1.19. At 0.01 it swings more slowly, between 0.0011
@@ -438,7 +437,10 @@ print(
 # Modern networks do use such values twice. A *residual* (skip) connection, the idea
 # behind ResNets and transformers, outputs $a + \tanh(a)$: the sum $a$ feeds the tanh
 # **and** the addition. Here is a network whose four hidden units do exactly that, built
-# from the package's `Layer` (linear, to get the sums) and `Neuron`:
+# from the package's `Layer` (linear, to get the sums) and `Neuron`. We train it for 200
+# steps with each engine, from the same start, at every rate of a grid from 0.002 to
+# 0.02: a race between two engines is fair only if each gets its own best rate. Then we
+# run chapter 6's whole-network gradient check with the buggy engine.
 
 # %%
 from micrograd_lesson import Layer, Module, Neuron
@@ -704,7 +706,7 @@ for step in range(4):
 # away (Python frees it as soon as nothing refers to it). For the four examples that is
 # 394 nodes per step, and for the network of chapter 9, tens of thousands. PyTorch
 # works the same way: its graph is rebuilt on every forward pass and, by default, freed
-# by `backward()`.
+# by `backward()` (chapter 6 showed the `RuntimeError` that a second `backward()` gets).
 
 # %%
 print(
