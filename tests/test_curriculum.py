@@ -129,6 +129,8 @@ EXPECTED = {
         re.escape("MLP(3, [4, 4, 1]): 41 parameters;  (3 + 1)*4 + (4 + 1)*4 + (4 + 1)*1 = 41"),
         re.escape("MLP(2, [16, 16, 1]): 337 parameters;  (2 + 1)*16 + (16 + 1)*16 + (16 + 1)*1 = 337"),
         # how many nodes one forward pass builds, and the loss over the four examples
+        # an equal start keeps a layer's neurons identical; a random one separates them
+        r"equal start, after 20 steps: loss 3\.9929; first weights (\+0\.4359, ){3}\+0\.4359$",
         re.escape("one input, given as Values: 116 nodes"),
         re.escape("one input, given as floats: 125 nodes"),
         re.escape(": 394 nodes"),
@@ -142,6 +144,8 @@ EXPECTED = {
         r"largest miss: 0\.0[01]\d\d",  # every prediction within 0.02 of its target
         # without zero_grad: infinite at 0.12, finite but never settling at 0.05 and 0.01
         re.escape("at step 448 inf"),
+        # the gradient's length falls with the loss (the phases' explanation)
+        re.escape("step 13: loss 0.0060, gradient length 0.1222"),
         re.escape("without, lr 0.05: lowest 0.0036 (step 25); at step 499 0.1570"),
         re.escape("without, lr 0.01: lowest 0.0011 (step 487); at step 499 0.2363"),
         # ... and it is momentum with mu = 1, to rounding
