@@ -86,6 +86,14 @@ def test_train_step_names_the_mistake(answer, words):
     assert words in hint_of(check_train_step, answer)
 
 
+def test_the_stub_is_told_to_update_not_to_move_its_zeroing():
+    def stub(model, xs, ys, lr):
+        return squared_error(model, xs, ys).data
+
+    hint = hint_of(check_train_step, stub)
+    assert "did not change" in hint and "*before*" not in hint
+
+
 def test_train_step_that_raises_or_breaks_a_parameter_gets_a_hint():
     def broken(model, xs, ys, lr):
         raise RuntimeError("oops")
