@@ -132,6 +132,7 @@ EXPECTED = {
         re.escape("package engine, call 2: a.grad = 24.0000, b.grad = 3.0000"),
         re.escape("lecture-style engine, call 1: a.grad = 12.0000"),
         re.escape("lecture-style engine, call 2: a.grad = 36.0000, b.grad = 6.0000"),
+        re.escape("micrograd, call 3: a.grad = 72.0000, b.grad = 9.0000"),
         # the whole-network check: every parameter agrees; a tanh without its square fails
         # every parameter behind a tanh (all but the linear output neuron's 5)
         re.escape("<gradcheck passed: 41 inputs"),
@@ -142,6 +143,8 @@ EXPECTED = {
         re.escape("MLP(3, [4, 4, 1]): 41 parameters;  (3 + 1)*4 + (4 + 1)*4 + (4 + 1)*1 = 41"),
         re.escape("MLP(2, [16, 16, 1]): 337 parameters;  (2 + 1)*16 + (16 + 1)*16 + (16 + 1)*1 = 337"),
         # how many nodes one forward pass builds, and the loss over the four examples
+        # an equal start keeps a layer's neurons identical; a random one separates them
+        r"equal start, after 20 steps: loss 3\.9929; first weights (\+0\.4359, ){3}\+0\.4359$",
         re.escape("one input, given as Values: 116 nodes"),
         re.escape("one input, given as floats: 125 nodes"),
         re.escape(": 394 nodes"),
@@ -155,14 +158,21 @@ EXPECTED = {
         r"largest miss: 0\.0[01]\d\d",  # every prediction within 0.02 of its target
         # without zero_grad: infinite at 0.12, finite but never settling at 0.05 and 0.01
         re.escape("at step 448 inf"),
+        # the gradient's length falls with the loss (the phases' explanation)
+        re.escape("step 13: loss 0.0060, gradient length 0.1222"),
         re.escape("without, lr 0.05: lowest 0.0036 (step 25); at step 499 0.1570"),
         re.escape("without, lr 0.01: lowest 0.0011 (step 487); at step 499 0.2363"),
         # ... and it is momentum with mu = 1, to rounding
         r"largest relative difference \d\.\de-1\d$",
         # the = bug in tanh: no effect on an MLP, slower training with skip connections
         re.escape("largest difference between the two loss curves = 0.0"),
-        re.escape("right engine: loss 22.30 -> 1.68e-08 after 200 steps; first below 1e-4 at step 56"),
-        re.escape("= in tanh  : loss 22.30 -> 1.42e-06 after 200 steps; first below 1e-4 at step 111"),
+        # ... each engine at its own best rate from the same grid
+        re.escape("right engine: best lr 0.014: loss 3.51e-09 after 200 steps; first below 1e-4 at step 26"),
+        re.escape("= in tanh  : best lr 0.015: loss 1.88e-08 after 200 steps; first below 1e-4 at step 62"),
+        re.escape("0.01        1.68e-08    1.42e-06"),
+        # lr 0.2 overshoots: the first example's error flips sign every step
+        re.escape("lr 0.2, step 1: loss    7.99   prediction - target:   +0.45"),
+        re.escape("lr 0.2, step 2: loss    9.00   prediction - target:   -2.04"),
         re.escape("16 of 21 rows wrong"),
     ],
     "09": [
