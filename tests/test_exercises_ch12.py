@@ -100,7 +100,22 @@ def test_cross_entropy_grad_refuses_softmax_alone():
         e = np.exp(z - z.max(axis=1, keepdims=True))
         return e / e.sum(axis=1, keepdims=True) / len(t)
 
-    assert "softmax(logits) - one_hot" in hint_of(check_cross_entropy_grad, softmax_only)
+    assert "log-sum-exp term alone" in hint_of(check_cross_entropy_grad, softmax_only)
+
+
+def test_cross_entropy_grad_hints_name_other_half_derivations():
+    def one_hot_only(z, t):
+        return -np.eye(z.shape[1])[t] / len(t)
+
+    assert "-z_t alone" in hint_of(check_cross_entropy_grad, one_hot_only)
+
+    def by_classes(z, t):
+        return cross_entropy_grad(z, t) * len(t) / z.shape[1]
+
+    assert "not by the number of classes" in hint_of(check_cross_entropy_grad, by_classes)
+    hint = hint_of(check_cross_entropy_grad, lambda z, t: np.zeros_like(z))  # the stub
+    assert "row 0 should be" in hint and "one_hot" not in hint  # numbers to aim at, not the formula
+    assert "sums to 0" in hint_of(check_cross_entropy_grad, lambda z, t: np.ones_like(z))
 
 
 @given(junk=JUNK)
