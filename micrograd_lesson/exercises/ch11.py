@@ -185,7 +185,8 @@ def check_recursive_visits(recursive_visits):
     k = wrong[0]
     return Verdict(
         False,
-        f"for k = {k} the recursive backward makes {_counted_visits(k)} calls, your formula gives {answers[k]:g}",
+        f"for k = {k} the recursive backward makes {_counted_visits(k)} calls, "
+        f"your formula gives {answers[k]:g}",
     )
 
 

@@ -110,7 +110,8 @@ def _cross_entropy_hint(got, want, logits, labels):
         (-want, "the sign is flipped: it is softmax minus one-hot, not one-hot minus softmax"),
         (
             probs,
-            "that is the derivative of the log-sum-exp term alone; -z_t contributes too (-1 at the true class)",
+            "that is the derivative of the log-sum-exp term alone; -z_t contributes too "
+            "(-1 at the true class)",
         ),
         (-one_hot / batch, "that is the derivative of -z_t alone; the log-sum-exp term contributes too"),
         (want * batch / logits.shape[1], "divide by the batch size (rows), not by the number of classes"),
