@@ -60,6 +60,8 @@ class Tensor:
 
     def __init__(self, data, requires_grad=False, _children=(), _op=""):
         self.data = _as_array(data)
+        if not _children and self.data is data:  # a leaf gets its own copy: training must not
+            self.data = data.copy()  # change the caller's array behind their back
         self.grad = None  # d(output)/d(self), the shape of data, filled in by backward()
         self.requires_grad = bool(requires_grad)
         self._prev = tuple(_children)

@@ -304,6 +304,15 @@ def test_power_needs_a_number_exponent():
         Tensor([1.0]) ** Tensor([2.0])
 
 
+def test_a_leaf_never_shares_the_callers_array():
+    w0 = np.ones(3)
+    w = Tensor(w0, requires_grad=True)
+    (w * w).sum().backward()
+    SGD([w], lr=0.1).step()
+    np.testing.assert_array_equal(w0, [1.0, 1.0, 1.0])  # the caller's array is untouched
+    np.testing.assert_allclose(w.data, [0.8, 0.8, 0.8])
+
+
 def test_losses_need_tensor_logits():
     for loss in (lambda z: cross_entropy(z, [0, 1]), log_softmax):
         with pytest.raises(TypeError, match="needs a Tensor of logits, got ndarray"):
