@@ -304,17 +304,23 @@ X_demo = SmallTensor(np.ones((3, 4)))
 bias = SmallTensor(np.array([0.1, 0.2, 0.3, 0.4]))
 (X_demo + bias).sum().backward()
 print(f"bias has shape {bias.data.shape}, but SmallTensor gave it a gradient of shape {bias.grad.shape}")
+try:
+    bias.data -= 0.1 * bias.grad  # an update in place
+except ValueError as error:
+    print("bias.data -= 0.1 * bias.grad  ->  ValueError:", error)
+bias.data = bias.data - 0.1 * bias.grad  # the same update, written out
+print(f"bias.data = bias.data - 0.1 * bias.grad  ->  no error, the bias now has shape {bias.data.shape}")
 
 fixed = Tensor(np.array([0.1, 0.2, 0.3, 0.4]), requires_grad=True)
 (Tensor(np.ones((3, 4))) + fixed).sum().backward()
 print(f"the package's Tensor gives shape {fixed.grad.shape}: {fixed.grad}")
 
 # %% [markdown]
-# `SmallTensor` hands the bias a (3, 4) gradient, one entry per copy. An update
-# `b -= lr * grad` would then silently turn the bias into a (3, 4) array, and the
-# network would give every row of the batch its own bias. The package's `Tensor` sums
-# the copies: each of the four biases gets 3.0, once per row, which is its true
-# derivative.
+# `SmallTensor` hands the bias a (3, 4) gradient, one entry per copy. Written in place,
+# the update at least fails (NumPy cannot fit a (3, 4) result into a (4,) array).
+# Written out as `b = b - lr * grad`, it silently turns the bias into a (3, 4) array:
+# from then on every row of the batch has its own bias. The package's `Tensor` sums the
+# copies: each of the four biases gets 3.0, once per row, which is its true derivative.
 #
 # ## The package's `Tensor`
 #

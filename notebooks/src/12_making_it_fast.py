@@ -127,17 +127,17 @@ print(f"  {len(start_weights)} parameters, made before the step")
 _, stats_off = profile_step(2, collector=False)
 by_time = sorted(stats.items(), key=lambda item: -item[1][2])[:8]
 labels = [name if f == "~" else f"{f.rsplit('/', 1)[-1]}:{name}" for (f, _, name), _ in by_time]
-rows = np.arange(len(by_time))[::-1]
+ypos = np.arange(len(by_time))[::-1]  # the slowest at the top
 fig, ax = plt.subplots(figsize=(8, 4))
-ax.barh(rows + 0.2, [v[2] for _, v in by_time], height=0.4, color="#c0392b", label="collector on (default)")
+ax.barh(ypos + 0.2, [v[2] for _, v in by_time], height=0.4, color="#c0392b", label="collector on (default)")
 ax.barh(
-    rows - 0.2,
+    ypos - 0.2,
     [stats_off.get(key, (0, 0, 0.0))[2] for key, _ in by_time],
     height=0.4,
     color="#2e5cb8",
     label="collector off",
 )
-ax.set_yticks(rows, labels)
+ax.set_yticks(ypos, labels)
 ax.set_xlabel("own time in one step, seconds (this run)")
 ax.set_title("Profile of one scalar training step")
 ax.legend(fontsize=8, loc="lower right")
