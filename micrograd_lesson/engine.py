@@ -10,6 +10,7 @@ from the output back to the leaves, applying the chain rule at each node:
 The API matches the well-known micrograd, so code written for it runs here.
 """
 
+import contextlib
 import math
 import numbers
 
@@ -40,9 +41,13 @@ class Value:
     # "__weakref__" lets a weak reference watch a node being freed.
     __slots__ = ("data", "grad", "_prev", "_op", "label", "_local_grads", "__dict__", "__weakref__")
 
+    _exponent = None  # x ** n sets it to n, for its derivative rule written in Values
+
     def __init__(self, data, _children=(), _op="", label="", _local_grads=()):
         self.data = _check_number(data)
         self.grad = 0.0  # d(output)/d(self), filled in by backward()
+        if not _recording:  # inside no_grad(): a result with no history, a leaf
+            _children, _op, _local_grads = (), "", ()
         # A tuple, not a set: b = a + a must list `a` twice (so it gets both
         # contributions), and a fixed order gives the same drawing every run.
         self._prev = tuple(_children)
@@ -97,8 +102,16 @@ class Value:
             raise ValueError(f"({x}) ** {n} is not a real number: negative base, fractional power")
         if x == 0 and n < 0:
             raise ZeroDivisionError(f"0.0 ** {n}: a negative power of zero is infinite")
-        # d(x**n)/dx = n * x**(n-1): the power rule.
-        return Value(x**n, (self,), f"**{other:g}", _local_grads=(n * x ** (n - 1),))
+        # d(x**n)/dx = n * x**(n-1): the power rule. x**0 is the constant 1, so its slope is 0;
+        # at x = 0 a power between 0 and 1 has an infinite slope: None, and backward() says so.
+        if n == 0 or (x == 0 and n < 1):
+            slope = 0.0 if n == 0 else None
+        else:
+            slope = n * x ** (n - 1)
+        out = Value(x**n, (self,), f"**{other:g}", _local_grads=(slope,))
+        if out._prev:
+            out._exponent = n
+        return out
 
     def _pow_value(self, other):
         """x ** y where the exponent is a Value too: y needs log(x), so x > 0."""
@@ -170,6 +183,10 @@ class Value:
                 f"derivatives: pass _local_grads=(...) to Value, or set out._backward to a function"
             )
         for child, local in zip(self._prev, self._local_grads):
+            if local is None:
+                raise ZeroDivisionError(
+                    f"the derivative of {self._op} does not exist at {child.data} (it is infinite)"
+                )
             child.grad += local * self.grad
 
     def backward(self):
@@ -227,3 +244,115 @@ def _stable_sigmoid(x):
         return 1.0 / (1.0 + math.exp(-x))
     z = math.exp(x)  # x < 0 here, so this is at most 1
     return z / (1.0 + z)
+
+
+# ---- switching the graph off: no_grad() ----
+
+_recording = True  # False inside no_grad(): operations then build no graph
+
+
+@contextlib.contextmanager
+def no_grad():
+    """Compute values without recording how: every result is a plain leaf.
+
+    Use it where no gradient will be asked for (evaluating a trained model,
+    updating weights): no inputs are kept, so each step's graph can be freed
+    as soon as the result is. Nesting works, and leaving the block, even by
+    an exception, restores what was there before.
+    """
+    global _recording
+    before = _recording
+    _recording = False
+    try:
+        yield
+    finally:
+        _recording = before
+
+
+# ---- derivatives as values: grad() ----
+
+# Each operation's local derivatives written with Value operations, so that a
+# backward pass built from them is itself a graph that can be differentiated.
+# `out` is the node, `a` and `b` its inputs. A constant (a plain number) has a
+# derivative of zero, which is what the slope of ReLU is on either side of 0.
+_RULES_IN_VALUES = {
+    "+": lambda out, a, b: (1.0, 1.0),
+    "-": lambda out, a, b: (1.0, -1.0),
+    "*": lambda out, a, b: (b, a),
+    "/": lambda out, a, b: (1 / b, -a / b**2),
+    "**": lambda out, a, b: (b * a ** (b - 1), out * a.log()),
+    "neg": lambda out, a: (-1.0,),
+    "exp": lambda out, a: (out,),
+    "log": lambda out, a: (1 / a,),
+    "tanh": lambda out, a: (1 - out * out,),
+    "sigmoid": lambda out, a: (out * (1 - out),),
+    "ReLU": lambda out, a: out._local_grads,
+}
+
+
+def _local_grads_in_values(node):
+    """The node's local derivatives as Values (or constants), for create_graph."""
+    if node._exponent is not None:  # x ** n with a plain number n
+        n = node._exponent
+        return (0.0,) if n == 0 else (n * node._prev[0] ** (n - 1),)
+    rule = _RULES_IN_VALUES.get(node._op)
+    if rule is None or "_backward" in vars(node):
+        raise NotImplementedError(
+            f"grad(create_graph=True) cannot differentiate through a {node._op!r} node: "
+            f"it has no derivative rule written in Values (only the engine's own operations have one)"
+        )
+    return rule(node, *node._prev)
+
+
+def grad(output, inputs, create_graph=False):
+    """d(output)/d(input) for each of `inputs`, as a list; no `.grad` is changed.
+
+    Modelled on torch.autograd.grad. With create_graph=False the derivatives
+    are plain floats. With create_graph=True the backward pass is recorded,
+    step by step, with Value operations, so each derivative is a Value whose
+    graph leads back to the leaves: call grad() on it again for a second
+    derivative. An input the output does not depend on gets 0.
+    (backward() always stores plain floats in `.grad`.)
+    """
+    if not isinstance(output, Value):
+        raise TypeError(f"grad() needs a Value as output, got {type(output).__name__}")
+    inputs = list(inputs)
+    for x in inputs:
+        if not isinstance(x, Value):
+            raise TypeError(f"grad() needs Values as inputs, got {type(x).__name__}: {x!r}")
+    order = output.topological_order()
+    if create_graph:
+        global _recording
+        before, _recording = _recording, True  # recorded even inside no_grad(), as in PyTorch
+        try:
+            grads = _backward_in_values(output, order)
+        finally:
+            _recording = before
+        return [_as_value(grads.get(x, 0.0)) for x in inputs]
+    # Run the ordinary backward rules (closures included) on scratch grads,
+    # then put every node's `.grad` back as it was.
+    saved = [node.grad for node in order]
+    try:
+        for node in order:
+            node.grad = 0.0
+        output.grad = 1.0
+        for node in reversed(order):
+            node._backward()
+        in_graph = set(order)
+        return [x.grad if x in in_graph else 0.0 for x in inputs]
+    finally:
+        for node, g in zip(order, saved):
+            node.grad = g
+
+
+def _backward_in_values(output, order):
+    """The chain rule with Value operations: {node: d(output)/d(node)}."""
+    grads = {output: 1.0}
+    for node in reversed(order):
+        g = grads.get(node)
+        if g is None or not node._prev:  # no path from here to output, or a leaf
+            continue
+        for child, local in zip(node._prev, _local_grads_in_values(node)):
+            contribution = local * g
+            grads[child] = contribution if child not in grads else grads[child] + contribution
+    return grads

@@ -2,13 +2,14 @@
 
 import gc
 import math
+import tracemalloc
 import weakref
 
 import pytest
 from expressions import FloatBackend, OutOfDomain, ValueBackend, evaluate, inputs, numeric_gradient, trees
 from hypothesis import assume, given
 
-from micrograd_lesson.engine import Value
+from micrograd_lesson.engine import Value, grad, no_grad
 
 
 def central(f, x, h=1e-6):
@@ -348,3 +349,231 @@ def test_an_op_without_local_derivatives_or_backward_rule_is_refused():
     out = Value(2 * x.data, (x,), "double")  # micrograd-style, but no _backward was set
     with pytest.raises(RuntimeError, match="'double' node has 1 inputs but 0 local derivatives"):
         out.backward()
+
+
+# ---- grad(): derivatives as Values, so they can be differentiated again ----
+
+# (name, op on a Value, first derivative, second derivative, points)
+SECOND = [
+    ("exp", lambda a: a.exp(), math.exp, math.exp, [-1.0, 0.5]),
+    ("log", lambda a: a.log(), lambda x: 1 / x, lambda x: -1 / x**2, [0.3, 2.0]),
+    (
+        "tanh",
+        lambda a: a.tanh(),
+        lambda x: 1 - math.tanh(x) ** 2,
+        lambda x: -2 * math.tanh(x) * (1 - math.tanh(x) ** 2),
+        [-0.7, 0.4],
+    ),
+    (
+        "sigmoid",
+        lambda a: a.sigmoid(),
+        lambda x: sigmoid(x) * (1 - sigmoid(x)),
+        lambda x: sigmoid(x) * (1 - sigmoid(x)) * (1 - 2 * sigmoid(x)),
+        [-1.5, 0.8],
+    ),
+    # relu's own second derivative is 0; squared, the first derivative's relu is differentiated
+    (
+        "relu",
+        lambda a: a.relu() * a.relu(),
+        lambda x: 2 * max(x, 0.0),
+        lambda x: 2.0 if x > 0 else 0.0,
+        [-1.0, 1.5],
+    ),
+    ("pow 3", lambda a: a**3, lambda x: 3 * x**2, lambda x: 6 * x, [-1.5, 2.0]),
+    ("pow -2", lambda a: a**-2, lambda x: -2 * x**-3, lambda x: 6 * x**-4, [-1.5, 0.5]),
+    ("pow 0.5", lambda a: a**0.5, lambda x: 0.5 * x**-0.5, lambda x: -0.25 * x**-1.5, [0.25, 4.0]),
+    ("pow 0", lambda a: a**0 * a * a, lambda x: 2 * x, lambda x: 2.0, [0.0, 3.0]),
+    ("neg", lambda a: -(a * a), lambda x: -2 * x, lambda x: -2.0, [1.5]),
+    ("rpow", lambda a: 2**a, lambda x: 2**x * math.log(2), lambda x: 2**x * math.log(2) ** 2, [-1.0, 1.5]),
+]
+
+
+def first_derivative(op, *xs, wrt=0):
+    """d op / d xs[wrt] at xs, from the engine (plain floats)."""
+    leaves = [Value(x) for x in xs]
+    return grad(op(*leaves), [leaves[wrt]])[0]
+
+
+@pytest.mark.parametrize("name, op, df, d2f, points", SECOND, ids=[s[0] for s in SECOND])
+def test_second_derivatives_of_one_input_ops(name, op, df, d2f, points):
+    for x in points:
+        a = Value(x)
+        (first,) = grad(op(a), [a], create_graph=True)
+        (second,) = grad(first, [a])
+        assert first.data == pytest.approx(df(x), rel=1e-12, abs=1e-15)
+        assert second == pytest.approx(d2f(x), rel=1e-12, abs=1e-15)
+        # ...and the analytic second derivative agrees with nudging the engine's first derivative.
+        nudged = central(lambda t: first_derivative(op, t), x)
+        assert second == pytest.approx(nudged, rel=1e-6, abs=1e-8)
+        assert a.grad == 0.0  # grad() leaves .grad alone
+
+
+# (name, op, its Hessian [d2/da2, d2/da db, d2/db2] as functions of x, y)
+SECOND_BINARY = [
+    ("add", lambda a, b: (a + b) * (a + b), lambda x, y: (2.0, 2.0, 2.0)),
+    ("sub", lambda a, b: (a - b) * (a - b), lambda x, y: (2.0, -2.0, 2.0)),
+    ("mul", lambda a, b: a * b, lambda x, y: (0.0, 1.0, 0.0)),
+    ("div", lambda a, b: a / b, lambda x, y: (0.0, -1 / y**2, 2 * x / y**3)),
+    (
+        "pow Value",
+        lambda a, b: a**b,
+        lambda x, y: (
+            y * (y - 1) * x ** (y - 2),
+            x ** (y - 1) * (1 + y * math.log(x)),
+            x**y * math.log(x) ** 2,
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize("name, op, hessian", SECOND_BINARY, ids=[s[0] for s in SECOND_BINARY])
+@pytest.mark.parametrize("x, y", [(1.5, -2.0), (0.7, 2.5)])
+def test_second_derivatives_of_two_input_ops(name, op, hessian, x, y):
+    a, b = Value(x), Value(y)
+    da, db = grad(op(a, b), [a, b], create_graph=True)
+    daa, dab = grad(da, [a, b])
+    dba, dbb = grad(db, [a, b])
+    assert [daa, dab, dbb] == pytest.approx(hessian(x, y), rel=1e-12, abs=1e-15)
+    assert dba == pytest.approx(dab, rel=1e-12, abs=1e-15)  # the mixed partials agree
+    # ...and nudging the engine's first derivatives gives the same Hessian.
+    nudged = [
+        central(lambda t: first_derivative(op, t, y, wrt=0), x),
+        central(lambda t: first_derivative(op, t, y, wrt=1), x),
+        central(lambda t: first_derivative(op, x, t, wrt=1), y),
+    ]
+    assert [daa, dab, dbb] == pytest.approx(nudged, rel=1e-6, abs=1e-8)
+
+
+def test_third_derivative_of_a_polynomial():
+    x = Value(1.5)
+    f = 3 * x**4 - 2 * x**3 + x - 7
+    (d1,) = grad(f, [x], create_graph=True)
+    (d2,) = grad(d1, [x], create_graph=True)
+    (d3,) = grad(d2, [x], create_graph=True)
+    (d4,) = grad(d3, [x])
+    assert d1.data == pytest.approx(12 * 1.5**3 - 6 * 1.5**2 + 1, rel=1e-14)
+    assert d2.data == pytest.approx(36 * 1.5**2 - 12 * 1.5, rel=1e-14)
+    assert d3.data == pytest.approx(72 * 1.5 - 12, rel=1e-14)
+    assert d4 == pytest.approx(72.0, rel=1e-14)
+
+
+def test_newton_on_x4_minus_2x2_from_2_converges_quadratically_to_1():
+    x, errors = 2.0, []
+    for _ in range(6):
+        v = Value(x)
+        (d1,) = grad(v**4 - 2 * v**2, [v], create_graph=True)
+        (d2,) = grad(d1, [v])
+        x -= d1.data / d2
+        errors.append(abs(x - 1))
+    assert errors[-1] < 1e-11
+    # Quadratic: near the root each error is about the previous one squared times
+    # f'''(1) / (2 f''(1)) = 24 / 16 = 1.5.
+    assert errors[-2] / errors[-3] ** 2 == pytest.approx(1.5, rel=0.01)
+
+
+def test_grad_without_create_graph_gives_floats_and_leaves_grads_alone():
+    a, b = Value(2.0), Value(-3.0)
+    mid = a * b
+    out = mid.tanh() + a
+    a.grad, mid.grad = 5.0, 7.0  # whatever was there must survive
+    da, db, unused = grad(out, [a, b, Value(1.0)])
+    slope = 1 - math.tanh(-6.0) ** 2
+    assert (da, db, unused) == pytest.approx((1 + slope * -3.0, slope * 2.0, 0.0), rel=1e-14)
+    assert type(da) is float
+    assert (a.grad, b.grad, mid.grad, out.grad) == (5.0, 0.0, 7.0, 0.0)
+
+
+def test_grad_with_create_graph_gives_values_even_for_constant_derivatives():
+    a, b = Value(2.0), Value(-3.0)
+    da, db, unused = grad(a + b, [a, b, Value(1.0)], create_graph=True)
+    assert all(isinstance(g, Value) for g in (da, db, unused))
+    assert (da.data, db.data, unused.data) == (1.0, 1.0, 0.0)
+
+
+def test_grad_runs_micrograd_style_closures_too():
+    x = Value(0.5)
+    out = Value(math.sin(x.data), (x,), "sin")
+
+    def _backward():
+        x.grad += math.cos(x.data) * out.grad
+
+    out._backward = _backward
+    assert grad(out * 3, [x]) == [pytest.approx(3 * math.cos(0.5), rel=1e-15)]
+    with pytest.raises(NotImplementedError, match="'sin' node.*no derivative rule written in Values"):
+        grad(out, [x], create_graph=True)
+
+
+def test_grad_needs_values():
+    with pytest.raises(TypeError, match="output, got float"):
+        grad(1.0, [Value(1.0)])
+    with pytest.raises(TypeError, match="inputs, got str"):
+        grad(Value(1.0), ["x"])
+
+
+def test_create_graph_records_even_inside_no_grad_as_torch_does():
+    x = Value(2.0)
+    f = x**4 - 2 * x**2  # recorded outside the block
+    with no_grad():
+        (slope,) = grad(f, [x], create_graph=True)
+        assert (x * 3)._prev == ()  # the block is still in force after grad() returns
+    assert slope.data == 24.0 and grad(slope, [x]) == [44.0]  # f''(2) = 12 * 4 - 4, not a silent 0
+
+
+# ---- no_grad(): results without a history ----
+
+
+def test_no_grad_builds_no_graph():
+    a, b = Value(2.0), Value(-3.0)
+    with no_grad():
+        out = (a * b).tanh() + a**2 - b.exp() / a
+    assert out.data == pytest.approx(math.tanh(-6.0) + 4.0 - math.exp(-3.0) / 2.0, rel=1e-15)
+    assert out._prev == () and out._local_grads == () and out._op == ""
+    out.backward()
+    assert a.grad == 0.0 and b.grad == 0.0  # nothing leads back to the leaves
+    assert (a * b)._prev == (a, b)  # after the block, graphs are recorded again
+
+
+def test_no_grad_nests_and_restores_after_an_exception():
+    a = Value(1.0)
+    with no_grad():
+        with no_grad():
+            assert (a + 1)._prev == ()
+        assert (a + 1)._prev == ()  # still off: leaving the inner block restored "off"
+    assert (a + 1)._prev[0] is a
+    with pytest.raises(ZeroDivisionError):
+        with no_grad():
+            a / 0
+    assert (a * 2)._prev[0] is a
+
+
+def _chain(n):
+    """A chain of n multiplications, and a weak reference to its first node."""
+    y = Value(0.5) * 1.0
+    first = weakref.ref(y)
+    for _ in range(n):
+        y = y * 1.0001
+    return first, y
+
+
+def test_no_grad_lets_each_intermediate_be_freed_at_once():
+    first, y = _chain(100)
+    assert first() is not None  # recorded: the result keeps its whole history alive
+    del y
+    with no_grad():
+        first, y = _chain(100)
+    assert first() is None  # nothing refers to it any more, so it is already freed
+    assert y._prev == ()
+
+
+def test_no_grad_saves_memory():
+    def held_by_result():
+        tracemalloc.start()
+        first, y = _chain(2000)
+        held = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        return held
+
+    recorded = held_by_result()
+    with no_grad():
+        not_recorded = held_by_result()
+    assert not_recorded < recorded / 100  # one live node against a 2000-node graph

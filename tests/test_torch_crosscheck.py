@@ -15,9 +15,10 @@ from expressions import (
     trees,
 )
 from hypothesis import assume, given
+from test_engine import SECOND, SECOND_BINARY
 
 from micrograd_lesson.datasets import four_examples, make_moons
-from micrograd_lesson.engine import Value
+from micrograd_lesson.engine import Value, grad
 from micrograd_lesson.nn import MLP
 
 torch = pytest.importorskip("torch")
@@ -161,3 +162,34 @@ def test_hinge_loss_with_l2_matches_pytorch():
 
     assert loss.data == pytest.approx((tdata + 1e-4 * treg).item(), rel=1e-12)
     assert_close([p.grad for p in model.parameters()], torch_grads_in_our_order(layers))
+
+
+# ---- second derivatives: grad(create_graph=True) against torch.autograd.grad ----
+
+
+def _leaf(x):
+    return torch.tensor(x, dtype=torch.float64, requires_grad=True)
+
+
+@pytest.mark.parametrize("name, op, points", [(s[0], s[1], s[4]) for s in SECOND], ids=[s[0] for s in SECOND])
+def test_second_derivatives_match_pytorch(name, op, points):
+    for x in points:
+        a, t = Value(x), _leaf(x)
+        (first,) = grad(op(a), [a], create_graph=True)
+        (tfirst,) = torch.autograd.grad(op(t), [t], create_graph=True)
+        (tsecond,) = torch.autograd.grad(tfirst, [t], allow_unused=True)
+        tsecond = 0.0 if tsecond is None else tsecond.item()
+        assert_close([first.data, grad(first, [a])[0]], [tfirst.item(), tsecond])
+
+
+@pytest.mark.parametrize("name, op", [s[:2] for s in SECOND_BINARY], ids=[s[0] for s in SECOND_BINARY])
+def test_second_derivatives_of_two_inputs_match_pytorch(name, op):
+    x, y = 0.7, 2.5
+    a, b = Value(x), Value(y)
+    ta, tb = _leaf(x), _leaf(y)
+    ours = [g for d in grad(op(a, b), [a, b], create_graph=True) for g in grad(d, [a, b])]
+    theirs = []
+    for d in torch.autograd.grad(op(ta, tb), [ta, tb], create_graph=True):
+        second = torch.autograd.grad(d, [ta, tb], allow_unused=True, retain_graph=True)
+        theirs += [0.0 if g is None else g.item() for g in second]
+    assert_close(ours, theirs)

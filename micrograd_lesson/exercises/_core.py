@@ -9,6 +9,7 @@ so the tests can run every solution through its check.
 
 import html
 import inspect
+import itertools
 import math
 import textwrap
 
@@ -36,11 +37,6 @@ class Verdict:
         return "correct" if self.ok else f"not yet: {self.hint}"
 
 
-def verdict(ok, hint=""):
-    """Deprecated alias of Verdict, kept only until every chapter module uses Verdict directly."""
-    return Verdict(ok, hint)
-
-
 def as_number(x):
     """x as a float if it is a real number (int, float, numpy scalar, 0-d array), else None. Never raises."""
     if isinstance(x, (bool, str, bytes)):  # float("4.75") would turn text into a number
@@ -63,6 +59,22 @@ def as_array(x):
 
         return np.asarray(x, dtype=float)
     except Exception:  # junk of any kind is "not an array"
+        return None
+
+
+def shown(x, width=40):
+    """repr(x) cut to `width` characters for a hint, or "a <type>" if repr fails. Never raises."""
+    try:
+        return repr(x)[:width]
+    except Exception:  # a learner's class may have a broken __repr__
+        return f"a {type(x).__name__}"
+
+
+def first(items, n):
+    """Up to n items of an iterable as a list, or None if it cannot be iterated. Never raises or hangs."""
+    try:
+        return list(itertools.islice(items, n))
+    except Exception:  # not iterable, or its iterator raised
         return None
 
 
