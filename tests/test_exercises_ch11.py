@@ -2,7 +2,7 @@
 well as hand-picked, are refused with a hint that names the mistake; nothing makes a check raise."""
 
 import numpy as np
-from hints import hint_of
+from hints import Hostile, hint_of
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -180,3 +180,11 @@ def test_recursive_visits_accepts_floats_and_numpy_ints():
 @given(junk=JUNK)
 def test_recursive_visits_refuses_junk_without_raising(junk):
     assert not check_recursive_visits(lambda k: junk)
+
+
+def test_checks_answer_a_hostile_object_without_raising():
+    hostile = Hostile()
+    for check in (check_unbroadcast, check_matmul_backward, check_recursive_visits):
+        assert not check(hostile)
+        assert not check(lambda *args: hostile)
+        assert not check(lambda *args: (hostile, hostile))

@@ -2,7 +2,7 @@
 well as hand-picked, are refused with a hint that names the mistake; nothing makes a check raise."""
 
 import numpy as np
-from hints import hint_of
+from hints import Hostile, hint_of
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -122,3 +122,11 @@ def test_cross_entropy_grad_hints_name_other_half_derivations():
 def test_cross_entropy_grad_refuses_junk_without_raising(junk):
     assert not check_cross_entropy_grad(lambda z, t: junk)
     assert not check_cross_entropy_grad(junk)
+
+
+def test_checks_answer_a_hostile_object_without_raising():
+    hostile = Hostile()
+    for check in (check_confusion_matrix, check_cross_entropy_grad):
+        assert not check(hostile)
+        assert not check(lambda *args: hostile)
+        assert not check(lambda *args: [hostile])
