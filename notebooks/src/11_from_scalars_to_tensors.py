@@ -577,7 +577,8 @@ print("log-sum-exp version:   ", log_softmax(Tensor(z)).data[0])
 # %% [markdown]
 # The naive formula computes $e^{1000}$ = infinity, then infinity / infinity = `nan`
 # for the first class, and $e^{0}$ / infinity = 0 and $e^{-1000}$ / infinity = 0 for
-# the others, whose log is −infinity: silent wrong numbers. The stable version gives (0, −1000, −2000), which is exact.
+# the others, whose log is −infinity: silent wrong numbers. The stable version gives
+# (0, −1000, −2000), which is exact.
 # `cross_entropy(logits, labels)` averages $-\log p_t$ over the batch, built from the
 # tensor operations above, so its gradient comes for free (and equals the textbook
 # $p - \text{one-hot}(t)$, divided by the batch size; the tests check it against
@@ -609,8 +610,9 @@ final_accuracy = np.mean(spiral_model(Xs).data.argmax(axis=1) == ys)
 X_new, y_new = make_spiral(100, n_classes=3, noise=0.2, seed=SEED + 1)
 new_predictions = spiral_model(X_new).data.argmax(axis=1)
 new_accuracy = np.mean(new_predictions == y_new)
+wrong = new_predictions != y_new
 print(f"after 500 steps: training accuracy {final_accuracy:.1%}, on 300 new points {new_accuracy:.1%}")
-for i in np.flatnonzero(new_predictions != y_new):
+for i in np.flatnonzero(wrong):
     print(
         f"new point ({X_new[i, 0]:.2f}, {X_new[i, 1]:.2f}), distance {np.hypot(*X_new[i]):.2f} from the centre:"
         f" class {y_new[i]}, read as {new_predictions[i]}"
@@ -635,7 +637,6 @@ fig, (ax_regions, ax_loss) = plt.subplots(1, 2, figsize=(10, 4.2))
 ax_regions.contourf(gx, gy, regions, levels=[-0.5, 0.5, 1.5, 2.5], colors=colors, alpha=0.25)
 for c in range(3):
     ax_regions.scatter(*Xs[ys == c].T, c=colors[c], edgecolors="k", s=22, label=f"class {c}")
-wrong = new_predictions != y_new
 ax_regions.scatter(*X_new[wrong].T, marker="X", c="k", s=90, label="new point, read wrong")
 ax_regions.set_aspect("equal")
 ax_regions.set_title(f"Decision regions ({final_accuracy:.1%} of training points right)")
