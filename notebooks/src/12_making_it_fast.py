@@ -282,7 +282,7 @@ plt.show()
 # which look at recent objects only. With the collector off, only blue is left. (Machines
 # differ in the split; run the cell again to see how much it moves.)
 #
-# So the cost is the full scans, and a full scan walks every live object. One more
+# So most of the cost is the full scans, and a full scan walks every live object. One more
 # experiment checks that its time follows the number of live objects: it times one full
 # collection (`gc.collect()`, the best of three) with 0, 1, 2 and then 3 step graphs kept
 # alive, and changes nothing else.
