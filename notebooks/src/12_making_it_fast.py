@@ -149,9 +149,9 @@ plt.show()
 # With the collector off, the functions that make new nodes (`__mul__`, `__add__`,
 # `__init__`) lose the part of their time that was really the collector's; which of them
 # carried most of it depends on where each collection happened to start, so it changes
-# from run to run. The functions that make no nodes, such as `_backward`, hardly move
-# (only with the load on the machine). The next section finds out what the collector
-# is doing all that time.
+# from run to run. The functions that make no nodes, such as `_backward`, change much
+# less; how much they move shows the noise in these wall-clock times on a busy machine.
+# The next section finds out what the collector is doing all that time.
 
 # %% [markdown]
 # ## The garbage collector
