@@ -135,3 +135,21 @@ def test_unknown_activation_is_refused(make):
 def test_sizes_must_be_positive(make, text):
     with pytest.raises(ValueError, match=text):
         make()
+
+
+def test_nonlin_is_a_plain_settable_attribute_kept_in_step_with_activation():
+    random.seed(0)
+    n = Neuron(2, activation="tanh")
+    x = [1.5, -0.5]
+    assert n(x)._op == "tanh" and n.nonlin is True
+    n.nonlin = False  # as micrograd's code may do
+    assert n(x)._op == "+" and n.activation == "linear" and repr(n) == "LinearNeuron(2)"
+    n.nonlin = True  # back to the nonlinearity it was made with
+    assert n(x)._op == "tanh" and n.activation == "tanh"
+    n.activation = "linear"
+    assert n.nonlin is False and n(x)._op == "+"
+    n.activation = "sigmoid"
+    assert n.nonlin is True and n(x)._op == "sigmoid"
+    with pytest.raises(ValueError, match="activation must be one of.*'gelu'"):
+        n.activation = "gelu"
+    assert not Neuron(2, activation="linear").nonlin
