@@ -358,11 +358,14 @@ _RULES_IN_VALUES = {
 
 def _local_grads_in_values(node):
     """The node's local derivatives as Values (or constants), for create_graph."""
+    own_backward = getattr(node._backward, "__func__", None) is not Value._backward
+    if node._da is None and not own_backward:
+        raise node._no_local_derivative()
     if node._exponent is not None:  # x ** n with a plain number n
         n = node._exponent
-        return (0.0,) if n == 0 else (n * node._prev[0] ** (n - 1),)
+        return (0.0,) if n == 0 else (n * node._a ** (n - 1),)
     rule = _RULES_IN_VALUES.get(node._op)
-    if rule is None or "_backward" in vars(node):
+    if rule is None or own_backward:  # a micrograd-style closure: its rule is not known
         raise NotImplementedError(
             f"grad(create_graph=True) cannot differentiate through a {node._op!r} node: "
             f"it has no derivative rule written in Values (only the engine's own operations have one)"

@@ -661,3 +661,9 @@ def test_micrograd_readme_example_runs_unchanged():
     g.backward()
     assert f"{a.grad:.4f}" == "138.8338"  # "prints 138.8338"
     assert f"{b.grad:.4f}" == "645.5773"  # "prints 645.5773"
+
+
+def test_grad_with_create_graph_names_a_derivative_that_does_not_exist():
+    a = Value(0.0)
+    with pytest.raises(ZeroDivisionError, match=r"derivative of x\*\*0.5 does not exist at x = 0.0"):
+        grad(a**0.5, [a], create_graph=True)
