@@ -48,7 +48,7 @@ class Value:
     # A node keeps its (at most two) inputs and their local derivatives in fixed
     # slots, not in tuples: then a node is one object, not three, for Python's
     # garbage collector to track, and a training step's graph of 65,000 nodes
-    # costs the collector a third of the work. "__dict__" still lets code set
+    # costs the collector about a third of the work. "__dict__" still lets code set
     # `out._backward = ...` or a label on a node; "__weakref__" lets a weak
     # reference watch a node being freed.
     __slots__ = ("data", "grad", "_op", "_a", "_b", "_da", "_db", "__dict__", "__weakref__")
@@ -77,8 +77,9 @@ class Value:
             raise ValueError(
                 f"a {self._op!r} node has {len(children)} inputs but {len(local_grads)} local derivatives"
             )
-        # A tuple, not a set: b = a + a must list `a` twice (so it gets both
-        # contributions), and a fixed order gives the same drawing every run.
+        # In order, repeats kept: b = a + a holds `a` in both slots (so it gets
+        # both contributions), and a fixed order gives the same drawing every run.
+        # With one input, the second slot stays None.
         self._a, self._b = (children + (None,))[:2]
         if local_grads:
             self._da, self._db = (local_grads + (None,))[:2]
@@ -322,9 +323,9 @@ def no_grad():
     """Compute values without recording how: every result is a plain leaf.
 
     Use it where no gradient will be asked for (evaluating a trained model,
-    updating weights): no inputs are kept, so each step's graph can be freed
-    as soon as the result is. Nesting works, and leaving the block, even by
-    an exception, restores what was there before.
+    updating weights): no inputs are kept, so each intermediate result is
+    freed as soon as nothing else refers to it. Nesting works, and leaving
+    the block, even by an exception, restores what was there before.
     """
     global _recording
     before = _recording
