@@ -3,13 +3,15 @@
 from micrograd_lesson import Value, draw_dot
 """
 
-from .datasets import four_examples, make_moons, make_spiral, xor
+from .datasets import four_examples, load_digits, make_moons, make_spiral, xor
 from .draw import draw_dot
 from .engine import Value, grad, no_grad
 from .gradcheck import central_difference, forward_difference, gradcheck, numerical_gradient
 from .nn import MLP, Layer, Module, Neuron
 from .optim import SGD, Adam, Optimizer
 from .plots import plot_decision_boundary, plot_losses
+from .stepthrough import step_through
+from .tensor import Tensor
 from .train import History, fit, frame_slider
 
 __version__ = "0.1.0"
@@ -23,6 +25,7 @@ __all__ = [
     "Module",
     "Neuron",
     "Optimizer",
+    "Tensor",
     "Value",
     "central_difference",
     "draw_dot",
@@ -32,11 +35,13 @@ __all__ = [
     "frame_slider",
     "grad",
     "gradcheck",
+    "load_digits",
     "make_moons",
     "make_spiral",
     "no_grad",
     "numerical_gradient",
     "plot_decision_boundary",
     "plot_losses",
+    "step_through",
     "xor",
 ]

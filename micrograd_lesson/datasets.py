@@ -1,10 +1,14 @@
-"""Small classification data sets, generated in code (NumPy only, seeded).
+"""Small classification data sets: generated in code (NumPy only, seeded), and one real one.
 
 Binary labels are -1 and +1, the form the max-margin (hinge) loss wants;
 `(y + 1) // 2` turns them into 0 and 1.
 """
 
+from pathlib import Path
+
 import numpy as np
+
+DATA = Path(__file__).parent / "data"
 
 
 def four_examples():
@@ -53,6 +57,17 @@ def make_spiral(n_per_class=50, n_classes=2, noise=0.2, seed=0):
     if n_classes == 2:
         y = 2 * y - 1
     return X, y
+
+
+def load_digits():
+    """1,797 handwritten digits shipped with the package (UCI, CC BY 4.0; see data/README.md).
+
+    Returns X of shape (1797, 64), each row an 8 x 8 image read row by row with pixel
+    values 0..16 (as floats), and y of shape (1797,), the digits 0..9 (ints).
+    """
+    with np.load(DATA / "digits.npz") as f:
+        images, labels = f["images"], f["labels"]
+    return images.reshape(len(images), 64).astype(np.float64), labels.astype(np.int64)
 
 
 def _check_positive(name, value, minimum=1):

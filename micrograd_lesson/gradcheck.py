@@ -5,6 +5,8 @@ A derivative is what a small nudge does: (f(x + h) - f(x)) / h. The
 the same h, so it is what the checks use.
 """
 
+import random
+
 from .engine import Value
 
 
@@ -39,9 +41,13 @@ class GradCheckResult:
     def __init__(self, names, autograd, numeric, atol, rtol):
         self.names, self.autograd, self.numeric = names, autograd, numeric
         self.errors = [abs(a - n) for a, n in zip(autograd, numeric)]
+        # |a - n| / max(|a|, |n|): scale-free, so rows of very different sizes compare;
+        # the floor atol keeps a gradient of exactly 0 from dividing by zero.
+        self.rel_errors = [e / max(abs(a), abs(n), atol) for e, a, n in zip(self.errors, autograd, numeric)]
         self.passed = [e <= atol + rtol * abs(n) for e, n in zip(self.errors, numeric)]
         self.ok = all(self.passed)
         self.max_error = max(self.errors, default=0.0)
+        self.max_rel_error = max(self.rel_errors, default=0.0)
 
     def __bool__(self):
         return self.ok
@@ -82,3 +88,41 @@ def gradcheck(f, inputs, names=None, h=1e-6, atol=1e-6, rtol=1e-4):
 
     numeric = numerical_gradient(lambda *xs: f(*[Value(x) for x in xs]).data, inputs, h)
     return GradCheckResult(names, autograd, numeric, atol, rtol)
+
+
+def gradcheck_parameters(loss_fn, params, sample=None, seed=0, h=1e-6, atol=1e-6, rtol=1e-4):
+    """Check a whole model: autograd's gradient of loss_fn() -> Value against nudging each parameter.
+
+    `params` are the model's leaf Values (e.g. model.parameters()); each one is
+    nudged in place and put back exactly. `sample` checks only that many of
+    them, picked at random with `seed`, since each needs two forward passes.
+    The result has one row per checked parameter, named by its index, and a
+    relative error per row (`rel_errors`).
+    """
+    params = list(params)
+    if not all(isinstance(p, Value) for p in params):
+        raise TypeError("gradcheck_parameters needs a list of Values, e.g. model.parameters()")
+    indices = list(range(len(params)))
+    if sample is not None:
+        if not 0 < sample <= len(params):
+            raise ValueError(f"sample must be between 1 and {len(params)}, got {sample!r}")
+        indices = sorted(random.Random(seed).sample(indices, sample))
+
+    loss = loss_fn()
+    if not isinstance(loss, Value):
+        raise TypeError(f"gradcheck_parameters needs loss_fn to return a Value, got {type(loss).__name__}")
+    for p in params:
+        p.grad = 0.0
+    loss.backward()
+    autograd = [params[i].grad for i in indices]
+
+    numeric = []
+    for i in indices:
+        p, original = params[i], params[i].data
+        p.data = original + h
+        up = loss_fn().data
+        p.data = original - h
+        down = loss_fn().data
+        p.data = original  # put it back exactly
+        numeric.append((up - down) / (2 * h))
+    return GradCheckResult([f"p{i}" for i in indices], autograd, numeric, atol, rtol)

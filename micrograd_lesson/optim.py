@@ -69,6 +69,50 @@ class SGD(Optimizer):
         return f"SGD({len(self.params)} parameters, lr={self.lr:g}, momentum={self.momentum:g})"
 
 
+class Adagrad(Optimizer):
+    """AdaGrad (Duchi et al., 2011), the same rule as torch.optim.Adagrad.
+
+        s = s + g**2                       every squared gradient so far, summed
+        p -= lr * g / (sqrt(s) + eps)
+
+    A parameter with large gradients gets small steps and one with small
+    gradients large steps. But s only grows, so every step shrinks for ever.
+    """
+
+    def __init__(self, params, lr=0.01, eps=1e-10):
+        super().__init__(params, lr)
+        self.eps = _check_positive(eps, "eps", "Adagrad", allow_zero=True)
+        self.sum_sq = [0.0] * len(self.params)
+
+    def step(self):
+        for i, p in enumerate(self.params):
+            self.sum_sq[i] += p.grad * p.grad
+            p.data -= self.lr * p.grad / (math.sqrt(self.sum_sq[i]) + self.eps)
+
+
+class RMSprop(Optimizer):
+    """RMSProp (Hinton, 2012), the same rule as torch.optim.RMSprop (no momentum).
+
+        v = alpha * v + (1 - alpha) * g**2   a running mean of squared gradients
+        p -= lr * g / (sqrt(v) + eps)
+
+    AdaGrad with a memory that fades: old gradients stop counting, so the
+    step size follows the gradient's recent size instead of shrinking for ever.
+    """
+
+    def __init__(self, params, lr=0.01, alpha=0.99, eps=1e-8):
+        super().__init__(params, lr)
+        self.alpha = _check_fraction(alpha, "alpha", "RMSprop")
+        self.eps = _check_positive(eps, "eps", "RMSprop", allow_zero=True)
+        self.v = [0.0] * len(self.params)
+
+    def step(self):
+        a = self.alpha
+        for i, p in enumerate(self.params):
+            self.v[i] = a * self.v[i] + (1 - a) * p.grad * p.grad
+            p.data -= self.lr * p.grad / (math.sqrt(self.v[i]) + self.eps)
+
+
 class Adam(Optimizer):
     """Adam (Kingma and Ba, 2015), the same rule as torch.optim.Adam.
 
@@ -81,18 +125,28 @@ class Adam(Optimizer):
     gradient's scale, so a parameter with tiny gradients moves as fast as
     one with huge gradients. m and v start at 0, which biases them towards
     0 early on; dividing by (1 - beta**t) after t steps removes that bias.
+
+    weight_decay adds weight_decay * p to the gradient (an L2 term in the
+    loss), as torch.optim.Adam does; that pull then gets divided by sqrt(v)
+    like the rest of the gradient. AdamW below decays the weights directly.
     """
 
-    def __init__(self, params, lr=0.001, betas=(0.9, 0.999), eps=1e-8):
+    def __init__(self, params, lr=0.001, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0):
         super().__init__(params, lr)
+        who = type(self).__name__
         if not isinstance(betas, (tuple, list)) or len(betas) != 2:
-            raise ValueError(f"Adam needs betas as a pair (beta1, beta2), got {betas!r}")
-        self.beta1 = _check_fraction(betas[0], "betas[0]", "Adam")
-        self.beta2 = _check_fraction(betas[1], "betas[1]", "Adam")
-        self.eps = _check_positive(eps, "eps", "Adam", allow_zero=True)
+            raise ValueError(f"{who} needs betas as a pair (beta1, beta2), got {betas!r}")
+        self.beta1 = _check_fraction(betas[0], "betas[0]", who)
+        self.beta2 = _check_fraction(betas[1], "betas[1]", who)
+        self.eps = _check_positive(eps, "eps", who, allow_zero=True)
+        self.weight_decay = _check_positive(weight_decay, "weight_decay", who, allow_zero=True)
         self.t = 0  # steps taken so far, for the bias correction
         self.m = [0.0] * len(self.params)
         self.v = [0.0] * len(self.params)
+
+    def _gradient(self, p):
+        """The gradient Adam averages: with L2, the loss's gradient plus weight_decay * p."""
+        return p.grad + self.weight_decay * p.data
 
     def step(self):
         self.t += 1
@@ -101,7 +155,7 @@ class Adam(Optimizer):
         correction1 = 1 - b1**self.t
         correction2 = 1 - b2**self.t
         for i, p in enumerate(self.params):
-            g = p.grad
+            g = self._gradient(p)
             self.m[i] = b1 * self.m[i] + (1 - b1) * g
             self.v[i] = b2 * self.v[i] + (1 - b2) * g * g
             m_hat = self.m[i] / correction1
@@ -110,10 +164,31 @@ class Adam(Optimizer):
             p.data -= self.lr * m_hat / (math.sqrt(v_hat) + self.eps)
 
     def __repr__(self):
+        decay = f", weight_decay={self.weight_decay:g}" if self.weight_decay else ""
         return (
-            f"Adam({len(self.params)} parameters, lr={self.lr:g}, "
-            f"betas=({self.beta1:g}, {self.beta2:g}), eps={self.eps:g})"
+            f"{type(self).__name__}({len(self.params)} parameters, lr={self.lr:g}, "
+            f"betas=({self.beta1:g}, {self.beta2:g}), eps={self.eps:g}{decay})"
         )
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (Loshchilov and Hutter, 2019), as torch.optim.AdamW.
+
+    Before the Adam step every weight shrinks by the factor (1 - lr * weight_decay),
+    whatever its gradient history: the decay is not divided by sqrt(v), so
+    every weight is pulled towards 0 at the same relative speed.
+    """
+
+    def __init__(self, params, lr=0.001, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+        super().__init__(params, lr, betas, eps, weight_decay)
+
+    def _gradient(self, p):
+        return p.grad  # the decay is applied to the weight itself, in step()
+
+    def step(self):
+        for p in self.params:
+            p.data *= 1 - self.lr * self.weight_decay
+        super().step()
 
 
 # ---- input checks: a wrong argument should say what was wrong ----

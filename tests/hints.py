@@ -12,3 +12,25 @@ def failed_with(result, *words):
     """The check said "not yet", and its hint mentions each of `words`."""
     hint = repr(result)
     return (not result) and hint.startswith("not yet:") and all(w in hint for w in words)
+
+
+class Hostile:
+    """An object every one of whose hooks raises: a check must still answer with a hint."""
+
+    def __repr__(self):
+        raise RuntimeError("repr")
+
+    def __float__(self):
+        raise RuntimeError("float")
+
+    def __eq__(self, other):
+        raise RuntimeError("eq")
+
+    def __hash__(self):
+        raise RuntimeError("hash")
+
+    def __iter__(self):
+        raise RuntimeError("iter")
+
+    def __getattr__(self, name):
+        raise RuntimeError("getattr")

@@ -12,6 +12,14 @@ from notebook_outputs import load, row, text_outputs
 
 # Each pattern is a curriculum number as its chapter prints it.
 EXPECTED = {
+    "00": [
+        re.escape("Num(3)\nNum(6)"),  # 1 + Num(2) and sum([...]) once __radd__ exists
+        re.escape("int's own answer: NotImplemented"),
+        re.escape("sum([Num(1), Num(2)]) -> TypeError: unsupported operand type(s) for +: 'int' and 'Num'"),
+        re.escape("Num(7) Num(-7)"),  # exercise 0.1's stub: __rsub__ = __sub__ swaps the operands
+        re.escape("[30, 30, 30]"),  # exercise 0.2's stub: closures made in a loop all read the last n
+        re.escape("ValueError: this Neuron takes 3 inputs, got 2"),  # zip would silently drop a weight
+    ],
     "01": [
         re.escape("f(3) = 20.0000"),
         re.escape("x = 0.6667   slope by nudging = 0.0000"),  # slope ~ 0 at x = 2/3
@@ -26,12 +34,33 @@ EXPECTED = {
         re.escape("1,000,000 parameters: nudging needs 1,000,001 evaluations"),
         row("0.6667", "0.0000", "-0.0000", "0.0000"),  # symbolic, numerical, automatic at x = 2/3
         row("3.0000", "14.0000", "14.0000", "14.0000"),
+        # the -0.0000 at x = 2/3 is one float gap of f, divided by 2h
+        re.escape("at x = 2/3: numerical -2.22e-10, symbolic 0.00e+00, automatic 0.00e+00"),
+        re.escape("f(x + h) - f(x - h) = -4.44e-16; gap between floats near f(x) = 4.44e-16"),
+        # the round-off line drawn is eps * |g(2)| / h, and the measured errors stay near it
+        re.escape("machine epsilon = 2.22e-16; eps * |g(2)| = 1.78e-15"),
+        re.escape("forward: error falls like h^1.00 for large h; smallest error 3e-08 at h = 2e-08"),
+        re.escape("central: error falls like h^2.00 for large h; smallest error 2e-11 at h = 3e-06"),
+        re.escape("for h <= 1e-9, error * h / (eps * |g(2)|) is at most 1.45"),
+        re.escape("for h <= 1e-9, error * h / (eps * |g(2)|) is at most 0.70"),
+        # a backward pass costs at most ~2 evaluations: one multiply-add per input of each operation
+        re.escape("operations run by the evaluation: 336"),
+        re.escape("most inputs of any one operation: 2"),
+        re.escape("multiply-adds in the backward pass: 636 (1.89 per operation)"),
+        re.escape("nudging needs 1,000,001 evaluations (forward) or 2,000,000 (central)"),
     ],
     "02": [
         re.escape("L = -8.0000"),
         re.escape("<computation graph: 7 values, 3 operations; L = -8.0000>"),
         re.escape("leaves: a, b, c, f"),
         re.escape("inputs remembered in the tuple: 2"),
+        # micrograd's set does not cost a + a half its gradient (its closures name both operands) ...
+        re.escape("micrograd's constructor: Value(self, data, _children=(), _op='')"),
+        re.escape("micrograd, s = a + a: inputs kept in its set: 1; ds/da = 2.0000"),
+        re.escape("            self.grad += out.grad\n            other.grad += out.grad"),  # its closure
+        # ... a set does, in a design that pairs each input with one local derivative
+        re.escape("inputs kept in a tuple: 2; ds/da = 2.0000"),
+        re.escape("inputs kept in a set  : 1; ds/da = 1.0000"),
         re.escape("AttributeError: 'int' object has no attribute 'data'"),
     ],
     "03": [
@@ -48,6 +77,7 @@ EXPECTED = {
         row("w1", "1.0000", "1.0000"),
         row("x2", "0.5000", "0.5000"),
         row("w2", "0.0000", "0.0000"),
+        re.escape("random moves that beat the gradient: 0 of 2000"),  # the gradient is the steepest ascent
     ],
     "04": [
         re.escape("o = 0.7071"),
@@ -56,6 +86,11 @@ EXPECTED = {
         re.escape("b = a + a:  db/da = 2.0000"),  # ... and with accumulation
         re.escape("engine with '=':  df/da = 3.0000, df/db = -2.0000"),
         re.escape("f = d * e:  df/da = -3.0000, df/db = -8.0000"),
+        re.escape("nudge only the a inside d:  slope 3.0000"),  # contributions add up, path by path
+        re.escape("nudge only the a inside e:  slope -6.0000"),
+        re.escape("nudge a everywhere at once: slope -3.0000"),
+        re.escape("push and recurse:  dd/da = 10.0000"),  # b = 2a, d = b + 3b without a sort
+        re.escape("topological order: dd/da = 8.0000"),
         re.escape("step 2: p (*) fires: x.grad 1.0000 -> 4.0000, y.grad 0.0000 -> 2.0000"),
         re.escape("z = 8.0000, dz/dx = 4.0000, dz/dy = 2.0000"),
         re.escape("RecursionError: maximum recursion depth exceeded"),
@@ -78,6 +113,9 @@ EXPECTED = {
         re.escape("package tanh(+1000) = +1.0000, gradient 0.0000"),
         re.escape("package sigmoid(-1000) = +0.0000, gradient 0.0000"),
         re.escape("cube_with_local_grads: 8.0000, d/dx = 12.0000"),
+        re.escape("mean: loss = 0.2050, gradients of the four predictions: -0.1000"),
+        re.escape("closure: c = 6.0000, dc/da = 10.0000"),  # .data changed between the passes
+        re.escape("stored at forward: c = 6.0000, dc/da = 3.0000"),
     ],
     "06": [
         re.escape("central difference: 12.000000"),
@@ -89,10 +127,20 @@ EXPECTED = {
         re.escape("package engine, call 2: a.grad = 24.0000, b.grad = 3.0000"),
         re.escape("lecture-style engine, call 1: a.grad = 12.0000"),
         re.escape("lecture-style engine, call 2: a.grad = 36.0000, b.grad = 6.0000"),
+        # the whole-network check: every parameter agrees; a tanh without its square fails
+        # every parameter behind a tanh (all but the linear output neuron's 5)
+        re.escape("<gradcheck passed: 41 inputs"),
+        r"largest relative error over all 41 parameters: \d\.\de-(0[7-9]|1\d)$",
+        re.escape("parameters whose relative error is above 1e-4: 36 of 41"),
     ],
     "07": [
         re.escape("MLP(3, [4, 4, 1]): 41 parameters;  (3 + 1)*4 + (4 + 1)*4 + (4 + 1)*1 = 41"),
         re.escape("MLP(2, [16, 16, 1]): 337 parameters;  (2 + 1)*16 + (16 + 1)*16 + (16 + 1)*1 = 337"),
+        # how many nodes one forward pass builds, and the loss over the four examples
+        re.escape("one input, given as Values: 116 nodes"),
+        re.escape("one input, given as floats: 125 nodes"),
+        re.escape(": 394 nodes"),
+        re.escape("of which parameters: 41"),
     ],
     "08": [
         re.escape("step 0: loss 2.50000"),
@@ -100,15 +148,61 @@ EXPECTED = {
         re.escape("step 2: loss 0.15625"),
         re.escape("after 10 updates: w1 = 1.0010, w2 = 4.9980"),
         r"largest miss: 0\.0[01]\d\d",  # every prediction within 0.02 of its target
+        # without zero_grad: infinite at 0.12, finite but never settling at 0.05 and 0.01
+        re.escape("at step 448 inf"),
+        re.escape("without, lr 0.05: lowest 0.0036 (step 25); at step 499 0.1570"),
+        re.escape("without, lr 0.01: lowest 0.0011 (step 487); at step 499 0.2363"),
+        # ... and it is momentum with mu = 1, to rounding
+        r"largest relative difference \d\.\de-1\d$",
+        # the = bug in tanh: no effect on an MLP, slower training with skip connections
+        re.escape("largest difference between the two loss curves = 0.0"),
+        re.escape("right engine: loss 22.30 -> 1.68e-08 after 200 steps; first below 1e-4 at step 56"),
+        re.escape("= in tanh  : loss 22.30 -> 1.42e-06 after 200 steps; first below 1e-4 at step 111"),
+        re.escape("16 of 21 rows wrong"),
     ],
     "09": [
         re.escape("layer widths [16, 16, 1], 337 parameters"),
         re.escape("training accuracy 100%"),
+        re.escape("objects the cycle collector freed during the 2 steps with it on: 0"),
+        re.escape("NumPy and Value scores agree to 1e-9 on all 100 points: True"),
+        r"mini-batch run after 100 steps: training accuracy \d+%",
+        r"^alpha 0\.0 : after 200 steps train loss",
+        r"^alpha 0\.01: after 200 steps train loss",
     ],
     "10": [
-        r"^plain SGD.*accuracy",
-        r"^momentum.*accuracy",
-        r"^Adam",
+        re.escape("kappa = 100, derived best rate 2/(1 + 100) = 0.0198, factor 0.9802"),
+        re.escape("predicted limit 2(1 + 0.9)/100 = 0.0380"),
+        re.escape("derived: mu* = 0.6694, lr* = 0.0331, factor sqrt(mu*) = 0.8182"),
+        r"^lr 0\.0375: loss after 400 steps \d\.\d+e-\d+$",
+        r"^lr 0\.0385: loss after 400 steps .*\(diverged\)$|^lr 0\.0385: loss after 400 steps \d\.\d+e\+\d+$",
+    ],
+    "11": [
+        re.escape("largest difference from central differences: below 1e-8? True"),
+        re.escape("the package's Tensor gives shape (4,): [3. 3. 3. 3.]"),
+        re.escape("matmul (@) needs matrices (m, n) @ (n, p), got shapes (5, 3) and (4, 2)"),
+        r"^18 +3,814,697,265,625 +3,814,697,265,625 +1,048,573 +55$",  # recursive vs topological visits
+        re.escape("337 gradients, largest difference between the engines below 1e-12: True"),
+        re.escape("log-sum-exp version:    [    0. -1000. -2000.]"),
+        r"after 500 steps: training accuracy \d+\.\d%, on 300 new points 9\d\.\d%",
+    ],
+    "12": [
+        re.escape("objects freed by all the scans in 6 steps: fewer than 100? True"),
+        re.escape("full scans under 'no full scans': 0"),
+        re.escape("the same losses to 10 significant digits: True"),
+        re.escape("tensor engine after 100 steps: loss 0.0114, accuracy 100%"),
+        re.escape("tensor engine at least 20x faster per step: True"),
+        re.escape("trained in under 10 seconds: True"),
+    ],
+    "13": [
+        re.escape("f(3 + ε) = Dual(val=20.0000, dot=14.0000)"),  # forward mode: exact f'(3)
+        re.escape("one backward pass:  dd/da = -3.0000, dd/db = 2.0000, dd/dc = 1.0000"),
+        r"^  128 \|\s+49152\s+768 \|\s+255\s+16639$",  # forward vs reverse: the counts cross over
+        re.escape("f(2) = 8.0000, f'(2) = 24.0000 (a Value), f''(2) = 44.0000"),
+        re.escape("step 7: x = 1.000000000000000, error 0.0e+00"),  # Newton from 2 reaches 1
+        re.escape("Newton: 6 steps"),
+        re.escape("error / previous error squared = 1.500"),  # quadratic convergence
+        re.escape("inside:  z = 7.0000, z has 0 inputs, its graph 1 value"),  # no_grad builds no graph
+        re.escape("PyTorch (optional): PowBackward0 -> SubBackward0 -> TanhBackward0 -> AddBackward0"),
     ],
 }
 
@@ -123,3 +217,38 @@ def test_curriculum_numbers_are_in_the_stored_outputs(prefix):
 def test_chapter_8_learns_every_example_within_0_02():
     (miss,) = re.findall(r"largest miss: (\S+)", text_outputs(load("08")))
     assert float(miss) < 0.02
+
+
+def test_chapter_12_digits_reach_97_percent_held_out():
+    (accuracy,) = re.findall(r"held-out accuracy: (\S+)%", text_outputs(load("12")))
+    assert float(accuracy) >= 97.0
+
+
+def test_chapter_9_overfits_without_a_penalty_and_the_penalty_shrinks_the_weights():
+    text = text_outputs(load("09"))
+    runs = {}
+    for alpha, train, val, lowest, squares in re.findall(
+        r"alpha (\S+)\s*: after 200 steps train loss (\S+) .*validation loss (\S+) .*"
+        r"lowest validation loss (\S+) at step \d+;  sum of squared weights (\S+)",
+        text,
+    ):
+        runs[float(alpha)] = [float(train), float(val), float(lowest), float(squares)]
+    assert set(runs) == {0.0, 0.01}
+    train, val, lowest, squares = runs[0.0]
+    assert train < val and lowest < val  # it overfits: validation loss rose after its lowest point
+    assert runs[0.01][3] < squares / 2  # the penalty keeps the weights smaller
+
+
+def test_chapter_10_momentum_shrinks_both_directions_by_sqrt_mu():
+    text = text_outputs(load("10"))
+    factors = re.findall(r"momentum (\d\.\d+) \(predicted (\d\.\d+)\)", text)
+    assert len(factors) == 2
+    for measured, predicted in factors:
+        assert abs(float(predicted) - 0.9**0.5) < 1e-4
+        assert abs(float(measured) - float(predicted)) < 0.002
+
+
+def test_chapter_10_race_leaves_no_winner_at_an_edge_of_its_grid():
+    text = text_outputs(load("10"))
+    assert text.count("(inside its grid") == 15  # 5 methods on 3 problems
+    assert "EDGE" not in text

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from micrograd_lesson import four_examples, make_moons, make_spiral, xor
+from micrograd_lesson import four_examples, load_digits, make_moons, make_spiral, xor
 
 
 def test_four_examples_are_the_lecture_examples():
@@ -122,3 +122,20 @@ def test_bad_sizes_raise_a_clear_error(call, name):
 def test_numpy_integers_are_accepted_as_sizes():
     X, _ = make_moons(np.int64(10), seed=0)
     assert X.shape == (10, 2)
+
+
+def test_digits_are_the_1797_uci_images_with_balanced_labels():
+    X, y = load_digits()
+    assert X.shape == (1797, 64) and X.dtype == np.float64
+    assert y.shape == (1797,) and set(y.tolist()) == set(range(10))
+    assert X.min() == 0 and X.max() == 16 and np.all(X == np.round(X))  # counts of on-pixels, 0..16
+    assert np.bincount(y).min() >= 170  # about 180 of each digit
+
+
+def test_digits_look_like_digits():
+    """A zero is a ring: its mean image is dark in the middle and bright around it."""
+    X, y = load_digits()
+    zero = X[y == 0].mean(axis=0).reshape(8, 8)
+    assert zero[3:5, 3:5].mean() < 2  # the hole
+    assert zero[3:5, 2].mean() > 8 and zero[3:5, 5].mean() > 8  # the left and right sides of the ring
+    assert zero[0, 3:5].mean() > 8 and zero[7, 3:5].mean() > 8  # its top and bottom

@@ -1,95 +1,146 @@
-"""Chapter 0 exercise checks: plausible wrong answers get False and a specific hint."""
+"""Chapter 0 exercise checks: every right answer passes, wrong ones get a hint naming the mistake."""
 
 import pytest
 from hints import hint_of
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from junk import JUNK
 
-from micrograd_lesson.exercises import check_dot, check_make_scaler, check_num_class
+from micrograd_lesson.exercises import check_rsub, check_scalers, check_zip_prediction
+from micrograd_lesson.exercises._core import Verdict
+from micrograd_lesson.exercises.ch00 import ZIP_ANSWER, Num, fixed_scalers, predict_short_neuron
 
 
-class NoAdd:
+@pytest.mark.parametrize("check", [check_rsub, check_scalers, check_zip_prediction])
+@given(answer=JUNK)
+def test_checks_never_raise_and_refuse_junk(check, answer):
+    result = check(answer)
+    assert isinstance(result, Verdict)
+    assert not result and result.hint
+
+
+def test_worked_solutions_pass():
+    assert check_rsub(Num)
+    assert check_scalers(fixed_scalers) and check_scalers(fixed_scalers())
+    assert check_zip_prediction(predict_short_neuron) and check_zip_prediction(predict_short_neuron())
+
+
+# ---- 0.1 reflected subtraction ---------------------------------------------------------------------
+
+
+def num_class(sub, rsub, wrap=True):
+    """A Num-like class whose __sub__ and __rsub__ compute sub(a, b) and rsub(a, b) on the values.
+
+    rsub=None leaves __rsub__ out.
+    """
+
+    def as_num(cls, other):
+        if isinstance(other, cls) or not wrap:
+            return other
+        return cls(other)
+
     def __init__(self, value):
         self.value = value
 
+    def __sub__(self, other):
+        return type(self)(sub(self.value, as_num(type(self), other).value))
 
-class AddOnly:
-    def __init__(self, value):
-        self.value = value
+    def __rsub__(self, other):
+        return type(self)(rsub(self.value, as_num(type(self), other).value))
 
-    def __add__(self, other):
-        other = other if isinstance(other, AddOnly) else AddOnly(other)
-        return AddOnly(self.value + other.value)
-
-
-class NoWrap:
-    def __init__(self, value):
-        self.value = value
-
-    def __add__(self, other):
-        return NoWrap(self.value + other.value)
-
-    def __radd__(self, other):
-        return self + other
+    methods = {"__init__": __init__, "__sub__": __sub__, "__rsub__": __rsub__}
+    if rsub is None:
+        del methods["__rsub__"]
+    return type("Attempt", (), methods)
 
 
-class ReturnsInt:
-    def __init__(self, value):
-        self.value = value
+def test_rsub_accepts_other_correct_classes():
+    assert check_rsub(num_class(lambda a, b: a - b, lambda a, b: b - a))
+    assert check_rsub(num_class(lambda a, b: a + -b, lambda a, b: -a + b))
 
-    def __add__(self, other):
-        return self.value + getattr(other, "value", other)
 
-    __radd__ = __add__
+FORMULAS = [
+    lambda a, b: a - b,
+    lambda a, b: b - a,
+    lambda a, b: a + b,
+    lambda a, b: abs(a - b),
+    lambda a, b: -(a + b),
+    lambda a, b: a * b,
+]
+
+
+@given(sub=st.integers(0, len(FORMULAS) - 1), rsub=st.integers(0, len(FORMULAS) - 1))
+def test_rsub_rejects_every_wrong_pair_of_formulas(sub, rsub):
+    assume((sub, rsub) != (0, 1))
+    assert not check_rsub(num_class(FORMULAS[sub], FORMULAS[rsub]))
+
+
+def test_rsub_hints():
+    swapped = num_class(lambda a, b: a - b, lambda a, b: a - b)  # the stub's bug: __rsub__ = __sub__
+    assert "operands are swapped" in hint_of(check_rsub, swapped)
+    assert "__rsub__: is it defined" in hint_of(check_rsub, num_class(lambda a, b: a - b, None))
+    assert "isinstance" in hint_of(check_rsub, num_class(lambda a, b: a - b, lambda a, b: b - a, wrap=False))
+    assert "__sub__ defined" in hint_of(check_rsub, type("Empty", (), {}))
+    assert "with a number in .value" in hint_of(check_rsub, int)
+    assert "class itself" in hint_of(check_rsub, Num(3))
+
+
+# ---- 0.2 closures made in a loop ---------------------------------------------------------------------
+
+
+def test_scalers_accepts_every_fix():
+    assert check_scalers([lambda x, n=n: n * x for n in (1, 2, 3)])
+    assert check_scalers((lambda x: x, lambda x: 2 * x, lambda x: x + x + x))
+    assert check_scalers(lambda: [lambda x, n=n: x * n for n in range(1, 4)])
+
+
+@given(ks=st.lists(st.floats(-5, 5, allow_nan=False), min_size=3, max_size=3))
+def test_scalers_rejects_any_other_multipliers(ks):
+    assume(ks != [1.0, 2.0, 3.0])
+    assert not check_scalers([lambda x, k=k: k * x for k in ks])
+
+
+@given(offset=st.floats(-5, 5, allow_nan=False).filter(lambda v: abs(v) > 1e-3))
+def test_scalers_rejects_functions_that_are_right_only_at_ten(offset):
+    assert not check_scalers([lambda x, n=n: n * 10 + offset * (x - 10) for n in (1, 2, 3)])
+
+
+def test_scalers_hints():
+    late = [lambda x: n * x for n in (1, 2, 3)]  # noqa: B023 - the bug the exercise is about
+    assert "CALLED" in hint_of(check_scalers, late)
+    assert "three functions" in hint_of(check_scalers, [lambda x: x, lambda x: 2 * x])
+    assert "should be a function" in hint_of(check_scalers, [1, 2, 3])
+    assert "scalers[1](10) gave 25" in hint_of(check_scalers, [lambda x: x, lambda x: 25, lambda x: 3 * x])
+    assert "ZeroDivisionError" in hint_of(check_scalers, [lambda x: x / 0] * 3)
+    assert "list of three functions" in hint_of(check_scalers, lambda x: 2 * x)  # one scaler, not the list
+
+
+# ---- 0.3 predict what zip does ------------------------------------------------------------------------
+
+
+@given(value=st.floats(-100, 100, allow_nan=False))
+def test_zip_prediction_rejects_every_other_number(value):
+    assume(abs(value - ZIP_ANSWER) > 1e-6)
+    assert not check_zip_prediction(value)
 
 
 @pytest.mark.parametrize(
-    "cls, words",
+    "answer, words",
     [
-        (NoAdd, "__add__"),
-        (AddOnly, "__radd__"),
-        (NoWrap, "isinstance"),
-        (ReturnsInt, "should return a Num"),
-        (NoAdd(1), "class itself"),
+        ("error", "raises nothing"),
+        ("TypeError", "raises nothing"),
+        (ValueError, "raises nothing"),
+        (3.0, "never pairs it"),  # the missing input taken as 1
+        (9.0, "does not go back"),  # the inputs reused from the start
+        (0.0, "pairs"),
+        (None, "None"),
+        ("1.0", "number"),
     ],
 )
-def test_num_class_rejects(cls, words):
-    assert words in hint_of(check_num_class, cls)
+def test_zip_prediction_hints(answer, words):
+    assert words in hint_of(check_zip_prediction, answer)
 
 
-def test_num_class_hint_speaks_of_a_class():
-    assert "your function" not in hint_of(check_num_class, NoAdd)
-
-
-_shared = {}
-
-
-def leaky_scaler(n):
-    _shared["n"] = n  # every scaler reads the latest n: no closure
-    return lambda x: _shared["n"] * x
-
-
-@pytest.mark.parametrize(
-    "fn, words",
-    [
-        (lambda n: None, "should return a function"),
-        (lambda n: n * 5, "should return a function"),
-        (leaky_scaler, "keep n in the closure"),
-        (lambda n: lambda x: n + x, "expected 10"),
-        (3, "function itself"),
-    ],
-)
-def test_make_scaler_rejects(fn, words):
-    assert words in hint_of(check_make_scaler, fn)
-
-
-@pytest.mark.parametrize(
-    "fn, words",
-    [
-        (lambda ws, xs: 0.0, "expected 32.0"),
-        (lambda ws, xs: [w * x for w, x in zip(ws, xs)], "expected 32.0"),
-        (lambda ws, xs: sum(ws) * sum(xs), "expected 32.0"),
-        (lambda ws, xs: sum(w * x for w, x in zip(ws, xs)) * len(ws) / len(xs), "ZeroDivisionError"),
-        (None, "function itself"),
-    ],
-)
-def test_dot_rejects(fn, words):
-    assert words in hint_of(check_dot, fn)
+def test_zip_prediction_matches_what_python_does():
+    weights, inputs = [0.5, -1.0, 2.0], [4.0, 1.0]
+    assert check_zip_prediction(sum(w * x for w, x in zip(weights, inputs)))

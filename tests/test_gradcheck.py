@@ -1,11 +1,19 @@
 """Numerical derivatives and gradcheck: accuracy orders, passing and failing checks, the table."""
 
 import math
+import random
 
 import pytest
 
+from micrograd_lesson import MLP, four_examples
 from micrograd_lesson.engine import Value
-from micrograd_lesson.gradcheck import central_difference, forward_difference, gradcheck, numerical_gradient
+from micrograd_lesson.gradcheck import (
+    central_difference,
+    forward_difference,
+    gradcheck,
+    gradcheck_parameters,
+    numerical_gradient,
+)
 
 
 def error_ratio(method, f, df, x, h):
@@ -103,3 +111,68 @@ def test_default_names_and_bad_arguments():
         gradcheck(lambda a, b: a * b, [1.0, 2.0], names=["a"])
     with pytest.raises(TypeError, match="return a Value, got float"):
         gradcheck(lambda a: a.data * 2, [1.0])
+
+
+# ---- a whole model: gradcheck_parameters ----
+
+
+def small_model():
+    random.seed(4)
+    model = MLP(3, [3, 1], activation="tanh")
+    xs, ys = four_examples()
+    return model, lambda: sum((model(x) - y) ** 2 for x, y in zip(xs, ys))
+
+
+def test_gradcheck_parameters_passes_a_correct_model_and_puts_every_parameter_back():
+    model, loss_fn = small_model()
+    before = [p.data for p in model.parameters()]
+    result = gradcheck_parameters(loss_fn, model.parameters())
+    assert result.ok and len(result.names) == len(before) == 16
+    assert [p.data for p in model.parameters()] == before  # exactly, not approximately
+    assert result.max_rel_error < 1e-6
+    # the autograd column is what backward() gives on a fresh graph
+    for p in model.parameters():
+        p.grad = 0.0
+    loss_fn().backward()
+    assert result.autograd == [p.grad for p in model.parameters()]
+
+
+def test_gradcheck_parameters_catches_a_parameter_left_out_of_the_graph():
+    model, loss_fn = small_model()
+    w = model.parameters()[0]
+
+    def detached_loss():  # w's value is used, but through a fresh leaf: no gradient reaches w
+        saved = model.layers[0].neurons[0].w[0]
+        model.layers[0].neurons[0].w[0] = Value(saved.data)
+        try:
+            return loss_fn()
+        finally:
+            model.layers[0].neurons[0].w[0] = saved
+
+    result = gradcheck_parameters(detached_loss, [w])
+    assert not result.ok and result.autograd == [0.0] and result.rel_errors == [1.0]
+
+
+def test_gradcheck_parameters_samples_reproducibly():
+    model, loss_fn = small_model()
+    a = gradcheck_parameters(loss_fn, model.parameters(), sample=5, seed=3)
+    b = gradcheck_parameters(loss_fn, model.parameters(), sample=5, seed=3)
+    assert a.names == b.names and len(a.names) == 5 and len(set(a.names)) == 5
+    assert a.names == sorted(a.names, key=lambda n: int(n[1:]))
+
+
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [({"sample": 0}, ValueError), ({"sample": 17}, ValueError), ({"params": [1.0]}, TypeError)],
+)
+def test_gradcheck_parameters_refuses_bad_input(kwargs, error):
+    model, loss_fn = small_model()
+    args = {"params": model.parameters(), **kwargs}
+    with pytest.raises(error):
+        gradcheck_parameters(loss_fn, **args)
+
+
+def test_gradcheck_parameters_needs_a_value_loss():
+    model, _ = small_model()
+    with pytest.raises(TypeError, match="return a Value"):
+        gradcheck_parameters(lambda: 1.0, model.parameters())

@@ -170,3 +170,25 @@ def test_notebooks_find_the_package_without_installing_it():
         check=True,
     ).stdout.strip()
     assert Path(found).resolve() == (REPO / "micrograd_lesson" / "__init__.py").resolve()
+
+
+CHAPTER_REFERENCE = re.compile(r"\b[Cc]hapters?\s+(\d+(?:\s*(?:,|and|or|to|-|–)\s*\d+)*)")
+
+
+def chapters_named(text):
+    """Every chapter number in phrases like "chapter 4", "chapters 2 and 3", "chapters 2 to 5"."""
+    return {int(n) for phrase in CHAPTER_REFERENCE.findall(text) for n in re.findall(r"\d+", phrase)}
+
+
+def test_chapter_references_are_read_correctly():
+    text = "Chapter 3 did it; chapters 2 and 3, chapters 2 to 5 and chapter 12; not chapter-wise 7"
+    assert chapters_named(text) == {2, 3, 5, 12}
+
+
+@pytest.mark.parametrize("src", SOURCES, ids=ids)
+def test_every_chapter_the_prose_names_exists(src):
+    """A forward reference ("chapter 12 measures it") must point at a chapter that is there."""
+    existing = {int(s.name[:2]) for s in SOURCES}
+    prose = "\n".join(c.source for c in load_build().to_notebook(src).cells if c.cell_type == "markdown")
+    missing = sorted(chapters_named(prose) - existing)
+    assert not missing, f"{src.stem} names chapter(s) {missing}, which have no notebooks/src/NN_*.py"

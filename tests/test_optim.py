@@ -1,4 +1,4 @@
-"""Tests for micrograd_lesson.optim: SGD (with momentum) and Adam.
+"""Tests for micrograd_lesson.optim: SGD (with momentum), Adagrad, RMSprop, Adam and AdamW.
 
 Expected values are computed here from the update formulas, step by step,
 so a test reads as the rule it checks.
@@ -10,6 +10,7 @@ import pytest
 
 from micrograd_lesson import MLP, SGD, Adam, Optimizer, Value
 from micrograd_lesson.nn import Module
+from micrograd_lesson.optim import Adagrad, AdamW, RMSprop
 
 
 def quadratic_loss(w1, w2):
@@ -163,6 +164,48 @@ def test_adam_rejects_bad_settings(kwargs, message):
     assert message in str(info.value)
 
 
+def test_adagrad_divides_by_the_root_of_the_summed_squares():
+    w = [Value(3.0), Value(0.0)]
+    opt = Adagrad(w, lr=0.5, eps=0.0)
+    sums = [0.0, 0.0]
+    for _ in range(3):
+        x = [p.data for p in w]
+        grads = grad_of(*x)
+        opt.zero_grad()
+        quadratic_loss(*w).backward()
+        opt.step()
+        for i in range(2):
+            sums[i] += grads[i] ** 2
+            assert w[i].data == pytest.approx(x[i] - 0.5 * grads[i] / math.sqrt(sums[i]), rel=1e-12)
+
+
+def test_rmsprop_forgets_old_gradients():
+    p = Value(0.0)
+    opt = RMSprop([p], lr=0.1, alpha=0.5, eps=0.0)
+    for g in (4.0, 1.0):  # v = 0.5 * 16 = 8, then 0.5 * 8 + 0.5 * 1 = 4.5
+        p.grad = g
+        opt.step()
+    assert opt.v[0] == pytest.approx(4.5)
+    assert p.data == pytest.approx(-0.1 * 4 / math.sqrt(8) - 0.1 * 1 / math.sqrt(4.5))
+
+
+def test_adam_weight_decay_is_an_l2_gradient_and_adamw_shrinks_the_weight():
+    # With a zero loss gradient, Adam's L2 term makes g = wd * p, so the first step is lr * sign(p);
+    # AdamW instead multiplies p by (1 - lr * wd) and then takes an Adam step with g = 0 (no move).
+    a, b = Value(2.0), Value(2.0)
+    adam, adamw = Adam([a], lr=0.1, weight_decay=0.5), AdamW([b], lr=0.1, weight_decay=0.5)
+    adam.step()
+    adamw.step()
+    assert a.data == pytest.approx(2.0 - 0.1, rel=1e-6)
+    assert b.data == pytest.approx(2.0 * (1 - 0.1 * 0.5))
+
+
+@pytest.mark.parametrize("cls", [Adagrad, RMSprop, AdamW])
+def test_new_optimisers_reject_a_negative_rate(cls):
+    with pytest.raises(ValueError, match=cls.__name__):
+        cls([Value(1.0)], lr=-1.0)
+
+
 def test_empty_parameter_list_is_an_error():
     with pytest.raises(ValueError, match="empty parameter list"):
         SGD([], lr=0.1)
@@ -251,6 +294,22 @@ def theirs(torch, make_opt, steps):
             lambda optim, p: optim.SGD(p, lr=0.05, momentum=0.9),
         ),
         ("adam", lambda p: Adam(p, lr=0.05), lambda optim, p: optim.Adam(p, lr=0.05)),
+        ("adagrad", lambda p: Adagrad(p, lr=0.1), lambda optim, p: optim.Adagrad(p, lr=0.1)),
+        (
+            "rmsprop",
+            lambda p: RMSprop(p, lr=0.01, alpha=0.9),
+            lambda optim, p: optim.RMSprop(p, lr=0.01, alpha=0.9),
+        ),
+        (
+            "adam-l2",
+            lambda p: Adam(p, lr=0.05, weight_decay=0.3),
+            lambda optim, p: optim.Adam(p, lr=0.05, weight_decay=0.3),
+        ),
+        (
+            "adamw",
+            lambda p: AdamW(p, lr=0.05, weight_decay=0.3),
+            lambda optim, p: optim.AdamW(p, lr=0.05, weight_decay=0.3),
+        ),
         (
             "adam-betas",
             lambda p: Adam(p, lr=0.02, betas=(0.8, 0.99), eps=1e-6),

@@ -7,12 +7,12 @@ import check_mul` works and a reader can see where each one comes from.
 
 from ._core import SOLUTIONS, Verdict, reveal
 from .ch00 import (
-    check_dot,
-    check_make_scaler,
-    check_num_class,
+    check_rsub,
+    check_scalers,
+    check_zip_prediction,
 )
 from .ch01 import (
-    check_central_difference,
+    check_best_h,
     check_numerical_gradient,
     check_slope,
 )
@@ -23,18 +23,18 @@ from .ch02 import (
 )
 from .ch03 import (
     check_backprop_h,
-    check_neuron_grads,
     check_step_downhill,
+    check_used_twice,
 )
 from .ch04 import (
+    check_bfs_prediction,
     check_mul,
     check_run_backward,
     check_topological_order,
 )
 from .ch05 import (
-    check_cos,
+    check_max,
     check_sin,
-    check_sqrt,
 )
 from .ch06 import (
     check_find_bugs,
@@ -42,12 +42,13 @@ from .ch06 import (
     check_numeric_derivative,
 )
 from .ch07 import (
-    check_count_graph_nodes,
+    check_count_loss_nodes,
     check_count_parameters,
     check_leaky_neuron,
 )
 from .ch08 import (
     check_clip_gradients,
+    check_diagnosis,
     check_learning_rate,
     check_train_step,
 )
@@ -59,42 +60,67 @@ from .ch09 import (
 from .ch10 import (
     check_adam_step,
     check_momentum_step,
+    check_stability_limit,
+)
+from .ch11 import (
+    check_matmul_backward,
+    check_recursive_visits,
+    check_unbroadcast,
+)
+from .ch12 import (
+    check_confusion_matrix,
+    check_cross_entropy_grad,
+)
+from .ch13 import (
+    check_cheaper_mode,
+    check_dual_derivative,
+    check_newton_step,
 )
 
 __all__ = [
     "SOLUTIONS",
     "Verdict",
     "reveal",
-    "check_num_class",
-    "check_make_scaler",
-    "check_dot",
+    "check_rsub",
+    "check_scalers",
+    "check_zip_prediction",
     "check_slope",
-    "check_central_difference",
+    "check_best_h",
     "check_numerical_gradient",
     "check_subtraction",
     "check_q",
     "check_node_count",
     "check_backprop_h",
-    "check_neuron_grads",
+    "check_used_twice",
     "check_step_downhill",
     "check_topological_order",
     "check_run_backward",
     "check_mul",
+    "check_bfs_prediction",
     "check_sin",
-    "check_cos",
-    "check_sqrt",
+    "check_max",
     "check_numeric_derivative",
     "check_grad_check",
     "check_find_bugs",
     "check_count_parameters",
     "check_leaky_neuron",
-    "check_count_graph_nodes",
+    "check_count_loss_nodes",
     "check_train_step",
     "check_learning_rate",
+    "check_diagnosis",
     "check_clip_gradients",
     "check_hinge_loss",
     "check_sample_batch",
     "check_bce_loss",
     "check_momentum_step",
+    "check_stability_limit",
     "check_adam_step",
+    "check_unbroadcast",
+    "check_matmul_backward",
+    "check_recursive_visits",
+    "check_confusion_matrix",
+    "check_cross_entropy_grad",
+    "check_dual_derivative",
+    "check_cheaper_mode",
+    "check_newton_step",
 ]

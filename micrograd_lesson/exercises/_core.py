@@ -36,14 +36,9 @@ class Verdict:
         return "correct" if self.ok else f"not yet: {self.hint}"
 
 
-def verdict(ok, hint=""):
-    """Deprecated alias of Verdict, kept only until every chapter module uses Verdict directly."""
-    return Verdict(ok, hint)
-
-
 def as_number(x):
     """x as a float if it is a real number (int, float, numpy scalar, 0-d array), else None. Never raises."""
-    if isinstance(x, bool):
+    if isinstance(x, (bool, str, bytes)):  # float("4.75") would turn text into a number
         return None
     try:
         if getattr(x, "shape", ()) != ():
@@ -52,6 +47,18 @@ def as_number(x):
     except Exception:  # junk of any kind is "not a number", never an error
         return None
     return value
+
+
+def as_array(x):
+    """x as a float NumPy array if it is an array (or nested list) of numbers, else None. Never raises."""
+    if x is None or isinstance(x, (str, bytes, dict, set)):
+        return None
+    try:
+        import numpy as np  # here, so chapters without arrays do not pay for the import
+
+        return np.asarray(x, dtype=float)
+    except Exception:  # junk of any kind is "not an array"
+        return None
 
 
 def close(got, want, rel=1e-6, abs_tol=1e-9):

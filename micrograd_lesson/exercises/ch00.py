@@ -1,104 +1,160 @@
-"""Chapter 0 exercises: the Python the course leans on."""
+"""Chapter 0 exercises: find the bug in a reflected operator and in a closure; predict what zip does."""
 
-import math
+from ._core import Verdict, as_number, attempt, call_or_value, close, solution
 
-from ._core import attempt, solution, verdict
-
-__all__ = ["check_num_class", "check_make_scaler", "check_dot"]
+__all__ = ["check_rsub", "check_scalers", "check_zip_prediction"]
 
 
-def _value_of(x):
-    return getattr(x, "value", x)
+def _value_of(result):
+    """(number, None) if `result` is a Num-like object with a numeric .value, else (None, what it is)."""
+    value = getattr(result, "value", None)
+    number = None if isinstance(value, (str, bytes)) else as_number(value)
+    if number is None:
+        return None, f"a {type(result).__name__}" if not hasattr(result, "value") else f".value {value!r:.40}"
+    return number, None
 
 
-def check_num_class(Num):
-    """Num(v) keeps v in .value and supports Num + Num, Num + 2, 2 + Num and sum([...])."""
+# ---- 1. debug: a reflected subtraction -----------------------------------------------------------
+
+
+def check_rsub(Num):
+    """Num(v) keeps v in .value; Num - Num, Num - number and number - Num all give the right Num."""
     if not isinstance(Num, type):
-        return verdict(False, "pass the class itself, e.g. check_num_class(Num)")
+        return Verdict(False, f"pass the class itself, e.g. check_rsub(Num); got {Num!r:.40}")
     cases = [
-        ("Num(2) + Num(3)", lambda: Num(2) + Num(3), 5),
-        ("Num(2) + 1", lambda: Num(2) + 1, 3),
-        ("1 + Num(2)", lambda: 1 + Num(2), 3),
-        ("sum([Num(1), Num(2), Num(3)])", lambda: sum([Num(1), Num(2), Num(3)]), 6),
+        ("Num(10) - Num(3)", lambda: Num(10) - Num(3), 7),
+        ("Num(10) - 3", lambda: Num(10) - 3, 7),
+        ("Num(3) - Num(10)", lambda: Num(3) - Num(10), -7),
+        ("10 - Num(3)", lambda: 10 - Num(3), 7),
+        ("0 - Num(5)", lambda: 0 - Num(5), -5),
+        ("2.5 - Num(10)", lambda: 2.5 - Num(10), -7.5),
     ]
     for text, run, expected in cases:
         result, error = attempt(run)
         if error:
             error = error.replace("your function raised", "it raised")  # a class, not a function
-            if text == "Num(2) + Num(3)":
-                error += " (Python calls Num(2).__add__(Num(3)): is __add__ defined?)"
-            elif text.startswith("1 +") or text.startswith("sum"):
-                error += " (Python tries int.__add__ first, then your __radd__: is it defined?)"
-            elif text == "Num(2) + 1":
-                error += " (wrap a plain number in Num with isinstance before adding)"
-            return verdict(False, f"{text} failed: {error}")
-        if not hasattr(result, "value"):
-            return verdict(False, f"{text} should return a Num (with .value), got {type(result).__name__}")
-        if _value_of(result) != expected:
-            return verdict(False, f"{text} gave .value {_value_of(result)!r}, expected {expected}")
-    return verdict(True)
+            if text.startswith("Num(") and text.endswith(")"):
+                error += " (Python calls Num(10).__sub__(Num(3)): is __sub__ defined?)"
+            elif text == "Num(10) - 3":
+                error += " (wrap a plain number in Num with isinstance before subtracting)"
+            else:
+                error += " (the number gives up on a Num, so Python calls the Num's __rsub__: is it defined?)"
+            return Verdict(False, f"{text} failed: {error}")
+        got, what = _value_of(result)
+        if what:
+            return Verdict(False, f"{text} should return a Num with a number in .value, got {what}")
+        if close(got, expected):
+            continue
+        if close(got, -expected) and text[0].isdigit():
+            return Verdict(
+                False,
+                f"{text} gave {got:g}, the wrong sign: the operands are swapped. When Python calls "
+                "__rsub__ for this, which of self and other holds the plain number on the left?",
+            )
+        return Verdict(False, f"{text} gave .value {got:g}, expected {expected}")
+    return Verdict(True)
 
 
-@solution("ch00.num_class", check=check_num_class)
+@solution("ch00.rsub", check=check_rsub)
 class Num:
     def __init__(self, value):
         self.value = value
 
-    def __add__(self, other):
+    def __sub__(self, other):  # self - other
         other = other if isinstance(other, Num) else Num(other)
-        return Num(self.value + other.value)
+        return Num(self.value - other.value)
 
-    def __radd__(self, other):  # other + self, when other does not know how
-        return self + other
+    def __rsub__(self, other):  # other - self, when other (a plain number) gives up
+        return Num(other) - self  # the order matters: not self - other
 
     def __repr__(self):
         return f"Num({self.value})"
 
 
-def check_make_scaler(make_scaler):
-    """make_scaler(n) returns a function f with f(x) == n * x, remembering n."""
-    if not callable(make_scaler):
-        return verdict(False, "pass your make_scaler function itself")
-    double, error = attempt(make_scaler, 2)
-    if error:
-        return verdict(False, f"make_scaler(2) failed: {error}")
-    if not callable(double):
-        return verdict(False, f"make_scaler(2) should return a function, got {type(double).__name__}")
-    triple, _ = attempt(make_scaler, 3)
-    for f, n in ((double, 2), (triple, 3)):
-        out, error = attempt(f, 5)
-        if error:
-            return verdict(False, f"make_scaler({n})(5) failed: {error}")
-        if n == 2 and out == 15:
-            return verdict(False, "make_scaler(2) triples once make_scaler(3) exists: keep n in the closure")
-        if out != n * 5:
-            return verdict(False, f"make_scaler({n})(5) gave {out!r}, expected {n * 5}")
-    return verdict(True)
+# ---- 2. debug: closures made in a loop -------------------------------------------------------------
 
 
-@solution("ch00.make_scaler", check=check_make_scaler)
-def make_scaler(n):
-    def scale(x):
-        return n * x  # n is remembered from make_scaler's call
+def check_scalers(scalers):
+    """scalers: a list of three functions; scalers[k](x) must be (k + 1) * x."""
+    if callable(scalers):  # a function that builds the list is fine too
+        scalers, hint = call_or_value(scalers)
+        if hint:
+            return Verdict(False, f"pass the list of three functions itself ({hint})")
+    functions, err = attempt(list, scalers)
+    if err or len(functions) != 3:
+        return Verdict(False, f"pass a list of three functions, one per n in (1, 2, 3); got {scalers!r:.40}")
+    if not all(callable(f) for f in functions):
+        return Verdict(False, "every entry of the list should be a function (a lambda, or make_scaler(n))")
+    for x in (10, -2.5):
+        outputs = []
+        for k, f in enumerate(functions, start=1):
+            out, err = attempt(f, x)
+            if err:
+                err = err.replace("your function raised ", "")
+                return Verdict(False, f"scalers[{k - 1}]({x:g}) failed: {err}")
+            outputs.append(out)
+        if all(close(out, k * x) for k, out in enumerate(outputs, start=1)):
+            continue
+        if all(close(out, 3 * x) for out in outputs):
+            return Verdict(
+                False,
+                f"every function gives {3 * x:g} for x = {x:g}, as if n were 3 in all of them: a closure "
+                "reads n when it is CALLED, not when it is made. What is n by the time you call them? "
+                "Give each function its own n that never changes (section 4 shows one way)",
+            )
+        k, out = next((k, o) for k, o in enumerate(outputs, start=1) if not close(o, k * x))
+        return Verdict(False, f"scalers[{k - 1}]({x:g}) gave {out!r:.40}, expected {k * x:g}")
+    return Verdict(True)
 
-    return scale
+
+@solution("ch00.scalers", check=check_scalers)
+def fixed_scalers():
+    def make_scaler(n):
+        return lambda x: n * x  # this n belongs to one call of make_scaler, and never changes
+
+    return [make_scaler(n) for n in (1, 2, 3)]  # or: [lambda x, n=n: n * x for n in (1, 2, 3)]
 
 
-def check_dot(dot):
-    """dot(ws, xs) returns the sum of w * x over matching pairs."""
-    if not callable(dot):
-        return verdict(False, "pass your dot function itself")
-    cases = [([1.0, 2.0, 3.0], [4.0, 5.0, 6.0]), ([0.5, -1.0], [2.0, 3.0]), ([], [])]
-    for ws, xs in cases:
-        out, error = attempt(dot, ws, xs)
-        if error:
-            return verdict(False, f"dot({ws}, {xs}) failed: {error}")
-        expected = sum(w * x for w, x in zip(ws, xs))
-        if not isinstance(out, (int, float)) or not math.isclose(out, expected, abs_tol=1e-12):
-            return verdict(False, f"dot({ws}, {xs}) gave {out!r}, expected {expected}")
-    return verdict(True)
+# ---- 3. predict: a neuron given too few inputs -------------------------------------------------------
+
+ZIP_ANSWER = 0.5 * 4.0 + (-1.0) * 1.0  # zip stops after two pairs; the weight 2.0 is never used
 
 
-@solution("ch00.dot", check=check_dot)
-def dot(ws, xs):
-    return sum(w * x for w, x in zip(ws, xs))
+def _is_error(answer):
+    if isinstance(answer, BaseException) or (isinstance(answer, type) and issubclass(answer, BaseException)):
+        return True
+    return isinstance(answer, str) and any(w in answer.lower() for w in ("error", "raise", "exception"))
+
+
+def check_zip_prediction(answer):
+    """answer: the number TinyNeuron([0.5, -1.0, 2.0])([4.0, 1.0]) returns (or a function returning it)."""
+    if _is_error(answer):
+        return Verdict(
+            False,
+            "it raises nothing: zip stops as soon as the shorter list runs out, without a word; "
+            "look at list(zip([0.5, -1.0, 2.0], [4.0, 1.0]))",
+        )
+    value, hint = call_or_value(answer)
+    if hint:
+        return Verdict(False, hint)
+    if value is None:
+        return Verdict(False, "the answer is None; replace it with the number you predict")
+    number = None if isinstance(value, (str, bytes)) else as_number(value)
+    if number is None:
+        return Verdict(False, f"predict a number; got {type(value).__name__}")
+    if close(number, ZIP_ANSWER):
+        return Verdict(True)
+    if close(number, 3.0):
+        return Verdict(
+            False, "the third weight is not multiplied by a stand-in input: zip never pairs it with anything"
+        )
+    if close(number, 9.0):
+        return Verdict(False, "zip does not go back to the start of the shorter list; it stops")
+    return Verdict(False, "write out the pairs list(zip(weights, inputs)) makes, then add the products")
+
+
+@solution("ch00.zip_prediction", check=check_zip_prediction)
+def predict_short_neuron():
+    # zip pairs (0.5, 4.0) and (-1.0, 1.0), then stops because the inputs have run out:
+    # the third weight, 2.0, is silently left out, and no error is raised.
+    return 0.5 * 4.0 + (-1.0) * 1.0

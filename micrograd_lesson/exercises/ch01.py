@@ -1,27 +1,32 @@
-"""Chapter 1 exercises: slopes by nudging."""
+"""Chapter 1 exercises: slopes by nudging, the best nudge, a whole gradient."""
 
 import math
-import numbers
+import sys
 
-from ._core import attempt, solution, verdict
+from ._core import Verdict, as_number, attempt, call_or_value, close, not_a_function, solution
 
-__all__ = ["check_slope", "check_central_difference", "check_numerical_gradient"]
+__all__ = ["check_slope", "check_best_h", "check_numerical_gradient"]
+
+EPS = sys.float_info.epsilon  # 2.2e-16: the gap between 1.0 and the next float
+
+# A nudging estimate counts as right within 0.1% of the exact slope: a forward difference with
+# h = 1e-3 gets there on these functions, and every wrong formula is off by far more.
+REL = 1e-3
 
 
 def _number(answer):
-    """The learner's answer as a float, or (None, hint). A function of no arguments is called."""
-    if callable(answer):
-        answer, err = attempt(answer)
-        if err:
-            return None, err
-    if answer is None:
+    """(value, None) for a finite number (or a function returning one), else (None, hint)."""
+    value, hint = call_or_value(answer)
+    if hint:
+        return None, hint
+    if value is None:
         return None, "the answer is None; assign your number (or return it from your function)"
-    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
-        return None, f"expected a number, got {type(answer).__name__}"
-    answer = float(answer)
-    if not math.isfinite(answer):
-        return None, f"your answer is {answer}; a slope here is an ordinary finite number"
-    return answer, None
+    number = None if isinstance(value, (str, bytes)) else as_number(value)  # float("4.75") would pass
+    if number is None:
+        return None, f"expected a number, got {type(value).__name__}"
+    if not math.isfinite(number):
+        return None, f"your answer is {number}; the answer here is an ordinary finite number"
+    return number, None
 
 
 # ---- 1. the slope of g(x) = x**3 - 2x at x = 1.5 -------------------------------------------
@@ -29,32 +34,29 @@ def _number(answer):
 SLOPE_X = 1.5
 
 
-def _g(x):
-    return x**3 - 2 * x
-
-
 def check_slope(answer):
     """answer: your estimate of the slope of g(x) = x**3 - 2*x at x = 1.5 (or a function returning it)."""
     value, hint = _number(answer)
     if hint:
-        return verdict(False, hint)
+        return Verdict(False, hint)
     exact = 3 * SLOPE_X**2 - 2  # 4.75
-    error = abs(value - exact)
-    if error <= 1e-3:
-        return verdict(True)
-    if abs(value - 3 * SLOPE_X**2) <= 1e-2:
-        return verdict(
-            False, "that is the slope of x**3 alone (the chapter's earlier g); define g(x) = x**3 - 2*x"
+    if close(value, exact, rel=REL):
+        return Verdict(True)
+    if close(value, 3 * SLOPE_X**2, rel=1e-2):
+        return Verdict(False, "that is the slope of x**3 alone (the chapter's g); use g(x) = x**3 - 2*x")
+    if close(value, SLOPE_X**3 - 2 * SLOPE_X, rel=1e-6):
+        return Verdict(False, "that is g(1.5), the height of the curve; the slope is how fast it changes")
+    if close(value, -exact, rel=1e-2):
+        return Verdict(False, "right size, wrong sign: the nudged value goes first, (g(x + h) - g(x)) / h")
+    if value != 0 and abs(value) < 0.5:
+        return Verdict(False, "very small: did you forget to divide the change g(x + h) - g(x) by h?")
+    if close(value, exact, rel=0.1):
+        return Verdict(
+            False,
+            f"{value:.6f} is {abs(value - exact) / exact:.2%} off: h is too large (try h = 1e-6, "
+            "or a central difference)",
         )
-    if abs(value - _g(SLOPE_X)) < 1e-6:
-        return verdict(False, "that is g(1.5), the height of the curve; the slope is how fast it changes")
-    if abs(value + exact) <= 1e-2:
-        return verdict(False, "right size, wrong sign: the nudged value goes first, (g(x + h) - g(x)) / h")
-    if abs(value) < 0.5 and value != 0:
-        return verdict(False, "very small: did you forget to divide the change g(x + h) - g(x) by h?")
-    if error <= 0.5:
-        return verdict(False, "close, but h is too large; try h = 1e-6 (or a central difference)")
-    return verdict(False, "nudge x = 1.5 by a small h and compute (g(1.5 + h) - g(1.5)) / h")
+    return Verdict(False, "nudge x = 1.5 by a small h and compute (g(1.5 + h) - g(1.5)) / h")
 
 
 @solution("ch01.slope", check=check_slope)
@@ -66,50 +68,55 @@ def slope_of_g():
     return (g(1.5 + h) - g(1.5)) / h
 
 
-# ---- 2. the central difference ---------------------------------------------------------------
+# ---- 2. predict the best nudge for f(x) = x**2 + 1000 at x = 1 ---------------------------------
 
-# (function, x, exact slope) triples where the exact answer is known.
-_CASES = [
-    (lambda x: x**3, 2.0, 12.0),
-    (lambda x: math.sin(x), 0.5, math.cos(0.5)),
-    (lambda x: 5.0 - 2.0 * x, 1.0, -2.0),
-]
+BEST_X = 1.0
 
 
-def check_central_difference(fn):
-    """fn(fn_, x, h) -> the central-difference slope of fn_ at x."""
-    if not callable(fn):
-        return verdict(
-            False, f"pass your function itself, e.g. check_central_difference(central); got {fn!r}"
+def _big_f(x):
+    return x * x + 1000.0
+
+
+# Forward difference of f at x: truncation error (|f''| / 2) h = h, round-off about EPS |f(x)| / h.
+# They balance (and their sum is smallest) at h = sqrt(EPS |f(x)| / (|f''| / 2)) = 4.7e-7.
+BEST_H = math.sqrt(EPS * _big_f(BEST_X) / 1.0)
+CHAPTER_BEST_H = math.sqrt(EPS * 8.0 / 6.0)  # the same balance for g(x) = x**3 at 2: 1.7e-8
+
+
+def _terms(h):
+    """The two error estimates at nudge h: truncation (|f''| / 2) h and round-off eps |f(1)| / h."""
+    return f"at h = {h:.1e} truncation is about {h:.1e} and round-off about {EPS * _big_f(BEST_X) / h:.1e}"
+
+
+def check_best_h(answer):
+    """answer: the nudge h you predict is best for the forward difference of x**2 + 1000 at x = 1."""
+    h, hint = _number(answer)
+    if hint:
+        return Verdict(False, hint)
+    if h <= 0:
+        return Verdict(False, f"a nudge h is a small positive number; got {h}")
+    if BEST_H / 2 <= h <= BEST_H * 2:  # the balance, up to the factor of ~2 in "about EPS |f| / h"
+        return Verdict(True)
+    if CHAPTER_BEST_H / 2 <= h <= CHAPTER_BEST_H * 2:
+        return Verdict(
+            False,
+            "that is the best h for the chapter's x**3 at 2, where |f| = 8 and f'' = 12; here |f(1)| = 1001 "
+            f"and f'' = 2, so redo the balance ({_terms(h)})",
         )
-    h = 1e-3
-    for func, x, exact in _CASES:
-        got, err = attempt(fn, func, x, h)
-        if err:
-            return verdict(False, err)
-        if isinstance(got, bool) or not isinstance(got, numbers.Real):
-            return verdict(False, f"your function should return a number, got {type(got).__name__}")
-        central = (func(x + h) - func(x - h)) / (2 * h)
-        if abs(got - central) <= 1e-9 * max(1.0, abs(central)):
-            continue
-        forward = (func(x + h) - func(x)) / h
-        if abs(got - forward) <= 1e-9 * max(1.0, abs(forward)):
-            return verdict(False, "that is the forward difference; nudge both ways: fn(x + h) - fn(x - h)")
-        if abs(got - 2 * central) <= 1e-9 * max(1.0, abs(central)):
-            return verdict(False, "twice too large: the two nudged points are 2h apart, so divide by 2 * h")
-        if abs(got + central) <= 1e-9 * max(1.0, abs(central)):
-            return verdict(False, "wrong sign: subtract fn(x - h) from fn(x + h), not the other way round")
-        if abs(got - 2 * h * central) <= 1e-9 or abs(got - central * h * h) <= 1e-9:
-            return verdict(False, "divide the difference by 2 * h (mind the brackets: / (2 * h))")
-        return verdict(
-            False, f"for fn(x) with exact slope {exact:.4f} at x = {x}, your function returned {got:.6f}"
-        )
-    return verdict(True)
+    side = "round-off" if h < BEST_H else "truncation"
+    return Verdict(
+        False,
+        f"{_terms(h)}: {side} dominates, so the two are not balanced; solve "
+        "(|f''| / 2) * h = eps * |f(1)| / h for h",
+    )
 
 
-@solution("ch01.central_difference", check=check_central_difference)
-def central(fn, x, h):
-    return (fn(x + h) - fn(x - h)) / (2 * h)
+@solution("ch01.best_h", check=check_best_h)
+def best_h():
+    eps = 2.220446049250313e-16  # np.finfo(float).eps
+    f_at_1 = 1**2 + 1000  # round-off: about eps * |f(1)| / h
+    half_f2 = 2 / 2  # truncation: about (|f''| / 2) * h, and f'' = 2 everywhere
+    return math.sqrt(eps * f_at_1 / half_f2)  # where h * half_f2 = eps * f_at_1 / h
 
 
 # ---- 3. a whole gradient -----------------------------------------------------------------------
@@ -123,48 +130,76 @@ def _q(x, y):
     return x * x * y + 3 * y
 
 
+def _s(u, v):
+    return math.sin(u * v) + u
+
+
+# (function, inputs, exact partial derivatives); _s is not a polynomial, so no difference is exact.
+_GRADIENT_CASES = [
+    (_d, [2.0, -3.0, 10.0], [-3.0, 2.0, 1.0]),
+    (_q, [1.5, -2.0], [-6.0, 5.25]),
+    (_s, [0.5, 2.0], [2.0 * math.cos(1.0) + 1.0, 0.5 * math.cos(1.0)]),
+]
+
+
+def _as_numbers(got, n):
+    """The learner's result as a list of n floats, or (None, hint)."""
+    try:
+        values = list(got)
+    except TypeError:
+        return None, f"return a list of numbers, one per input; got {type(got).__name__}"
+    numbers = [as_number(v) for v in values]
+    if any(v is None for v in numbers):
+        return None, f"return a list of numbers, one per input; got {got!r:.80}"
+    if len(numbers) != n:
+        return None, f"{n} inputs need {n} partial derivatives, you returned {len(numbers)}"
+    return numbers, None
+
+
 def check_numerical_gradient(fn):
     """fn(fn_, inputs) -> a list of partial derivatives of fn_(*inputs), one per input."""
-    if not callable(fn):
-        return verdict(
-            False, f"pass your function itself, e.g. check_numerical_gradient(numerical_gradient); got {fn!r}"
-        )
-    cases = [(_d, [2.0, -3.0, 10.0], [-3.0, 2.0, 1.0]), (_q, [1.5, -2.0], [-6.0, 5.25])]
-    for func, inputs, exact in cases:
+    wrong = not_a_function(fn, "your numerical_gradient function")
+    if wrong is not None:  # a Verdict that says "not yet" is falsy
+        return wrong
+    for func, inputs, exact in _GRADIENT_CASES:
         given = list(inputs)
         got, err = attempt(fn, func, given)
         if err:
-            return verdict(False, err)
+            return Verdict(False, err)
         if given != inputs:
-            return verdict(False, "your function changed the inputs list; nudge a copy, e.g. list(inputs)")
-        try:
-            got = [float(v) for v in got]
-        except (TypeError, ValueError):
-            return verdict(False, f"return a list of numbers, one per input; got {got!r}")
-        if len(got) != len(inputs):
-            return verdict(
-                False, f"{len(inputs)} inputs need {len(inputs)} partial derivatives, you returned {len(got)}"
-            )
-        for i, (g_i, e_i) in enumerate(zip(got, exact)):
-            if abs(g_i - e_i) <= 1e-4:
-                continue
-            if all(v == 0 for v in got):
-                return verdict(
-                    False,
-                    "every partial derivative is 0: for input i, nudge a copy of the inputs at "
-                    "position i by h and divide the change in fn(*inputs) by the nudge",
-                )
-            if all(abs(v - got[0]) < 1e-9 for v in got) and len(set(exact)) > 1:
-                return verdict(
-                    False,
-                    "every partial derivative came out the same: nudge ONE input at a time, the others fixed",
-                )
-            return verdict(
+            return Verdict(False, "your function changed the inputs list; nudge a copy, e.g. list(inputs)")
+        got, hint = _as_numbers(got, len(inputs))
+        if hint:
+            return Verdict(False, hint)
+        if all(close(g, e, rel=REL, abs_tol=1e-6) for g, e in zip(got, exact)):
+            continue
+        name = func.__name__.lstrip("_")
+        if all(v == 0 for v in got):
+            return Verdict(
                 False,
-                f"for {func.__name__.lstrip('_')} at {inputs}, input {i} should have slope {e_i:.4f}, "
-                f"you returned {g_i:.4f}; nudge only input {i}",
+                "every partial derivative is 0: for input i, nudge a copy of the inputs at position i "
+                "by h and divide the change in fn(*inputs) by the nudge",
             )
-    return verdict(True)
+        if len(set(got)) == 1 and len(set(exact)) > 1:
+            return Verdict(
+                False, "every partial derivative came out the same: nudge ONE input at a time, others fixed"
+            )
+        if got == list(reversed(exact)) or all(close(g, e, rel=REL) for g, e in zip(got, reversed(exact))):
+            return Verdict(False, "the right slopes in reverse order: entry i must be the slope for input i")
+        i = next(i for i, (g, e) in enumerate(zip(got, exact)) if not close(g, e, rel=REL, abs_tol=1e-6))
+        if close(got[i], exact[i], rel=0.05):
+            return Verdict(
+                False,
+                f"for {name} at {inputs}, input {i}'s slope is {exact[i]:.6f} and you returned "
+                f"{got[i]:.6f}: close, so the idea is right but the nudge is too large; use the central "
+                "difference with h = 1e-6",
+            )
+        return Verdict(
+            False,
+            f"for {name} at {inputs}, input {i} should have slope {exact[i]:.4f}, you returned {got[i]:.4f}; "
+            f"nudge only input {i}, and divide the change by the size of the nudge",
+        )
+    return Verdict(True)
 
 
 @solution("ch01.numerical_gradient", check=check_numerical_gradient)

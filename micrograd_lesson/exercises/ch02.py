@@ -1,8 +1,8 @@
 """Chapter 2 exercises: a Value that remembers its inputs and operation."""
 
-from ._core import attempt, solution, verdict
+from ._core import Verdict, as_number, attempt, close, solution
 
-__all__ = ["check_subtraction", "check_q", "check_node_count"]
+__all__ = ["check_subtraction", "check_node_count", "check_q"]
 
 
 class Value:
@@ -39,47 +39,59 @@ def all_values(root):
     return found
 
 
+def _graph(root):
+    """(values, None) for a graph that can be walked, else (None, hint): _prev must hold values."""
+    values, err = attempt(all_values, root)
+    if err or not all(_is_node(v) for v in values):
+        return None, "walking back along _prev failed: every _prev should be a tuple of Values"
+    return values, None
+
+
 # ---- 1. subtraction ----------------------------------------------------------------------------
 
 
 def check_subtraction(cls):
     """cls: your Value class (or subclass) with a __sub__ method."""
     if not isinstance(cls, type):
-        return verdict(False, f"pass the class itself, e.g. check_subtraction(ValueWithSub); got {cls!r}")
+        return Verdict(False, f"pass the class itself, e.g. check_subtraction(ValueWithSub); got {cls!r:.60}")
     x, err = attempt(cls, 5.0)
     if err:
-        return verdict(False, f"making {cls.__name__}(5.0) failed: {err}")
-    y, _ = attempt(cls, 3.0)
+        return Verdict(False, f"making {cls.__name__}(5.0) failed: {err}")
+    y, err = attempt(cls, 3.0)
+    if err:
+        return Verdict(False, f"making {cls.__name__}(3.0) failed: {err}")
     if not hasattr(cls, "__sub__"):
-        return verdict(False, "the class has no __sub__ method; Python calls x.__sub__(y) for x - y")
+        return Verdict(False, "the class has no __sub__ method; Python calls x.__sub__(y) for x - y")
     z, err = attempt(lambda: x - y)
     if err:
-        return verdict(False, f"x - y failed: {err}")
-    if z is None or not _is_node(z):
-        return verdict(False, f"x - y should return a new Value, got {z!r}")
+        return Verdict(False, f"x - y failed: {err.replace('your function raised ', '')}")
+    if not _is_node(z):
+        return Verdict(False, f"x - y should return a new Value, got {z!r:.60}")
     if z is x or z is y:
-        return verdict(False, "x - y changed and returned one of its inputs; return a NEW Value")
-    if z.data == 8.0:
-        return verdict(False, "5 - 3 gave 8: that is addition; use self.data - other.data")
-    if z.data == -2.0:
-        return verdict(False, "5 - 3 gave -2: the order is self.data - other.data (self is the left operand)")
-    if z.data != 2.0:
-        return verdict(False, f"5 - 3 should hold data 2.0, got {z.data!r}")
+        return Verdict(False, "x - y returned one of its inputs itself; return a NEW Value")
+    if close(z.data, 8.0):
+        return Verdict(False, "5 - 3 gave 8: that is addition; use self.data - other.data")
+    if close(z.data, -2.0):
+        return Verdict(False, "5 - 3 gave -2: the order is self.data - other.data (self is the left operand)")
+    if not close(z.data, 2.0):
+        return Verdict(False, f"5 - 3 should hold data 2.0, got {z.data!r:.60}")
     if isinstance(z._prev, (set, frozenset)):
-        return verdict(False, "store the inputs as a tuple (self, other), not a set: order matters")
-    prev = tuple(z._prev)
+        return Verdict(False, "store the inputs as a tuple (self, other), not a set: order matters")
+    prev, err = attempt(tuple, z._prev)
+    if err:
+        return Verdict(False, f"_prev should be a tuple of the inputs, (self, other); got {z._prev!r:.60}")
     if len(prev) != 2:
-        return verdict(False, f"the result should remember both inputs (self, other); _prev has {len(prev)}")
+        return Verdict(False, f"the result should remember both inputs (self, other); _prev has {len(prev)}")
     if prev[0] is y and prev[1] is x:
-        return verdict(False, "the inputs are in the wrong order: remember (self, other), left operand first")
+        return Verdict(False, "the inputs are in the wrong order: remember (self, other), left operand first")
     if not (prev[0] is x and prev[1] is y):
-        return verdict(False, "_prev should hold the two Value objects themselves, (self, other)")
+        return Verdict(False, "_prev should hold the two Value objects themselves, (self, other)")
     if z._op != "-":
-        return verdict(False, f'the operation should be recorded as "-", got {z._op!r}')
+        return Verdict(False, f'the operation should be recorded as "-", got {z._op!r:.60}')
     w, err = attempt(lambda: x - x)
-    if err or w is None or len(tuple(w._prev)) != 2:
-        return verdict(False, "x - x should remember x twice, (x, x)")
-    return verdict(True)
+    if err or not _is_node(w) or len(attempt(tuple, w._prev)[0] or ()) != 2:
+        return Verdict(False, "x - x should remember x twice, (x, x)")
+    return Verdict(True)
 
 
 @solution("ch02.subtraction", check=check_subtraction)
@@ -88,7 +100,52 @@ class ValueWithSub(Value):
         return Value(self.data - other.data, (self, other), "-")
 
 
-# ---- 2. build q = (a*b + c) * (a + c) ------------------------------------------------------------
+# ---- 2. predict the graph of q = (a*b + c) * (a + c) ----------------------------------------------
+
+
+def _whole_number(n):
+    number = None if isinstance(n, (str, bytes)) else as_number(n)
+    return int(number) if number is not None and number == int(number) else None
+
+
+def check_node_count(answer):
+    """answer: your prediction (values, operations) for the graph of q (or a function returning the pair)."""
+    if callable(answer):
+        answer, err = attempt(answer)
+        if err:
+            return Verdict(False, err)
+    pair, err = attempt(tuple, answer)
+    if err or len(pair) != 2 or any(_whole_number(n) is None for n in pair):
+        hint = f"answer with a pair of whole numbers, (values, operations); got {answer!r:.40}"
+        return Verdict(False, hint)
+    n_values, n_ops = (_whole_number(n) for n in pair)
+    if (n_values, n_ops) == (7, 4):
+        return Verdict(True)
+    if (n_values, n_ops) == (0, 0):
+        return Verdict(False, "replace (0, 0) with your prediction, (values, operations)")
+    if (n_values, n_ops) == (4, 7):
+        return Verdict(False, "the pair is the wrong way round: (values, operations)")
+    if n_values in (8, 9):
+        return Verdict(
+            False, "a and c are each used twice, but each is one object, so one value; count each value once"
+        )
+    if n_values == 11:
+        return Verdict(False, "you counted the operations as values too; the ovals are not values")
+    if n_values in (3, 4):
+        return Verdict(False, "that counts only the leaves (or only the results); values include both")
+    if n_values != 7:
+        return Verdict(False, "values: the three leaves a, b, c, plus one new value made by each operation")
+    return Verdict(False, "operations: count each * and each + written in the formula; every one runs once")
+
+
+@solution("ch02.node_count", check=check_node_count)
+def predict_q_graph():
+    leaves = 3  # a, b and c: each made once, however often it is used
+    operations = 4  # a*b, (a*b) + c, a + c, and the final *: each one makes one new value
+    return leaves + operations, operations
+
+
+# ---- 3. build q and draw it ------------------------------------------------------------------------
 
 
 def check_q(q):
@@ -96,30 +153,34 @@ def check_q(q):
     if callable(q) and not _is_node(q):
         q, err = attempt(q)
         if err:
-            return verdict(False, err)
-    if q is None or not _is_node(q):
-        return verdict(False, f"pass the root Value of your expression, got {q!r}")
-    nodes = all_values(q)
-    leaves = [v for v in nodes if not v._prev]
-    ops = sorted(v._op for v in nodes if v._prev)
-    if not q._prev:
-        return verdict(
+            return Verdict(False, err)
+    if not _is_node(q):
+        return Verdict(False, f"pass the root Value of your expression, got {q!r:.60}")
+    nodes, hint = _graph(q)
+    if hint:
+        return Verdict(False, hint)
+    if not nodes[0]._prev:
+        return Verdict(
             False, "q has no inputs: build it from the leaves a, b and c with * and +, not as one Value"
         )
-    leaf_data = sorted(v.data for v in leaves)
+    leaves = [as_number(v.data) for v in nodes if not v._prev]
+    if any(x is None for x in leaves):
+        return Verdict(False, "every leaf's data should be a number")
+    leaf_data = sorted(leaves)
     if leaf_data == [-3.0, 2.0, 2.0, 10.0, 10.0]:
-        return verdict(
+        return Verdict(
             False, "your graph has 5 leaves: a and c were made twice; make each leaf once and reuse it"
         )
     if leaf_data in ([-3.0, 2.0, 2.0, 10.0], [-3.0, 2.0, 10.0, 10.0]):
-        return verdict(False, "your graph has 4 leaves: one of a, c was made twice; reuse the same object")
+        return Verdict(False, "your graph has 4 leaves: one of a, c was made twice; reuse the same object")
     if leaf_data != [-3.0, 2.0, 10.0]:
-        return verdict(False, f"the leaves should be a = 2, b = -3, c = 10; yours hold {leaf_data}")
-    if q.data != 48.0:
-        return verdict(False, f"q should be (2*-3 + 10) * (2 + 10) = 4 * 12; yours is {q.data}")
+        return Verdict(False, f"the leaves should be a = 2, b = -3, c = 10; yours hold {leaf_data}")
+    if not close(q.data, 48.0):
+        return Verdict(False, f"q should be (2*-3 + 10) * (2 + 10) = 4 * 12; yours is {q.data!r:.60}")
+    ops = sorted(str(v._op) for v in nodes if v._prev)
     if ops != ["*", "*", "+", "+"] or q._op != "*":
-        return verdict(False, f"expected two * and two +, with * last; your graph has {ops}, last {q._op!r}")
-    return verdict(True)
+        return Verdict(False, f"expected two * and two +, with * last; your graph has {ops}, last {q._op!r}")
+    return Verdict(True)
 
 
 @solution("ch02.q", check=check_q)
@@ -130,41 +191,3 @@ def build_q():
     q = (a * b + c) * (a + c)
     q.label = "q"
     return q
-
-
-# ---- 3. count the nodes of q ---------------------------------------------------------------------
-
-
-def check_node_count(answer):
-    """answer: (values, operations) for the graph of q (or a function returning the pair)."""
-    if callable(answer):
-        answer, err = attempt(answer)
-        if err:
-            return verdict(False, err)
-    try:
-        n_values, n_ops = (int(n) for n in answer)
-    except (TypeError, ValueError):
-        return verdict(False, f"answer with a pair of whole numbers, (values, operations); got {answer!r}")
-    if (n_values, n_ops) == (7, 4):
-        return verdict(True)
-    if (n_values, n_ops) == (4, 7):
-        return verdict(False, "the pair is the wrong way round: (values, operations)")
-    if n_values == 9:
-        return verdict(False, "a and c are used twice but are still one value each; count each object once")
-    if n_values == 11:
-        return verdict(False, "the ovals are operations, not values; count only the rectangles")
-    if n_values in (3, 4):
-        return verdict(False, "that counts only the leaves (or the results); values include both")
-    if n_values != 7:
-        return verdict(False, "count the rectangles in draw_dot(q): three leaves plus one per operation")
-    return verdict(False, "count the ovals in draw_dot(q): each * and each + is one operation")
-
-
-@solution("ch02.node_count", check=check_node_count)
-def count_q_nodes():
-    a = Value(2.0, label="a")
-    b = Value(-3.0, label="b")
-    c = Value(10.0, label="c")
-    q = (a * b + c) * (a + c)
-    values = all_values(q)  # every distinct value, found by walking back along _prev
-    return len(values), sum(1 for v in values if v._op)

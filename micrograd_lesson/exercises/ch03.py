@@ -1,37 +1,51 @@
 """Chapter 3 exercises: backpropagation by hand."""
 
 import math
-import numbers
 
-from ._core import attempt, solution, verdict
+from ._core import Verdict, as_number, call_or_value, close, solution
 
-__all__ = ["check_backprop_h", "check_neuron_grads", "check_step_downhill"]
+__all__ = ["check_backprop_h", "check_used_twice", "check_step_downhill"]
 
-TOL = 1e-3
+TOL = 1e-3  # answers worked by hand are often rounded to 3 or 4 decimals
 
 
 def _close(x, y):
-    return abs(x - y) <= TOL
+    return close(x, y, rel=0.0, abs_tol=TOL)
+
+
+def _short(x):
+    """repr(x) cut short, for a hint; never raises."""
+    try:
+        return repr(x)[:60]
+    except Exception:
+        return type(x).__name__
+
+
+def _unwrap(x, attr):
+    """x.grad or x.data when x is a Value (its number is the answer), else x itself; never raises."""
+    try:
+        return getattr(x, attr, x)
+    except Exception:
+        return x
 
 
 def _grads(answer, keys):
-    """The learner's dict of gradients as {key: float}, or (None, hint)."""
-    if callable(answer):
-        answer, err = attempt(answer)
-        if err:
-            return None, err
-    if not hasattr(answer, "keys") or not hasattr(answer, "__getitem__"):
-        example = ", ".join(f"{k!r}: ..." for k in keys)
-        return None, f"submit a dict of gradients such as {{{example}}}; got {answer!r}"
+    """The learner's dict of gradients as {key: float}, or (None, hint). Never raises."""
+    answer, hint = call_or_value(answer)
+    if hint:
+        return None, hint
+    example = ", ".join(f"{k!r}: ..." for k in keys)
+    if not isinstance(answer, dict):
+        return None, f"submit a dict of gradients such as {{{example}}}; got {_short(answer)}"
     missing = [k for k in keys if k not in answer]
     if missing:
         return None, f"the dict is missing {', '.join(repr(k) for k in missing)}"
     out = {}
     for k in keys:
-        v = getattr(answer[k], "grad", answer[k])  # a Value is fine: its grad is the answer
-        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
-            return None, f"the gradient for {k!r} should be a number, got {answer[k]!r}"
-        out[k] = float(v)
+        v = as_number(_unwrap(answer[k], "grad"))
+        if v is None or not math.isfinite(v):
+            return None, f"the gradient for {k!r} should be a finite number, got {_short(answer[k])}"
+        out[k] = v
     return out, None
 
 
@@ -53,40 +67,40 @@ def check_backprop_h(grads):
     """grads: {"a": ..., "b": ..., "c": ..., "d": ..., "e": ...}, dh/dx for h = (a + b) * c * d + e."""
     got, hint = _grads(grads, "abcde")
     if hint:
-        return verdict(False, hint)
+        return Verdict(False, hint)
     want = _h_grads()
     # Checked from the root back, in the order backpropagation finds them.
     if not _close(got["e"], want["e"]):
-        return verdict(False, "dh/de: e is added last, so a nudge to e passes straight to h: slope 1")
+        return Verdict(False, "dh/de: e is added last, so a nudge to e passes straight to h: slope 1")
     if not _close(got["d"], want["d"]):
         if _close(got["d"], H_LEAVES["d"]):
-            return verdict(False, "dh/dd: in the product g * d the slope for d is the OTHER factor, g = -12")
+            return Verdict(False, "dh/dd: in the product g * d the slope for d is the OTHER factor, g = -12")
         if _close(got["d"], 1.0):
-            return verdict(False, "dh/dd: d is multiplied by g, not added; its local slope is g")
-        return verdict(False, "dh/dd: h = g * d + e, so d's slope is g (= (a + b) * c) times h's grad, 1")
+            return Verdict(False, "dh/dd: d is multiplied by g, not added; its local slope is g")
+        return Verdict(False, "dh/dd: h = g * d + e, so d's slope is g (= (a + b) * c) times h's grad, 1")
     if not _close(got["c"], want["c"]):
         if _close(got["c"], -want["c"]):
-            return verdict(False, "dh/dc has the wrong sign: (a + b) = 3 and dh/dg = d = 3 are both positive")
+            return Verdict(False, "dh/dc has the wrong sign: (a + b) = 3 and dh/dg = d = 3 are both positive")
         if _close(got["c"], H_LEAVES["a"] + H_LEAVES["b"]):
-            return verdict(
+            return Verdict(
                 False, "dh/dc: a + b is only c's local slope in g; multiply by g's grad, dh/dg = d"
             )
-        return verdict(False, "dh/dc: chain rule, (local slope of g for c = a + b) × (grad of g = d)")
+        return Verdict(False, "dh/dc: chain rule, (local slope of g for c = a + b) × (grad of g = d)")
     for leaf in "ab":
         if _close(got[leaf], want[leaf]):
             continue
         if _close(got[leaf], H_LEAVES["c"]):
-            return verdict(
+            return Verdict(
                 False, f"dh/d{leaf}: c is the slope of g for (a + b); multiply by g's own grad, dh/dg = d = 3"
             )
         if _close(got[leaf], 1.0):
-            return verdict(False, f"dh/d{leaf}: 1 is only the + node's local slope; times the grad of a + b")
+            return Verdict(False, f"dh/d{leaf}: 1 is only the + node's local slope; times the grad of a + b")
         if _close(got[leaf], -want[leaf]):
-            return verdict(False, f"dh/d{leaf} has the wrong sign: it is 1 × c × d with c = -4 and d = 3")
-        return verdict(
+            return Verdict(False, f"dh/d{leaf} has the wrong sign: it is 1 × c × d with c = -4 and d = 3")
+        return Verdict(
             False, f"dh/d{leaf}: {leaf} reaches h through a + b, then g, then h; multiply 1 × c × d"
         )
-    return verdict(True)
+    return Verdict(True)
 
 
 @solution("ch03.backprop_h", check=check_backprop_h)
@@ -103,51 +117,78 @@ def backprop_h():
     return {"a": 1.0 * s_grad, "b": 1.0 * s_grad, "c": c_grad, "d": d_grad, "e": e_grad}
 
 
-# ---- 2. a neuron ----------------------------------------------------------------------------------
+# ---- 2. values used twice ------------------------------------------------------------------------
 
-NEURON = {"x1": 1.0, "x2": 0.5, "w1": 2.0, "w2": -2.0, "b": -0.5}
-OTHER = {"x1": "w1", "w1": "x1", "x2": "w2", "w2": "x2"}  # the other factor of each product
+TWICE = {"a": 3.0, "b": -2.0}
 
 
-def check_neuron_grads(grads):
-    """grads: {"x1", "w1", "x2", "w2", "b"} -> do/d(leaf) for o = tanh(x1*w1 + x2*w2 + b)."""
-    got, hint = _grads(grads, ["x1", "w1", "x2", "w2", "b"])
+def _twice_grads(a, b):
+    """u = a*b, v = u + a, h = v*u: dh/da, dh/db and dh/du, by the chain rule with fan-out sums."""
+    u = a * b
+    v = u + a
+    v_grad = u  # h = v * u
+    u_grad = v + v_grad  # from h directly (slope v) and through v (slope 1)
+    return {"a": b * u_grad + v_grad, "b": a * u_grad, "u": u_grad}
+
+
+def check_used_twice(grads):
+    """grads: {"a", "b", "u"} -> dh/d(that value) for u = a*b, v = u + a, h = v*u at a = 3, b = -2."""
+    got, hint = _grads(grads, ["a", "b", "u"])
     if hint:
-        return verdict(False, hint)
-    v = NEURON
-    n = v["x1"] * v["w1"] + v["x2"] * v["w2"] + v["b"]
-    slope = 1 - math.tanh(n) ** 2  # the tanh step
-    want = {k: v[OTHER[k]] * slope for k in OTHER}
-    want["b"] = slope
-    wrong = [k for k in ["b", "w1", "x1", "w2", "x2"] if not _close(got[k], want[k])]
-    if not wrong:
-        return verdict(True)
-    # Each wrong gradient divided by the right one says which step was skipped.
-    without_tanh = {k: w / slope for k, w in want.items()}
-    if all(_close(got[k], without_tanh[k]) for k in wrong):
-        return verdict(
-            False, "you skipped the tanh step: multiply by its local slope, 1 - o**2, with o = tanh(n)"
+        return Verdict(False, hint)
+    a, b = TWICE["a"], TWICE["b"]
+    want = _twice_grads(a, b)  # a: 12, b: -27, u: -9
+    if all(_close(got[k], want[k]) for k in want):
+        return Verdict(True)
+    if all(_close(got[k], 0.0) for k in want):
+        return Verdict(False, "every gradient is 0: start at h with dh/dh = 1 and work back, v and u first")
+    u, v = a * b, a * b + a
+    if not _close(got["u"], want["u"]):
+        if _close(got["u"], v):
+            return Verdict(
+                False,
+                f"dh/du = {v:g} counts only the path u -> h; u is also used by v = u + a, "
+                "which sends back v's grad times 1: add the two contributions",
+            )
+        if _close(got["u"], u):
+            return Verdict(
+                False,
+                "dh/du: u = -6 is v's grad (the other factor of h = v*u); "
+                "u's own grad is the sum of its two uses",
+            )
+        return Verdict(
+            False, "dh/du: u is used twice, by h = v*u (slope v) and by v = u + a (slope 1); add both"
         )
-    if all(_close(got[k], without_tanh[k] * (1 - n * n)) for k in wrong):
-        return verdict(False, "tanh's slope is 1 - o**2 with o the OUTPUT tanh(n), not 1 - n**2")
-    k = wrong[0]
-    if k == "b":
-        return verdict(False, "do/db: b is added, so it gets n's grad unchanged: 1 - o**2")
-    if _close(got[k], v[k] * slope):
-        return verdict(
-            False, f"do/d{k}: in the product, {k}'s slope is the OTHER factor, {OTHER[k]}, not {k}"
+    one_path_a = {b * want["u"]: "through u only", want["a"] - b * want["u"]: "through v only"}
+    for value, path in one_path_a.items():
+        if _close(got["a"], value):
+            return Verdict(
+                False,
+                f"dh/da = {value:g} counts a's contribution {path}; a is used twice, by u = a*b and by "
+                "v = u + a, and the two contributions add up",
+            )
+    if not _close(got["a"], want["a"]):
+        return Verdict(False, "dh/da: (b × u's grad) from u = a*b, plus (1 × v's grad) from v = u + a")
+    if _close(got["b"], a * v):
+        return Verdict(
+            False, "dh/db: multiply by u's full grad, both of its contributions, not only the one from h"
         )
-    return verdict(False, f"do/d{k}: ({OTHER[k]}, the other factor) × (1 - o**2, the tanh step)")
+    return Verdict(False, "dh/db: b is used once, in u = a*b, so it gets a × u's grad")
 
 
-@solution("ch03.neuron_grads", check=check_neuron_grads)
-def neuron_grads():
-    x1, x2, w1, w2, b = 1.0, 0.5, 2.0, -2.0, -0.5
-    n = x1 * w1 + x2 * w2 + b  # 0.5
-    o = math.tanh(n)
-    n_grad = 1 - o**2  # tanh's local slope, times o's grad of 1
-    # the + nodes pass n_grad on unchanged; each product swaps in the other factor
-    return {"x1": w1 * n_grad, "w1": x1 * n_grad, "x2": w2 * n_grad, "w2": x2 * n_grad, "b": n_grad}
+@solution("ch03.used_twice", check=check_used_twice)
+def used_twice():
+    a, b = 3.0, -2.0
+    u = a * b  # -6
+    v = u + a  # -3
+    h_grad = 1.0
+    v_grad = u * h_grad  # h = v * u: v's slope is the other factor, u
+    u_grad = v * h_grad  # ... and u's slope is v: the first contribution to u
+    u_grad += 1.0 * v_grad  # v = u + a sends v's grad back to u: the second contribution
+    a_grad = b * u_grad  # u = a * b: the first contribution to a
+    a_grad += 1.0 * v_grad  # v = u + a: the second contribution to a
+    b_grad = a * u_grad
+    return {"a": a_grad, "b": b_grad, "u": u_grad}
 
 
 # ---- 3. a step downhill ---------------------------------------------------------------------------
@@ -159,27 +200,26 @@ def _L(a, b, c, f):
 
 def check_step_downhill(new_L):
     """new_L: L = (a*b + c)*f after moving each leaf by -0.01 × its gradient."""
-    if callable(new_L):
-        new_L, err = attempt(new_L)
-        if err:
-            return verdict(False, err)
-    new_L = getattr(new_L, "data", new_L)
-    if isinstance(new_L, bool) or not isinstance(new_L, numbers.Real) or not math.isfinite(new_L):
-        return verdict(False, f"submit the new value of L as a number, got {new_L!r}")
+    got, hint = call_or_value(new_L)
+    if hint:
+        return Verdict(False, hint)
+    new_L = as_number(_unwrap(got, "data"))
+    if new_L is None or not math.isfinite(new_L):
+        return Verdict(False, f"submit the new value of L as a number, got {_short(got)}")
     grads = {"a": 6.0, "b": -4.0, "c": -2.0, "f": 4.0}
     start = {"a": 2.0, "b": -3.0, "c": 10.0, "f": -2.0}
     down = _L(*(start[k] - 0.01 * grads[k] for k in "abcf"))  # -8.7263
     if _close(new_L, down):
-        return verdict(True)
+        return Verdict(True)
     if _close(new_L, _L(*(start[k] + 0.01 * grads[k] for k in "abcf"))):
-        return verdict(False, "that is the step UPHILL (L rose); subtract 0.01 × grad to make L smaller")
+        return Verdict(False, "that is the step UPHILL (L rose); subtract 0.01 × grad to make L smaller")
     if _close(new_L, -8.0):
-        return verdict(False, "L has not changed: recompute L = (a*b + c)*f from the moved leaves")
+        return Verdict(False, "L has not changed: recompute L = (a*b + c)*f from the moved leaves")
     if _close(new_L, -8.0 - 0.01 * 72):
-        return verdict(
+        return Verdict(
             False, "that is the first-order prediction -8 - 0.72; recompute L exactly from the leaves"
         )
-    return verdict(False, "move a, b, c and f each by -0.01 × its grad (6, -4, -2, 4), then recompute L")
+    return Verdict(False, "move a, b, c and f each by -0.01 × its grad (6, -4, -2, 4), then recompute L")
 
 
 @solution("ch03.step_downhill", check=check_step_downhill)

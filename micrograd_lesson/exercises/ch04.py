@@ -1,14 +1,26 @@
-"""Chapter 4 exercises: automating the backward pass."""
+"""Chapter 4 exercises: automating the backward pass.
 
+The graphs the checks run on share an intermediate node (u in u = 3x,
+L = u + tanh(2u)), so a backward pass that fires nodes breadth-first or in
+pre-order gives a wrong gradient and is refused; a plain chain 5,000 deep
+catches recursion.
+"""
+
+import itertools
 import math
 
 from ..engine import Value
-from ._core import attempt, solution, verdict
+from ._core import Verdict, as_number, attempt, call_or_value, close, not_a_function, solution
 
-__all__ = ["check_topological_order", "check_run_backward", "check_mul"]
+__all__ = ["check_topological_order", "check_run_backward", "check_mul", "check_bfs_prediction"]
 
 
 # ---- graphs the checks run on (fresh ones every time: backward() changes grads) ----
+
+
+def _named(value, label):
+    value.label = label
+    return value
 
 
 def _single_leaf():
@@ -16,26 +28,34 @@ def _single_leaf():
 
 
 def _z_graph():
-    """z = x*y + x: x is used on two paths."""
+    """z = x*y + x: a leaf used on two paths."""
     x, y = Value(2.0, label="x"), Value(3.0, label="y")
-    p = x * y
-    p.label = "p"
-    z = p + x
-    z.label = "z"
+    p = _named(x * y, "p")
+    z = _named(p + x, "z")
     return {"x": x, "y": y, "p": p, "z": z}, "z"
 
 
+def _shared_u(x0=0.5):
+    """u = 3x, L = u + tanh(2u): the intermediate node u is used twice.
+
+    Breadth-first from L fires u before tanh(2u) has sent u its share, so x.grad
+    comes out 3.0 instead of 3 + 6 (1 - tanh(3)^2) = 3.0592 at x = 0.5.
+    """
+    x = Value(x0, label="x")
+    u = _named(x * 3.0, "u")
+    m = _named(u * 2.0, "2u")
+    t = _named(m.tanh(), "t")
+    L = _named(u + t, "L")
+    return {"x": x, "u": u, "2u": m, "t": t, "L": L}, "L"
+
+
 def _two_paths():
-    """f = (a*b) * (a + b), then tanh: a diamond with a shared pair of leaves."""
+    """g = tanh(0.1 * d * e) with d = a*b and e = a + b: shared leaves and a chain on top."""
     a, b = Value(-2.0, label="a"), Value(3.0, label="b")
-    d = a * b
-    d.label = "d"
-    e = a + b
-    e.label = "e"
-    f = d * e
-    f.label = "f"
-    g = (f * 0.1).tanh()
-    g.label = "g"
+    d = _named(a * b, "d")
+    e = _named(a + b, "e")
+    f = _named(d * e, "f")
+    g = _named((f * 0.1).tanh(), "g")
     return {"a": a, "b": b, "d": d, "e": e, "f": f, "g": g}, "g"
 
 
@@ -49,70 +69,110 @@ def _chain(steps=5000):
     return {"x": x, "y": y}, "y"
 
 
-def _all_nodes(root):
-    return root.topological_order()
+GRAPH_TEXT = {  # how a hint names each graph, by its root
+    "x": "a graph that is a single leaf x",
+    "z": "z = x*y + x",
+    "L": "u = 3x, t = tanh(2u), L = u + t",
+    "g": "d = a*b, e = a + b, f = d*e, g = tanh(0.1 f)",
+    "y": "y = x + x + ... + x (5,000 additions)",
+}
+ORDER_GRAPHS = (_single_leaf, _z_graph, _shared_u, _two_paths, _chain)
+BACKWARD_GRAPHS = (_z_graph, _shared_u, _two_paths, _chain)
+RECURSION_HINT = (
+    "a 5,000-deep chain hits Python's recursion limit: keep your own stack in a list "
+    "(or use root.topological_order()) instead of a function that calls itself"
+)
 
 
 def _name(node):
-    return node.label or f"a node with data {node.data:.4g}"
+    """A node's label, for a hint; never raises (a learner's code may have changed the node)."""
+    try:
+        label = node.label
+        return label if isinstance(label, str) and label else f"the node with data {node.data:.4g}"
+    except Exception:
+        return "a node"
 
 
-def _order_problem(order, root):
-    """None if `order` is a valid topological order of root's graph, else a hint."""
+def _inputs(nodes):
+    """{id(node): its inputs} for every node, taken before the learner's code runs and can change them."""
+    return {id(n): tuple(n._prev) for n in nodes}
+
+
+def _describe(x):
+    """A short description of anything, for a hint; never raises."""
+    try:
+        text = repr(x)
+    except Exception:
+        text = "?"
+    return f"{type(x).__name__} {text[:40]}"
+
+
+def _first_out_of_order(positions, nodes, inputs):
+    """The first (node, input) pair where the input comes after the node, or None."""
+    for node in nodes:
+        for child in inputs[id(node)]:
+            if positions[id(child)] > positions[id(node)]:
+                return node, child
+    return None
+
+
+def _order_problem(order, nodes, inputs):
+    """None if `order` lists the graph of `nodes` topologically, else a hint. Never raises, never hangs."""
     if order is None:
         return "your function returned None: did you forget `return`?"
     try:
-        order = list(order)
-    except TypeError:
-        return f"return a list of nodes, got {type(order).__name__}"
-    nodes = _all_nodes(root)
+        # Twice the graph's size is plenty to show duplicates; an endless iterator stops here.
+        order = list(itertools.islice(iter(order), 2 * len(nodes) + 1))
+    except Exception:
+        return f"return a list of nodes, got {_describe(order)}"
     wanted = {id(n) for n in nodes}
-    seen = {}
+    positions = {}
     for i, node in enumerate(order):
         if id(node) not in wanted:
-            return f"your list holds {node!r}, which is not a node of the graph (return the Value objects)"
-        if id(node) in seen:
+            return (
+                f"your list holds {_describe(node)}, which is not a node of this graph: "
+                "list the Values themselves"
+            )
+        if id(node) in positions:
             return f"{_name(node)} appears twice: keep a `visited` set so each node is listed once"
-        seen[id(node)] = i
-    if len(seen) < len(nodes):
-        missing = [_name(n) for n in nodes if id(n) not in seen]
+        positions[id(node)] = i
+    if len(positions) < len(nodes):
+        missing = [_name(n) for n in nodes if id(n) not in positions]
         return (
-            f"your list has {len(seen)} of the graph's {len(nodes)} nodes; "
-            f"missing: {', '.join(missing[:4])}. "
-            "Follow every node's _prev, down to the leaves, and include the leaves too"
+            f"your list has {len(positions)} of the graph's {len(nodes)} nodes; missing: "
+            f"{', '.join(missing[:4])}. Follow every node's _prev down to the leaves, and list the leaves too"
         )
-    for node in order:
-        for child in node._prev:
-            if seen[id(child)] > seen[id(node)]:
-                if _order_problem(list(reversed(order)), root) is None:
-                    return "your list is in backward order (root first): reverse it, inputs come first"
-                return (
-                    f"{_name(node)} comes before its input {_name(child)}: "
-                    "append a node only after all of its inputs"
-                )
-    return None
+    wrong = _first_out_of_order(positions, nodes, inputs)
+    if wrong is None:
+        return None
+    reverse = {key: len(order) - 1 - i for key, i in positions.items()}
+    if _first_out_of_order(reverse, nodes, inputs) is None:
+        return "your list is in backward order (root first): reverse it, so that inputs come first"
+    node, child = wrong
+    return (
+        f"{_name(node)} comes before its input {_name(child)}: append a node only after all of its "
+        "inputs (a depth-first search that appends on the way back up does this)"
+    )
 
 
 def check_topological_order(topological_order):
     """topological_order(root) lists every node once, each after all of its inputs."""
-    if not callable(topological_order):
-        return verdict(False, "pass your function itself, e.g. check_topological_order(my_topological_order)")
-    for build in (_single_leaf, _z_graph, _two_paths, _chain):
-        nodes, root_name = build()
-        root = nodes[root_name]
-        order, error = attempt(topological_order, root)
+    hint = not_a_function(topological_order, "your topological_order function")
+    if hint is not None:
+        return hint
+    for build in ORDER_GRAPHS:
+        named, root_name = build()
+        nodes = named[root_name].topological_order()
+        inputs = _inputs(nodes)
+        order, error = attempt(topological_order, named[root_name])
         if error:
             if "recursion" in error.lower():
-                return verdict(
-                    False,
-                    "small graphs work, but a 5,000-deep chain hits Python's recursion limit: "
-                    "keep your own stack in a list instead of calling the function recursively",
-                )
-            return verdict(False, f"on the graph ending in {root_name}: {error}")
-        problem = _order_problem(order, root)
+                return Verdict(False, f"small graphs work, but {RECURSION_HINT}")
+            return Verdict(False, f"on {GRAPH_TEXT[root_name]}: {error}")
+        problem = _order_problem(order, nodes, inputs)
         if problem:
-            return verdict(False, f"on the graph ending in {root_name}: {problem}")
-    return verdict(True)
+            return Verdict(False, f"on {GRAPH_TEXT[root_name]}: {problem}")
+    return Verdict(True)
 
 
 @solution("ch04.topological_order", check=check_topological_order)
@@ -130,8 +190,13 @@ def topological_order(root):
     return order
 
 
+# ---- run_backward -------------------------------------------------------------------------------
+
+
 class _NoShortcut(Value):
     """A root whose backward() refuses to run, so run_backward must do the walk itself."""
+
+    __slots__ = ()
 
     def backward(self):
         raise RuntimeError("run_backward must not call root.backward(): walk the graph yourself")
@@ -143,67 +208,103 @@ def _reference_grads(build):
     return {k: v.grad for k, v in nodes.items()}
 
 
-def _forward_order_grads(build):
-    """What running the steps inputs-first (not reversed) gives: a common slip."""
-    nodes, root_name = build()
-    root = nodes[root_name]
-    root.grad = 1.0
-    for node in root.topological_order():
-        node._backward()
-    return {k: v.grad for k, v in nodes.items()}
+def _record_firing(nodes):
+    """Wrap each node's _backward so that the order in which they fire is written down."""
+    fired = []
+    for node in nodes:
+        step = node._backward
+
+        def recorded(node=node, step=step):
+            fired.append(node)
+            return step()
+
+        node._backward = recorded  # an instance attribute shadows the method
+    return fired
 
 
-def _close(x, y):
-    return isinstance(x, (int, float)) and math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-9)
+def _fired_too_early(fired, nodes, inputs):
+    """The first interior node that fired before a node using it had fired: (node, user) or None."""
+    users = {id(n): [] for n in nodes}
+    for n in nodes:
+        for child in inputs[id(n)]:
+            users[id(child)].append(n)
+    done = set()
+    for node in fired:
+        if inputs[id(node)]:
+            late = [u for u in users[id(node)] if id(u) not in done]
+            if late:
+                return node, late[0]
+        done.add(id(node))
+    return None
 
 
 def check_run_backward(run_backward):
     """run_backward(root) fills in every node's .grad, as root.backward() would."""
-    if not callable(run_backward):
-        return verdict(False, "pass your function itself, e.g. check_run_backward(my_run_backward)")
-    for build in (_z_graph, _two_paths, _chain):
+    hint = not_a_function(run_backward, "your run_backward function")
+    if hint is not None:
+        return hint
+    for build in BACKWARD_GRAPHS:
         nodes, root_name = build()
         root = nodes[root_name]
+        every_node = root.topological_order()
+        inputs = _inputs(every_node)
+        fired = _record_firing(every_node)
         root.__class__ = _NoShortcut
         _, error = attempt(run_backward, root)
+        root.__class__ = Value
         if error:
             if "recursion" in error.lower():
-                return verdict(
-                    False,
-                    "a 5,000-deep chain hits Python's recursion limit: use an order built with an explicit "
-                    "stack (your topological_order, or root.topological_order())",
-                )
-            return verdict(False, f"on the graph ending in {root_name}: {error}")
+                return Verdict(False, RECURSION_HINT)
+            return Verdict(False, f"on {GRAPH_TEXT[root_name]}: {error}")
         expected = _reference_grads(build)
         got = {k: v.grad for k, v in nodes.items()}
-        if all(_close(got[k], expected[k]) for k in expected):
+        if all(close(got[k], expected[k], rel=1e-9) for k in expected):
             continue
-        leaves = [k for k, v in nodes.items() if not v._prev]
-        if all(got[k] == 0 for k in leaves):
-            if got[root_name] == 0:
-                return verdict(
-                    False,
-                    f"every gradient is still 0: set {root_name}.grad = 1.0 first "
-                    f"(d{root_name}/d{root_name} = 1)",
-                )
-            return verdict(
+        where = f"on {GRAPH_TEXT[root_name]}"
+        if not any(as_number(got[k]) for k in nodes):
+            return Verdict(
                 False,
-                "the leaves' gradients are still 0: call _backward() on every node, "
+                f"{where}: every gradient is still 0: set {root_name}.grad = 1.0 first "
+                f"(d{root_name}/d{root_name} = 1), then call every node's _backward()",
+            )
+        early = _fired_too_early(fired, every_node, inputs)
+        leaves = [k for k, v in nodes.items() if not inputs[id(v)]]
+        if not early and not any(as_number(got[k]) for k in leaves):
+            return Verdict(
+                False,
+                f"{where}: the leaves' gradients are still 0: call _backward() on every node, "
                 "from the root towards the leaves (reversed topological order)",
             )
-        if all(_close(got[k], v) for k, v in _forward_order_grads(build).items()):
-            return verdict(
+        if early:
+            node, user = early
+            wrong = [k for k in expected if not close(got[k], expected[k], rel=1e-9)]
+            k = wrong[0]
+            return Verdict(
                 False,
-                "you ran the steps inputs-first: a node must fire after every node that uses it, "
-                "so loop over reversed(topological order)",
+                f"{where}: {_name(node)} fired before {_name(user)}, which uses it, had sent back its share, "
+                f"so {k}.grad = {as_number(got[k]) or 0.0:.4f} instead of {expected[k]:.4f}. "
+                "A node may fire only after every node that uses it: loop over reversed(topological order), "
+                "not breadth-first or in the order you first meet the nodes",
+            )
+        silent = [n for n in every_node if inputs[id(n)] and not any(f is n for f in fired)]
+        if fired and silent:
+            return Verdict(
+                False,
+                f"{where}: {_name(silent[0])} never fired, so its inputs got nothing from it: "
+                "call _backward() on every node of root.topological_order(), in reverse",
             )
         wrong = [
-            f"{k}.grad = {got[k]!r} (expected {expected[k]:.4f})"
+            f"{k}.grad = {_describe(got[k]) if as_number(got[k]) is None else format(got[k], '.4f')} "
+            f"(expected {expected[k]:.4f})"
             for k in expected
-            if not _close(got[k], expected[k])
+            if not close(got[k], expected[k], rel=1e-9)
         ]
-        return verdict(False, f"on the graph ending in {root_name}: {', '.join(wrong[:3])}")
-    return verdict(True)
+        return Verdict(
+            False,
+            f"{where}: {', '.join(wrong[:3])}. Seed the root with 1.0 once and call each node's "
+            "_backward() exactly once",
+        )
+    return Verdict(True)
 
 
 @solution("ch04.run_backward", check=check_run_backward)
@@ -213,72 +314,153 @@ def run_backward(root):
         node._backward()  # each node passes its grad on to its inputs
 
 
+# ---- a judgement exercise: what does breadth-first firing give? ---------------------------------
+
+SHARED_X = 0.5
+TRUE_X_GRAD = 3.0 + 6.0 * (1.0 - math.tanh(6.0 * SHARED_X) ** 2)  # 3.0592
+BFS_X_GRAD = 3.0  # u fires with only L's share, 1, and passes 3 * 1 to x
+
+
+def check_bfs_prediction(prediction):
+    """prediction: x.grad that a breadth-first backward gives on u = 3x, L = u + tanh(2u) at x = 0.5."""
+    got, hint = call_or_value(prediction)
+    if hint:
+        return Verdict(False, hint)
+    got = as_number(got)
+    if got is None or not math.isfinite(got):
+        return Verdict(False, f"submit your prediction as one number, got {_describe(prediction)}")
+    if close(got, BFS_X_GRAD, rel=0, abs_tol=5e-4):
+        return Verdict(True)
+    if close(got, TRUE_X_GRAD, rel=0, abs_tol=5e-4):
+        return Verdict(
+            False,
+            "3.0592 is the true gradient, but breadth-first firing does not reach it: write down the order "
+            "(L, then its inputs u and t, then 2u, then x) and what u.grad holds at the moment u fires",
+        )
+    if close(got, TRUE_X_GRAD - BFS_X_GRAD, rel=0, abs_tol=5e-4):
+        return Verdict(
+            False,
+            "0.0592 is the share that goes through tanh(2u); "
+            "breadth-first loses that one, not the direct one",
+        )
+    if close(got, 0.0, abs_tol=1e-9):
+        return Verdict(False, "x does receive something: u fires once, with the share L gave it")
+    if close(got, 1.0 + 2.0 * (1.0 - math.tanh(3.0) ** 2), rel=0, abs_tol=5e-4):
+        return Verdict(False, "that is u.grad; x = u / 3 receives 3 times what u holds when u fires")
+    return Verdict(
+        False,
+        "fire the nodes breadth-first from L: L, u, t, 2u, x. When u fires it passes 3 × u.grad to x, "
+        "with whatever u.grad holds at that moment",
+    )
+
+
+@solution("ch04.bfs_prediction", check=check_bfs_prediction)
+def bfs_prediction():
+    # On paper: L fires first and gives u.grad = 1 and t.grad = 1 (L = u + t).
+    # Breadth-first, L's inputs come next, so u fires now, holding only that 1,
+    # and x receives 3 * 1 = 3. Later 2u fires and adds 2 (1 - tanh(3)**2) to
+    # u.grad, but u has already fired: x never gets that share. Prediction: 3.0.
+    # Confirmed by running the classmate's pass:
+    x = Value(0.5, label="x")
+    u = x * 3.0
+    L = u + (u * 2.0).tanh()
+    L.grad = 1.0
+    queue, seen = [L], {L}
+    while queue:
+        node = queue.pop(0)
+        node._backward()
+        for child in node._prev:
+            if child not in seen:
+                seen.add(child)
+                queue.append(child)
+    return x.grad  # 3.0, where L.backward() gives 3.0592
+
+
+# ---- mul in the lectures' style -----------------------------------------------------------------
+
+
+def _grads_text(a, b):
+    return f"{_describe(a.grad) if as_number(a.grad) is None else format(a.grad, '.4f')}, " + (
+        f"{_describe(b.grad) if as_number(b.grad) is None else format(b.grad, '.4f')}"
+    )
+
+
+def _mul_and_backward(mul, a, b, then=None):
+    """Run mul(a, b) (and `then` on its result), then backward(); returns a hint or None."""
+    out, error = attempt(mul, a, b)
+    if error:
+        return f"mul({_name(a)}, {_name(b)}): {error}"
+    if not isinstance(out, Value):
+        return f"mul(a, b) should return a Value, got {_describe(out)}"
+    top = then(out) if then else out
+    _, error = attempt(top.backward)
+    if error:
+        return f"backward() through your mul failed: {error}"
+    return None
+
+
 def check_mul(mul):
     """mul(a, b) returns a Value a*b that passes the right gradients back to a and b."""
-    if not callable(mul):
-        return verdict(False, "pass your function itself, e.g. check_mul(my_mul)")
+    hint = not_a_function(mul, "your mul function")
+    if hint is not None:
+        return hint
     a, b = Value(3.0, label="a"), Value(-2.0, label="b")
     out, error = attempt(mul, a, b)
     if error:
-        return verdict(False, f"mul(a, b) at a = 3, b = -2: {error}")
+        return Verdict(False, f"mul(a, b) at a = 3, b = -2: {error}")
     if not isinstance(out, Value):
-        return verdict(False, f"mul(a, b) should return a Value, got {type(out).__name__}")
-    if not _close(out.data, -6.0):
-        return verdict(False, f"mul(a, b) at a = 3, b = -2 should have data -6.0, got {out.data!r}")
-    if a not in out._prev or b not in out._prev:
-        return verdict(False, "the result must remember its inputs: pass (a, b) as its children")
+        return Verdict(False, f"mul(a, b) should return a Value, got {_describe(out)}")
+    if not close(out.data, -6.0):
+        return Verdict(False, f"mul(a, b) at a = 3, b = -2 should have data -6.0, got {out.data!r}")
+    if not any(c is a for c in out._prev) or not any(c is b for c in out._prev):
+        return Verdict(False, "the result must remember its inputs: pass (a, b) as its children")
     if "_backward" not in vars(out) and not out._local_grads:
-        return verdict(
+        return Verdict(
             False, "out has no backward rule yet: attach your closure with out._backward = _backward"
         )
     _, error = attempt(out.backward)
     if error:
-        return verdict(False, f"backward() through your mul failed: {error}")
-    if a.grad == 0 and b.grad == 0:
-        return verdict(
+        return Verdict(False, f"backward() through your mul failed: {error}")
+    if close(a.grad, 0.0) and close(b.grad, 0.0):
+        return Verdict(
             False, "a.grad and b.grad stayed 0: attach your closure with out._backward = _backward"
         )
-    if _close(a.grad, 3.0) and _close(b.grad, -2.0):
-        return verdict(
+    if close(a.grad, 3.0) and close(b.grad, -2.0):
+        return Verdict(
             False, "the local derivatives are swapped: d(a*b)/da is b.data, and d(a*b)/db is a.data"
         )
-    if not (_close(a.grad, -2.0) and _close(b.grad, 3.0)):
-        return verdict(
-            False, f"for a*b at a = 3, b = -2 expected a.grad = -2, b.grad = 3; got {a.grad!r}, {b.grad!r}"
+    if not (close(a.grad, -2.0) and close(b.grad, 3.0)):
+        return Verdict(
+            False, f"for a*b at a = 3, b = -2 expected a.grad = -2, b.grad = 3; got {_grads_text(a, b)}"
         )
 
     a = Value(3.0, label="a")
-    out, error = attempt(mul, a, a)
-    if error:
-        return verdict(False, f"mul(a, a): {error}")
-    _, error = attempt(out.backward)
-    if error:
-        return verdict(False, f"backward() through mul(a, a) failed: {error}")
-    if _close(a.grad, 3.0):
-        return verdict(
+    hint = _mul_and_backward(mul, a, a)
+    if hint:
+        return Verdict(False, hint)
+    if close(a.grad, 3.0):
+        return Verdict(
             False, "mul(a, a) at a = 3 gives a.grad = 3, not 6: accumulate with +=, do not assign with ="
         )
-    if not _close(a.grad, 6.0):
-        return verdict(False, f"mul(a, a) at a = 3 should give a.grad = 6 (d(a*a)/da = 2a), got {a.grad!r}")
+    if not close(a.grad, 6.0):
+        return Verdict(
+            False, f"mul(a, a) at a = 3 should give a.grad = 6 (d(a*a)/da = 2a), got {_grads_text(a, a)}"
+        )
 
     a, b = Value(3.0, label="a"), Value(-2.0, label="b")
-    prod, error = attempt(mul, a, b)
-    if error:
-        return verdict(False, f"mul(a, b): {error}")
-    y = prod * 4.0 + a  # dy/da = 4b + 1 = -7, dy/db = 4a = 12
-    _, error = attempt(y.backward)
-    if error:
-        return verdict(False, f"backward() through 4 * mul(a, b) + a failed: {error}")
-    if _close(a.grad, -1.0) and _close(b.grad, 3.0):
-        return verdict(
+    hint = _mul_and_backward(mul, a, b, then=lambda p: p * 4.0 + a)  # dy/da = 4b + 1 = -7, dy/db = 4a = 12
+    if hint:
+        return Verdict(False, hint)
+    if close(a.grad, -1.0) and close(b.grad, 3.0):
+        return Verdict(
             False,
             "inside 4 * mul(a, b) + a your gradients ignore what arrives from above: multiply by out.grad",
         )
-    if not (_close(a.grad, -7.0) and _close(b.grad, 12.0)):
-        return verdict(
-            False, f"for y = 4 * mul(a, b) + a expected a.grad = -7, b.grad = 12; got {a.grad!r}, {b.grad!r}"
+    if not (close(a.grad, -7.0) and close(b.grad, 12.0)):
+        return Verdict(
+            False, f"for y = 4 * mul(a, b) + a expected a.grad = -7, b.grad = 12; got {_grads_text(a, b)}"
         )
-    return verdict(True)
+    return Verdict(True)
 
 
 @solution("ch04.mul", check=check_mul)

@@ -1,21 +1,26 @@
-"""Chapter 5 exercises: new operations (sin, cos, sqrt) with correct gradients.
+"""Chapter 5 exercises: a new operation (sin), and a routing one (max) whose tie needs judgement.
 
-A learner's function takes a Value x and returns a new Value. Either style of
-attaching the gradient is accepted: `_local_grads=(...)` passed to the Value
-constructor (the package's style), or a closure assigned to `out._backward`
-(the lectures' style).
+A learner's function returns a Value. Either style of attaching the gradient is
+accepted: `_local_grads=(...)` passed to the Value constructor (the package's
+style), or a closure assigned to `out._backward` (the lectures' style).
 """
 
 import math
 
 from ..engine import Value
-from ._core import attempt, solution, verdict
+from ._core import Verdict, as_number, attempt, close, not_a_function, solution
 
-__all__ = ["check_sin", "check_cos", "check_sqrt"]
+__all__ = ["check_sin", "check_max"]
 
 
-def _close(x, y, tol=1e-9):
-    return isinstance(x, (int, float)) and math.isclose(x, y, rel_tol=tol, abs_tol=tol)
+def _close(x, y):
+    return close(x, y, rel=1e-9, abs_tol=1e-9)
+
+
+def _shown(x):
+    """A number at fixed precision, or what it is if it is not a number; never raises."""
+    number = as_number(x)
+    return f"{number:.6f}" if number is not None else f"a {type(x).__name__}"
 
 
 def _check_unary(fn, name, f, df, points, wrong_derivatives=()):
@@ -24,28 +29,29 @@ def _check_unary(fn, name, f, df, points, wrong_derivatives=()):
     wrong_derivatives: (function, hint) pairs for plausible mistakes, recognised by the
     gradient they produce.
     """
-    if not callable(fn):
-        return verdict(False, f"pass your function itself, e.g. check_{name}(my_{name})")
+    hint = not_a_function(fn, f"your {name} function")
+    if hint is not None:
+        return hint
     for x0 in points:
         x = Value(x0, label="x")
         out, error = attempt(fn, x)
         if error:
-            return verdict(False, f"{name}(Value({x0})): {error}")
+            return Verdict(False, f"{name}(Value({x0})): {error}")
         if not isinstance(out, Value):
-            return verdict(False, f"{name}(x) should return a new Value, got {type(out).__name__}")
+            return Verdict(False, f"{name}(x) should return a new Value, got {type(out).__name__}")
         if out is x:
-            return verdict(False, f"{name}(x) returned x itself: make a new Value for the result")
+            return Verdict(False, f"{name}(x) returned x itself: make a new Value for the result")
         if not _close(out.data, f(x0)):
-            return verdict(False, f"{name}({x0}) should have data {f(x0):.6f}, got {out.data!r}")
+            return Verdict(False, f"{name}({x0}) should have data {f(x0):.6f}, got {_shown(out.data)}")
         if not any(child is x for child in out._prev):
-            return verdict(
+            return Verdict(
                 False, f"the result does not remember its input: create it as Value(..., (x,), '{name}')"
             )
         _, error = attempt(out.backward)
         if error:
-            return verdict(False, f"backward() through {name}({x0}) failed: {error}")
-        if x.grad == 0 and df(x0) != 0:
-            return verdict(
+            return Verdict(False, f"backward() through {name}({x0}) failed: {error}")
+        if _close(x.grad, 0.0) and df(x0) != 0:
+            return Verdict(
                 False,
                 f"x.grad stayed 0 at x = {x0}: give the result its local derivative, with "
                 "_local_grads=(...,) or a closure assigned to out._backward",
@@ -53,8 +59,8 @@ def _check_unary(fn, name, f, df, points, wrong_derivatives=()):
         if not _close(x.grad, df(x0)):
             for wrong, hint in wrong_derivatives:
                 if _close(x.grad, wrong(x0)):
-                    return verdict(False, hint)
-            return verdict(False, f"d{name}/dx at x = {x0} should be {df(x0):.6f}, got {x.grad!r}")
+                    return Verdict(False, hint)
+            return Verdict(False, f"d{name}/dx at x = {x0} should be {df(x0):.6f}, got {_shown(x.grad)}")
 
     # Inside a bigger expression: y = fn(x) * x, so dy/dx = f'(x) * x + f(x).
     # This catches a closure that forgets `* out.grad` or assigns with `=`.
@@ -62,29 +68,29 @@ def _check_unary(fn, name, f, df, points, wrong_derivatives=()):
     x = Value(x0, label="x")
     out, error = attempt(fn, x)
     if error:
-        return verdict(False, f"{name}(Value({x0})): {error}")
+        return Verdict(False, f"{name}(Value({x0})): {error}")
     y = out * x
     _, error = attempt(y.backward)
     if error:
-        return verdict(False, f"backward() through {name}(x) * x failed: {error}")
+        return Verdict(False, f"backward() through {name}(x) * x failed: {error}")
     expected = df(x0) * x0 + f(x0)
     if not _close(x.grad, expected):
         if _close(x.grad, df(x0) + f(x0)):
-            return verdict(
+            return Verdict(
                 False,
                 f"inside {name}(x) * x the gradient from above is ignored: multiply your local "
                 "derivative by out.grad",
             )
         if _close(x.grad, df(x0) * x0):
-            return verdict(
+            return Verdict(
                 False,
                 f"inside {name}(x) * x, x loses the gradient from its other path: "
                 "accumulate with x.grad += ..., not x.grad = ...",
             )
-        return verdict(
-            False, f"for y = {name}(x) * x at x = {x0}, dy/dx should be {expected:.6f}, got {x.grad!r}"
+        return Verdict(
+            False, f"for y = {name}(x) * x at x = {x0}, dy/dx should be {expected:.6f}, got {_shown(x.grad)}"
         )
-    return verdict(True)
+    return Verdict(True)
 
 
 def check_sin(sin):
@@ -114,45 +120,123 @@ def sin(x):
     return out
 
 
-def check_cos(cos):
-    """cos(x) returns a Value with data cos(x.data) and local derivative -sin(x.data)."""
-    return _check_unary(
-        cos,
-        "cos",
-        math.cos,
-        lambda x: -math.sin(x),
-        [0.5, 2.0, -1.2],
-        wrong_derivatives=[
-            (math.sin, "the sign is flipped: d(cos x)/dx = -sin x, with a minus"),
-            (lambda x: -math.cos(x), "the local derivative of cos x is -sin x, not -cos x"),
-            (math.cos, "the local derivative of cos x is -sin x, not cos x"),
-        ],
-    )
+# ---- max(a, b): a routing operation, and what to do at a tie -------------------------------------
 
 
-@solution("ch05.cos", check=check_cos)
-def cos(x):
-    # The package's style: state the local derivative; the engine does the rest.
-    return Value(math.cos(x.data), (x,), "cos", _local_grads=(-math.sin(x.data),))
+def _run_max(fn, a0, b0, same=False):
+    """(a, b, out, hint): fn applied to fresh leaves a0, b0 (or to one leaf twice), then backward()."""
+    a = Value(a0, label="a")
+    b = a if same else Value(b0, label="b")
+    call = "maximum(a, a)" if same else f"maximum(a, b) at a = {a0:g}, b = {b0:g}"
+    out, error = attempt(fn, a, b)
+    if error:
+        return a, b, None, f"{call}: {error}"
+    if not isinstance(out, Value):
+        return a, b, None, f"{call} should return a Value, got {_shown(out)}"
+    if not _close(out.data, max(a0, b0)):
+        return a, b, None, f"{call} should have data {max(a0, b0):g}, got {_shown(out.data)}"
+    _, error = attempt(out.backward)
+    if error:
+        return a, b, None, f"backward() through {call} failed: {error}"
+    return a, b, out, None
 
 
-def check_sqrt(sqrt):
-    """sqrt(x) returns a Value with data sqrt(x.data) and local derivative 1 / (2 sqrt(x.data))."""
-    return _check_unary(
-        sqrt,
-        "sqrt",
-        math.sqrt,
-        lambda x: 0.5 / math.sqrt(x),
-        [4.0, 0.25, 2.0],
-        wrong_derivatives=[
-            (lambda x: 1 / math.sqrt(x), "you are missing the factor 1/2: d(sqrt x)/dx = 1 / (2 sqrt x)"),
-            (lambda x: 0.5 * math.sqrt(x), "the local derivative is 1 / (2 sqrt x): divide by sqrt x"),
-            (lambda x: 0.5 / x, "the local derivative is 1 / (2 sqrt x), with a square root below"),
-        ],
-    )
+def check_max(maximum):
+    """maximum(a, b) returns max(a, b) as a Value, routing the gradient to the larger input.
+
+    At a tie (a = b) any split (t, 1 - t) with 0 <= t <= 1 is a correct choice:
+    nudging both inputs up by h raises the max by exactly h, so the shares must
+    add up to 1, and nudging one alone raises it by h or by 0, so each share lies
+    between 0 and 1. PyTorch's torch.maximum splits a tie half and half.
+    """
+    hint = not_a_function(maximum, "your maximum function")
+    if hint is not None:
+        return hint
+    for a0, b0, want in ((3.0, -1.0, (1.0, 0.0)), (-2.0, 5.0, (0.0, 1.0))):
+        a, b, out, hint = _run_max(maximum, a0, b0)
+        if hint:
+            return Verdict(False, hint)
+        if out is not a and out is not b and not any(child is a or child is b for child in out._prev):
+            return Verdict(
+                False, "the result does not remember its inputs: create it as Value(..., (a, b), 'max')"
+            )
+        if _close(a.grad, want[1]) and _close(b.grad, want[0]):
+            return Verdict(
+                False,
+                f"at a = {a0:g}, b = {b0:g} the gradient went to the SMALLER input: "
+                "max passes it to the larger one",
+            )
+        if not (_close(a.grad, want[0]) and _close(b.grad, want[1])):
+            return Verdict(
+                False,
+                f"at a = {a0:g}, b = {b0:g} expected a.grad = {want[0]:g}, b.grad = {want[1]:g} "
+                "(the larger input moves the max one for one, the smaller not at all); "
+                f"got {_shown(a.grad)}, {_shown(b.grad)}",
+            )
+
+    a, b, out, hint = _run_max(maximum, 2.0, 2.0)
+    if hint:
+        return Verdict(False, hint)
+    ga, gb = as_number(a.grad), as_number(b.grad)
+    if ga is None or gb is None:
+        return Verdict(
+            False,
+            f"at the tie a = b = 2 the gradients should be numbers, got {_shown(a.grad)}, {_shown(b.grad)}",
+        )
+    if not _close(ga + gb, 1.0):
+        if _close(ga, 1.0) and _close(gb, 1.0):
+            why = "both inputs got the full gradient"
+        else:
+            why = f"the shares a.grad = {ga:.4f} and b.grad = {gb:.4f} add up to {ga + gb:.4f}"
+        return Verdict(
+            False,
+            f"at the tie a = b = 2, {why}. Nudge both up by h: max(a + h, b + h) = max(a, b) + h, "
+            "so the two shares must add up to exactly 1",
+        )
+    if not (-1e-9 <= ga <= 1 + 1e-9 and -1e-9 <= gb <= 1 + 1e-9):
+        return Verdict(
+            False,
+            f"at the tie a = b = 2 the shares {ga:.4f} and {gb:.4f} add up to 1, but nudging one input alone "
+            "raises the max by h or by 0, so each share must lie between 0 and 1",
+        )
+
+    a, b, out, hint = _run_max(maximum, 2.0, 2.0, same=True)
+    if hint:
+        return Verdict(False, hint)
+    if not _close(a.grad, 1.0):
+        return Verdict(
+            False,
+            f"maximum(a, a) is a itself, so its gradient is 1; got {_shown(a.grad)}: a is both inputs, so "
+            "both shares land on it, and they must be added with +=, not assigned",
+        )
+
+    # Inside a bigger expression: y = maximum(a, b) * a at a = 3, b = -1, so dy/da = 1 * a + max = 6.
+    a, b = Value(3.0, label="a"), Value(-1.0, label="b")
+    out, error = attempt(maximum, a, b)
+    if error or not isinstance(out, Value):
+        return Verdict(False, f"maximum(a, b) at a = 3, b = -1: {error or 'not a Value'}")
+    _, error = attempt((out * a).backward)
+    if error:
+        return Verdict(False, f"backward() through maximum(a, b) * a failed: {error}")
+    if _close(a.grad, 4.0):
+        return Verdict(
+            False, "inside maximum(a, b) * a the gradient from above is ignored: multiply by out.grad"
+        )
+    if _close(a.grad, 3.0):
+        return Verdict(
+            False,
+            "inside maximum(a, b) * a, a loses the gradient from its other path: accumulate with +=, not =",
+        )
+    if not _close(a.grad, 6.0):
+        return Verdict(
+            False, f"for y = maximum(a, b) * a at a = 3, b = -1, dy/da should be 6, got {_shown(a.grad)}"
+        )
+    return Verdict(True)
 
 
-@solution("ch05.sqrt", check=check_sqrt)
-def sqrt(x):
-    s = math.sqrt(x.data)
-    return Value(s, (x,), "sqrt", _local_grads=(0.5 / s,))  # or simply: return x ** 0.5
+@solution("ch05.max", check=check_max)
+def maximum(a, b):
+    # The larger input moves the max one for one, the smaller not at all. At a tie
+    # either choice is a valid slope as long as the shares add up to 1; >= gives it to a.
+    a_wins = a.data >= b.data
+    return Value(max(a.data, b.data), (a, b), "max", _local_grads=(float(a_wins), float(not a_wins)))

@@ -1,17 +1,12 @@
 """Chapter 6 exercises: checking gradients against the nudge."""
 
 import math
-import numbers
 
 from ..engine import Value
 from ..gradcheck import gradcheck
-from ._core import attempt, solution, verdict
+from ._core import Verdict, as_number, attempt, close, not_a_function, solution
 
 __all__ = ["check_numeric_derivative", "check_grad_check", "check_find_bugs"]
-
-
-def _is_number(x):
-    return isinstance(x, numbers.Real) and not isinstance(x, bool)
 
 
 # ---- 6.1 numeric_derivative(f, x) ----
@@ -24,36 +19,56 @@ _DERIVATIVE_CASES = [  # (description, f, x, exact f'(x))
 ]
 
 
+def _where_it_looks(numeric_derivative, x=2.0):
+    """The offsets from x at which the learner's function evaluates f, or None if it raised."""
+    offsets = []
+
+    def probe(t):
+        offsets.append(t - x)
+        return t**3
+
+    _, error = attempt(numeric_derivative, probe, x)
+    return None if error else offsets
+
+
 def check_numeric_derivative(numeric_derivative):
-    """numeric_derivative(f, x) estimates f'(x) to within one part in ten million."""
-    if not callable(numeric_derivative):
-        return verdict(
-            False, "pass your function itself, e.g. check_numeric_derivative(my_numeric_derivative)"
-        )
+    """numeric_derivative(f, x) is a central difference: it looks both ways, and is accurate."""
+    wrong = not_a_function(numeric_derivative, "your function")
+    if wrong is not None:
+        return wrong
     for text, f, x, exact in _DERIVATIVE_CASES:
         got, error = attempt(numeric_derivative, f, x)
         if error:
-            return verdict(False, f"for {text}: {error}")
-        if not _is_number(got):
-            return verdict(False, f"for {text} return a plain number, got {type(got).__name__}")
-        if math.isclose(got, exact, rel_tol=1e-7, abs_tol=1e-9):
-            continue
-        if math.isclose(got, -exact, rel_tol=1e-3):
-            return verdict(
+            return Verdict(False, f"for {text}: {error}")
+        value = as_number(got)
+        if value is None:
+            return Verdict(False, f"for {text} return a plain number, got {type(got).__name__}")
+        if close(value, -exact, rel=1e-3) and not close(value, exact, rel=1e-3):
+            return Verdict(
                 False, f"for {text} the sign is flipped: compute f(x + h) - f(x - h), in that order"
             )
-        if math.isclose(got, 2 * exact, rel_tol=1e-3):
-            return verdict(
+        if close(value, 2 * exact, rel=1e-3):
+            return Verdict(
                 False, f"for {text} you get twice the slope: the two points are 2h apart, divide by 2h"
             )
-        if math.isclose(got, exact, rel_tol=1e-3):
-            return verdict(
+        # A central difference with any h from about 1e-7 to 1e-3 is this accurate here.
+        if not close(value, exact, rel=1e-5):
+            return Verdict(
                 False,
-                f"for {text} you get {got:.9f}, close to {exact:.9f} but not to seven digits: use the "
-                "central difference (f(x + h) - f(x - h)) / (2 * h), with h about 1e-6",
+                f"for {text} expected {exact:.9f}, got {value:.9f}: use the central difference "
+                "(f(x + h) - f(x - h)) / (2 * h) with a small h, such as 1e-6",
             )
-        return verdict(False, f"for {text} expected about {exact:.6f}, got {got!r}")
-    return verdict(True)
+    offsets = _where_it_looks(numeric_derivative) or []
+    ahead = [d for d in offsets if d > 0]
+    behind = [d for d in offsets if d < 0]
+    if not (ahead and behind):
+        side = "right (x and x + h)" if ahead else "left (x - h and x)"
+        return Verdict(
+            False,
+            f"your function only looks to the {side}: that is a one-sided difference, whose error "
+            "shrinks like h; nudge x both ways, f(x + h) - f(x - h), and divide by 2h",
+        )
+    return Verdict(True)
 
 
 @solution("ch06.numeric_derivative", check=check_numeric_derivative)
@@ -78,72 +93,78 @@ def _composite(v):
     return (v.tanh() * v).exp() + v.sigmoid() / v
 
 
-_GRAD_CHECK_CASES = [  # (description, f, x, backward's answer, true derivative)
-    ("x**3 at x = 2", _cube, 2.0, 12.0, 12.0),
-    ("a cube with a planted bug, at x = 2", _planted_bug, 2.0, 6.0, 12.0),
-]
-
-
 def _composite_truth(x):
     t = math.tanh(x)
     s = 1 / (1 + math.exp(-x))
-    inner = (1 - t * t) * x + t
-    exact = math.exp(t * x) * inner + (s * (1 - s) * x - s) / x**2
-    return exact
+    return math.exp(t * x) * ((1 - t * t) * x + t) + (s * (1 - s) * x - s) / x**2
+
+
+_GRAD_CHECK_CASES = [  # (description, f, x, backward's answer, true derivative)
+    ("x**3 at x = 2", _cube, 2.0, 12.0, 12.0),
+    ("a cube with a planted bug, at x = 2", _planted_bug, 2.0, 6.0, 12.0),
+    (
+        "a composite of tanh, exp and sigmoid, at x = 0.7",
+        _composite,
+        0.7,
+        _composite_truth(0.7),
+        _composite_truth(0.7),
+    ),
+]
+
+
+def _pair(got):
+    """(autograd, numeric) as numbers, or (None, hint)."""
+    try:
+        autograd, numeric = got
+    except Exception:  # not a pair, of whatever kind
+        return None, f"return a pair (autograd, numeric), got {got!r}"
+    a, n = as_number(autograd), as_number(numeric)
+    if a is None or n is None:
+        return None, (
+            "return two plain numbers (use .grad and .data, not the Values); got "
+            f"{type(autograd).__name__} and {type(numeric).__name__}"
+        )
+    return (a, n), None
 
 
 def check_grad_check(grad_check):
     """grad_check(f, x) returns (gradient from backward(), central-difference estimate)."""
-    if not callable(grad_check):
-        return verdict(False, "pass your function itself, e.g. check_grad_check(my_grad_check)")
-    cases = _GRAD_CHECK_CASES + [
-        (
-            "a composite of tanh, exp and sigmoid, at x = 0.7",
-            _composite,
-            0.7,
-            _composite_truth(0.7),
-            _composite_truth(0.7),
-        )
-    ]
-    for text, f, x, from_backward, truth in cases:
+    wrong = not_a_function(grad_check, "your function")
+    if wrong is not None:
+        return wrong
+    for text, f, x, from_backward, truth in _GRAD_CHECK_CASES:
         got, error = attempt(grad_check, f, x)
         if error:
-            return verdict(False, f"for {text}: {error}")
-        try:
-            autograd, numeric = got
-        except (TypeError, ValueError):
-            return verdict(False, f"return a pair (autograd, numeric); for {text} got {got!r}")
-        if not (_is_number(autograd) and _is_number(numeric)):
-            return verdict(
-                False,
-                f"return two plain numbers (use .grad and .data, not the Values); got "
-                f"{type(autograd).__name__} and {type(numeric).__name__}",
-            )
-        if not math.isclose(autograd, from_backward, rel_tol=1e-9, abs_tol=1e-12):
-            if from_backward != truth and math.isclose(autograd, truth, rel_tol=1e-4):
-                return verdict(
+            return Verdict(False, f"for {text}: {error}")
+        numbers, problem = _pair(got)
+        if problem:
+            return Verdict(False, f"for {text}: {problem}")
+        autograd, numeric = numbers
+        if not close(autograd, from_backward, rel=1e-9, abs_tol=1e-12):
+            if from_backward != truth and close(autograd, truth, rel=1e-4):
+                return Verdict(
                     False,
                     f"for {text}, backward() gives {from_backward:.4f} but your first number is "
-                    f"{autograd:.4f}, "
-                    "the true slope: take it from x.grad after calling backward(), so that bugs show",
+                    f"{autograd:.4f}, the true slope: take it from x.grad after calling backward(), "
+                    "so that bugs show",
                 )
-            return verdict(
+            return Verdict(
                 False,
                 f"for {text} the first number (from backward()) should be {from_backward:.6f}, "
                 f"got {autograd!r}",
             )
-        if not math.isclose(numeric, truth, rel_tol=1e-6, abs_tol=1e-9):
-            if from_backward != truth and math.isclose(numeric, from_backward, rel_tol=1e-4):
-                return verdict(
+        if not close(numeric, truth, rel=1e-5):
+            if from_backward != truth and close(numeric, from_backward, rel=1e-4):
+                return Verdict(
                     False,
                     f"for {text} your second number copies backward()'s {from_backward:.4f}: compute it "
                     "by nudging, (f(Value(x + h)).data - f(Value(x - h)).data) / (2 * h)",
                 )
-            return verdict(
+            return Verdict(
                 False,
                 f"for {text} the second number (by nudging) should be about {truth:.6f}, got {numeric!r}",
             )
-    return verdict(True)
+    return Verdict(True)
 
 
 @solution("ch06.grad_check", check=check_grad_check)
@@ -173,43 +194,49 @@ def _sigmoid(x):
     return 1 / (1 + math.exp(-x))
 
 
-# What the notebook hands out. Three are right; three have a wrong derivative
-# (two of those are right at x = 1, so testing at one point is not enough).
+# What the notebook hands out; every suspect is defined on [0.5, 3]. Three are right and
+# three have a wrong derivative. `smooth_l1` is wrong only below x = 1 and `clip_at_2` only
+# above x = 2, so no single test input catches both: one input is never enough.
 SUSPECTS = {
     "softplus": _op("softplus", lambda x: math.log(1 + math.exp(x)), _sigmoid),
     "cube_root": _op("cube_root", lambda x: x ** (1 / 3), lambda x: x ** (-2 / 3) / 3),
-    "inverse_square": _op("inverse_square", lambda x: x**-2, lambda x: -2 * x**-2),  # should be -2 x**-3
     "log2": _op("log2", lambda x: math.log(x) / math.log(2), lambda x: math.log(2) / x),  # 1 / (x log 2)
     "swish": _op("swish", lambda x: x * _sigmoid(x), lambda x: _sigmoid(x) * (1 + x * (1 - _sigmoid(x)))),
-    "gaussian": _op("gaussian", lambda x: math.exp(-x * x), lambda x: -2 * math.exp(-x * x)),  # -2x e^(-x^2)
+    # 0.5 x**2 below 1, x - 0.5 above; the rule forgot the first branch (slope x there):
+    "smooth_l1": _op("smooth_l1", lambda x: 0.5 * x * x if x < 1 else x - 0.5, lambda x: 1.0),
+    # min(x, 2); the rule forgot that the slope is 0 above 2:
+    "clip_at_2": _op("clip_at_2", lambda x: min(x, 2.0), lambda x: 1.0),
 }
-_SUSPECTS_BUGGY = {"inverse_square", "log2", "gaussian"}
+_SUSPECTS_BUGGY = {"log2", "smooth_l1", "clip_at_2"}
 
-# A second set the check uses too, so that an answer cannot simply be typed in.
+# A second set the check uses too, so that an answer cannot simply be typed in. Again
+# one bug shows only below x = 1.5 and another only above it.
 _SECRET = {
     "square": _op("square", lambda x: x * x, lambda x: 2 * x),
     "reciprocal": _op("reciprocal", lambda x: 1 / x, lambda x: -1 / (x * x)),
     "exp2": _op("exp2", lambda x: 2**x, lambda x: 2**x),  # should be 2**x * log(2)
-    # should be 0.5 / sqrt(x + 1):
-    "sqrt_plus_one": _op("sqrt_plus_one", lambda x: math.sqrt(x + 1), lambda x: 0.5 / math.sqrt(x)),
     "tanh_squared": _op(
         "tanh_squared", lambda x: math.tanh(x) ** 2, lambda x: 2 * math.tanh(x) * (1 - math.tanh(x) ** 2)
     ),
     "cube_minus": _op("cube_minus", lambda x: x**3 - x, lambda x: 3 * x * x - 1),
-    "quartic": _op("quartic", lambda x: x**4, lambda x: 4 * x * x),  # 4 x**3: right at x = 1 only
+    # x above 1.5, 0.1 x + 1.35 below; the rule forgot the gentle branch (slope 0.1):
+    "leaky_floor": _op("leaky_floor", lambda x: x if x > 1.5 else 0.1 * x + 1.35, lambda x: 1.0),
+    # x below 1.5, 1.5 + log(x - 0.5) above; the rule forgot the bend (slope 1 / (x - 0.5)):
+    "soft_cap": _op("soft_cap", lambda x: x if x < 1.5 else 1.5 + math.log(x - 0.5), lambda x: 1.0),
 }
-_SECRET_BUGGY = {"exp2", "sqrt_plus_one", "quartic"}
+_SECRET_BUGGY = {"exp2", "leaky_floor", "soft_cap"}
 
 
 def _as_name_set(answer):
+    """The learner's answer as a set of strings, or (None, hint)."""
     if answer is None:
         return None, "your function returned None: return a set of names, e.g. {'log2'}"
     if isinstance(answer, str):
         return None, "return a set of names, e.g. {'log2'}, not a single string"
     try:
         names = set(answer)
-    except TypeError:
-        return None, f"return a set of names, got {type(answer).__name__}"
+    except Exception:  # not iterable, or unhashable items
+        return None, f"return a set of names (strings), got {type(answer).__name__}"
     if not all(isinstance(n, str) for n in names):
         return None, "return the names (strings), not the functions"
     return names, None
@@ -217,39 +244,40 @@ def _as_name_set(answer):
 
 def check_find_bugs(find_bugs):
     """find_bugs(suspects) returns the set of names whose gradients are wrong."""
-    if not callable(find_bugs):
-        return verdict(False, "pass your function itself, e.g. check_find_bugs(my_find_bugs)")
+    wrong = not_a_function(find_bugs, "your function")
+    if wrong is not None:
+        return wrong
     for which, suspects, buggy in (
         ("SUSPECTS", SUSPECTS, _SUSPECTS_BUGGY),
         ("the secret set", _SECRET, _SECRET_BUGGY),
     ):
         answer, error = attempt(find_bugs, dict(suspects))
         if error:
-            return verdict(False, f"on {which}: {error}")
+            return Verdict(False, f"on {which}: {error}")
         names, problem = _as_name_set(answer)
         if problem:
-            return verdict(False, f"on {which}: {problem}")
+            return Verdict(False, f"on {which}: {problem}")
         unknown = names - set(suspects)
         if unknown:
-            return verdict(False, f"on {which}: {sorted(unknown)} are not names of suspects")
+            return Verdict(False, f"on {which}: {sorted(unknown)} are not names of suspects")
         wrongly_accused = names - buggy
         if wrongly_accused:
-            return verdict(
+            return Verdict(
                 False,
                 f"on {which}: {sorted(wrongly_accused)} have correct gradients; compare with gradcheck's "
-                "default tolerances rather than exact equality",
+                "tolerances rather than exact equality, and stay inside [0.5, 3]",
             )
         missed = buggy - names
         if missed:
-            return verdict(
+            return Verdict(
                 False,
                 f"on {which}: you found {len(buggy) - len(missed)} of the {len(buggy)} buggy operations. "
-                "Check each at several inputs in [0.5, 3]: some bugs are invisible at x = 1",
+                "Check each at several inputs spread over [0.5, 3]: some bugs show only on part of the range",
             )
-    return verdict(True)
+    return Verdict(True)
 
 
 @solution("ch06.find_bugs", check=check_find_bugs)
 def find_bugs(suspects):
-    inputs = [0.5, 0.8, 1.0, 1.7, 2.9]  # several points: some bugs hide at x = 1
+    inputs = [0.5, 0.8, 1.3, 1.7, 2.4, 2.9]  # spread out: some bugs live on part of the range
     return {name for name, op in suspects.items() if not all(gradcheck(op, [x]) for x in inputs)}

@@ -1,35 +1,45 @@
-"""Chapter 8 exercises: one training step, a learning rate for the bowl, gradient clipping."""
+"""Chapter 8 exercises: one training step, a rate for the bowl, diagnosing loss curves, clipping."""
 
 import math
-import numbers
 import random
 
 from ..datasets import four_examples
 from ..engine import Value
 from ..nn import MLP
-from ._core import attempt, solution, verdict
+from ._core import Verdict, as_number, attempt, call_or_value, close, not_a_function, solution
 
-__all__ = ["check_train_step", "check_learning_rate", "check_clip_gradients"]
+__all__ = [
+    "check_train_step",
+    "check_learning_rate",
+    "check_diagnosis",
+    "check_clip_gradients",
+    "mystery_runs",
+]
 
 
-def _number(x):
-    """x as a float if it is a real number (or a Value holding one), else None."""
-    x = getattr(x, "data", x)
-    if isinstance(x, bool) or not isinstance(x, numbers.Real):
-        return None
-    return float(x)
+def _network(seed):
+    state = random.getstate()  # do not disturb the learner's random stream
+    random.seed(seed)
+    model = MLP(3, [4, 4, 1], activation="tanh")
+    random.setstate(state)
+    return model
+
+
+def _squared_error(model, xs, ys):
+    return sum((model(x) - y) ** 2 for x, y in zip(xs, ys))
+
+
+def _numbers(model):
+    """Every parameter's .data as a float, or None if the learner's code broke one."""
+    values = [as_number(p.data) for p in model.parameters()]
+    return None if None in values else values
 
 
 # ---- 1. one full training step ----
 
 
-def _network(seed=3):
-    random.seed(seed)
-    return MLP(3, [4, 4, 1], activation="tanh")
-
-
 def _reference_step(model, xs, ys, lr):
-    loss = sum((model(x) - y) ** 2 for x, y in zip(xs, ys))
+    loss = _squared_error(model, xs, ys)
     model.zero_grad()
     loss.backward()
     for p in model.parameters():
@@ -39,45 +49,58 @@ def _reference_step(model, xs, ys, lr):
 
 def check_train_step(train_step):
     """train_step(model, xs, ys, lr): forward, zero, backward, update; returns the loss before."""
-    if not callable(train_step):
-        return verdict(False, "pass your function itself: check_train_step(train_step)")
+    wrong = not_a_function(train_step, "train_step")
+    if wrong is not None:
+        return wrong
     xs, ys = four_examples()
     lr = 0.05
-    mine, ref = _network(), _network()
+    mine, ref = _network(3), _network(3)
     for step in range(3):
-        before = [p.data for p in mine.parameters()]
+        before = _numbers(mine)
         got, error = attempt(train_step, mine, xs, ys, lr)
         if error:
-            return verdict(False, f"on step {step}: {error}")
+            return Verdict(False, f"on step {step}: {error}")
         expected = _reference_step(ref, xs, ys, lr)
-        value = _number(got)
+        value = as_number(getattr(got, "data", got))
         if value is None:
-            return verdict(False, f"return the loss as a number (loss.data), got {got!r}")
-        if not math.isclose(value, expected, rel_tol=1e-9, abs_tol=1e-12):
-            return verdict(
+            return Verdict(False, f"return the loss as a number (loss.data), got {got!r}")
+        after, target = _numbers(mine), _numbers(ref)
+        if after is None:
+            return Verdict(False, "after your step some p.data is no longer a number: p.data -= lr * p.grad")
+        if step == 0 and close(value, expected / len(xs), rel=1e-9):
+            return Verdict(
+                False,
+                f"you returned {value:.6f}, the *mean* of the squared errors; this exercise's loss is "
+                f"their sum, {expected:.6f} (a mean is a fine loss too, but it makes every gradient "
+                "4 times smaller)",
+            )
+        if not close(value, expected, rel=1e-9, abs_tol=1e-12):
+            return Verdict(
                 False,
                 f"on step {step} you returned loss {value:.6f}, expected {expected:.6f}: return the "
                 "squared-error loss computed *before* the update",
             )
-        after = [p.data for p in mine.parameters()]
-        target = [p.data for p in ref.parameters()]
         if after == before:
-            return verdict(False, "the parameters did not change: update each p.data -= lr * p.grad")
-        if all(math.isclose(a, t, rel_tol=1e-9, abs_tol=1e-12) for a, t in zip(after, target)):
+            return Verdict(False, "the parameters did not change: update each p.data -= lr * p.grad")
+        if all(close(a, t, rel=1e-9, abs_tol=1e-12) for a, t in zip(after, target)):
             continue
         moved = [a - b for a, b in zip(after, before)]
         wanted = [t - b for t, b in zip(target, before)]
-        if all(math.isclose(m, -w, rel_tol=1e-6, abs_tol=1e-12) for m, w in zip(moved, wanted)):
+        ratios = {round(m / w, 6) for m, w in zip(moved, wanted) if abs(w) > 1e-12}
+        if ratios == {-1.0}:
             hint = "the parameters moved uphill: subtract lr * p.grad, do not add it"
         elif step > 0:
             hint = (
                 f"step 0 was right but step {step} was not: zero the gradients (model.zero_grad()) "
                 "before loss.backward(), or they pile up from the previous step"
             )
+        elif len(ratios) == 1:
+            (ratio,) = ratios
+            hint = f"every parameter moved {ratio:g} times as far as it should: move by exactly -lr * p.grad"
         else:
             hint = "the update is off: each parameter should move by exactly -lr * p.grad"
-        return verdict(False, hint)
-    return verdict(True)
+        return Verdict(False, hint)
+    return Verdict(True)
 
 
 @solution("ch08.train_step", check=check_train_step)
@@ -103,36 +126,47 @@ def _bowl_after(lr, steps=5):
             loss.backward()
             w1.data -= lr * w1.grad
             w2.data -= lr * w2.grad
-        return (((w1 - 1) ** 2 + (w2 - 5) ** 2) * 0.5).data
-    except OverflowError:
+        loss = (((w1 - 1) ** 2 + (w2 - 5) ** 2) * 0.5).data
+    except (OverflowError, ValueError):
         return math.inf
+    return loss if math.isfinite(loss) else math.inf
 
 
 def check_learning_rate(lr):
     """A rate that brings the bowl's loss below 1e-6 within 5 updates (a number, or a
     function returning one, which is how reveal() passes the worked solution)."""
-    if callable(lr) and not isinstance(lr, Value):
-        lr, error = attempt(lr)
-        if error:
-            return verdict(False, error)
-    value = _number(lr)
+    got, error = call_or_value(lr)
+    if error:
+        return Verdict(False, error)
+    value = None if isinstance(got, str) else as_number(got)
     if value is None or not math.isfinite(value):
-        return verdict(
-            False, f"give the learning rate as a number, e.g. check_learning_rate(0.5); got {lr!r}"
+        return Verdict(
+            False, f"give the learning rate as a number, e.g. check_learning_rate(0.5); got {got!r}"
         )
     if value <= 0:
-        return verdict(False, f"lr = {value:g} does not step downhill: a learning rate must be positive")
+        return Verdict(False, f"lr = {value:g} does not step downhill: a learning rate must be positive")
     loss = _bowl_after(value)
     if loss < 1e-6:
-        return verdict(True)
+        return Verdict(True)
     factor = abs(1 - value)
-    if value >= 2:
-        hint = f"each step multiplies the distance to the bottom by |1 - lr| = {factor:g}, so it grows"
+    if value > 2:
+        hint = f"each step multiplies the distance to the bottom by 1 - lr = {1 - value:g}, so it grows"
+    elif value == 2:
+        hint = (
+            "each step multiplies the distance to the bottom by 1 - lr = -1: it stays the same size and "
+            "flips side, (2, 3) -> (0, 7) -> (2, 3) ..., for ever"
+        )
     elif value < 1:
-        hint = f"too cautious: after 5 updates, loss {loss:.2e}; each step keeps {factor:.0%} of the gap"
+        hint = (
+            f"too cautious: after 5 updates the loss is still {loss:.2e}; work out what one update "
+            "does to the distance w1 - 1, and choose the rate that leaves none of it"
+        )
     else:
-        hint = f"overshooting: after 5 updates, loss {loss:.2e}; each step lands {factor:.0%} too far"
-    return verdict(False, f"lr = {value:g}: {hint}. Which lr makes 1 - lr = 0?")
+        hint = (
+            f"overshooting: after 5 updates the loss is still {loss:.2e}; each step jumps past the "
+            f"bottom and lands {factor:.0%} of the previous distance beyond it"
+        )
+    return Verdict(False, f"lr = {value:g}: {hint}")
 
 
 @solution("ch08.learning_rate", check=check_learning_rate)
@@ -142,15 +176,112 @@ def learning_rate():
     return 1.0
 
 
-# ---- 3. gradient clipping by the global norm ----
+# ---- 3. diagnose a broken training loop from its loss curve ----
+
+CAUSES = {
+    "forgot zero_grad": "the gradients are never zeroed",
+    "rate too large": "the learning rate is too large",
+    "rate too small": "the learning rate is too small",
+    "stale graph": "the loss (and its graph) is built once, before the loop, and reused",
+}
+
+_TRUTH = {"A": "forgot zero_grad", "B": "stale graph", "C": "rate too large", "D": "rate too small"}
+
+_SYMPTOMS = {  # what each curve shows, in words, for the hint
+    "forgot zero_grad": "falls at first, then bounces up and down without settling, yet never blows up",
+    "rate too large": "shoots up to astronomical sizes within a few steps",
+    "rate too small": "falls smoothly but very slowly: every step helps, a little",
+    "stale graph": "is perfectly flat: the recorded loss never changes, so it is never recomputed",
+}
+
+
+def _broken_run(cause, steps=100):
+    """The losses a loop with this one mistake records, on the four examples, from one start."""
+    model = _network(8)
+    xs, ys = four_examples()
+    lr = {"rate too large": 0.3, "rate too small": 0.001}.get(cause, 0.05)
+    losses, first = [], None
+    for _ in range(steps):
+        try:
+            loss = first if first is not None else _squared_error(model, xs, ys)
+        except OverflowError:
+            break
+        if not math.isfinite(loss.data):
+            break
+        if cause == "stale graph":
+            first = loss
+        losses.append(loss.data)
+        if cause != "forgot zero_grad":
+            model.zero_grad()
+        loss.backward()
+        for p in model.parameters():
+            p.data -= lr * p.grad
+    return losses
+
+
+def mystery_runs():
+    """{letter: losses} of four training loops, each broken in a different way."""
+    return {letter: _broken_run(cause) for letter, cause in sorted(_TRUTH.items())}
+
+
+def _normalise(text):
+    return " ".join(str(text).lower().replace("_", " ").replace("-", " ").split())
+
+
+_BY_NORMAL = {_normalise(name): name for name in CAUSES}
+
+
+def check_diagnosis(diagnosis):
+    """diagnosis maps each curve's letter to one of CAUSES' names."""
+    got, error = call_or_value(diagnosis)
+    if error:
+        return Verdict(False, error)
+    if not isinstance(got, dict):
+        return Verdict(
+            False,
+            f"give a dict such as {{'A': 'rate too small', ...}}, one cause per letter; "
+            f"got {type(got).__name__}",
+        )
+    answer = {_normalise(k).upper(): v for k, v in got.items()}
+    missing = sorted(set(_TRUTH) - set(answer))
+    if missing:
+        return Verdict(False, f"diagnose every curve: {', '.join(missing)} missing")
+    names = ", ".join(repr(n) for n in CAUSES)
+    for letter in sorted(_TRUTH):
+        cause = _BY_NORMAL.get(_normalise(answer[letter]))
+        if cause is None:
+            return Verdict(False, f"for {letter}, {answer[letter]!r} is not one of the causes: {names}")
+    for letter, truth in sorted(_TRUTH.items()):
+        said = _BY_NORMAL[_normalise(answer[letter])]
+        if said != truth:
+            return Verdict(
+                False,
+                f"curve {letter} is not '{said}': look again, curve {letter} {_SYMPTOMS[truth]}; "
+                f"'{said}' would look different: it {_SYMPTOMS[said]}",
+            )
+    return Verdict(True)
+
+
+@solution("ch08.diagnosis", check=check_diagnosis)
+def diagnosis():
+    return {
+        "A": "forgot zero_grad",  # down, then bouncing for ever: old gradients keep pushing
+        "B": "stale graph",  # flat: the loss is never recomputed
+        "C": "rate too large",  # explodes within a few steps
+        "D": "rate too small",  # right direction, tiny steps
+    }
+
+
+# ---- 4. gradient clipping by the global norm ----
 
 _GRADS = [3.0, -4.0, 12.0]  # length 13
 
 
 def check_clip_gradients(clip_gradients):
     """clip_gradients(params, max_norm): scale all grads so their joint length is <= max_norm."""
-    if not callable(clip_gradients):
-        return verdict(False, "pass your function itself: check_clip_gradients(clip_gradients)")
+    wrong = not_a_function(clip_gradients, "clip_gradients")
+    if wrong is not None:
+        return wrong
     cases = [(6.5, [1.5, -2.0, 6.0]), (13.0, list(_GRADS)), (26.0, list(_GRADS))]
     for max_norm, expected in cases:
         params = [Value(1.0) for _ in _GRADS]
@@ -158,37 +289,37 @@ def check_clip_gradients(clip_gradients):
             p.grad = g
         got, error = attempt(clip_gradients, params, max_norm)
         if error:
-            return verdict(False, f"clip_gradients(params, {max_norm}) failed: {error}")
-        grads = [p.grad for p in params]
-        if [p.data for p in params] != [1.0, 1.0, 1.0]:
-            return verdict(False, "change only p.grad; p.data is the optimiser's job")
-        norm = _number(got)
-        if norm is None or not math.isclose(norm, 13.0, rel_tol=1e-9):
-            return verdict(
-                False,
-                f"return the length before clipping: sqrt(3² + 4² + 12²) = 13, got {got!r}",
-            )
-        if all(math.isclose(g, e, rel_tol=1e-9) for g, e in zip(grads, expected)):
+            return Verdict(False, f"clip_gradients(params, {max_norm}) failed: {error}")
+        if any(p.data != 1.0 for p in params):
+            return Verdict(False, "change only p.grad; p.data is the optimiser's job")
+        norm = as_number(got)
+        if norm is None or not close(norm, 13.0, rel=1e-9):
+            return Verdict(False, f"return the length before clipping: sqrt(3² + 4² + 12²) = 13, got {got!r}")
+        grads = [as_number(p.grad) for p in params]
+        if None in grads:
+            return Verdict(False, "every p.grad must stay a number")
+        if all(close(g, e, rel=1e-9) for g, e in zip(grads, expected)):
             continue
         if max_norm >= 13.0:
-            return verdict(
+            return Verdict(
                 False, f"with max_norm = {max_norm:g} the length 13 is within bounds: leave the grads alone"
             )
         if grads == [max(-max_norm, min(max_norm, g)) for g in _GRADS]:
             hint = "you clipped each gradient on its own; scale them all by one factor, max_norm / length"
-        elif all(math.isclose(g, e * 2, rel_tol=1e-9) for g, e in zip(grads, expected)) or all(
-            math.isclose(g, ge / 13.0, rel_tol=1e-9) for g, ge in zip(grads, _GRADS)
-        ):
-            hint = "scale by max_norm / length, so the new length is exactly max_norm"
+        elif all(close(g, ge / 13.0, rel=1e-9) for g, ge in zip(grads, _GRADS)):
+            hint = (
+                "you divided by the length only: scale by max_norm / length, "
+                "so the new length is exactly max_norm"
+            )
         else:
             hint = "multiply every p.grad by max_norm / length, where length = sqrt(sum of p.grad**2)"
         wanted = ", ".join(f"{e:g}" for e in expected)
         got_text = ", ".join(f"{g:g}" for g in grads)
-        return verdict(
+        return Verdict(
             False,
             f"grads [3, -4, 12] with max_norm {max_norm:g} became [{got_text}], expected [{wanted}]: {hint}",
         )
-    return verdict(True)
+    return Verdict(True)
 
 
 @solution("ch08.clip_gradients", check=check_clip_gradients)

@@ -85,23 +85,29 @@ class Num:
 
 
 print(Num(2) + 1)
+print("int's own answer:", (1).__add__(Num(2)))
 try:
     1 + Num(2)
 except TypeError as e:
-    print(f"{type(e).__name__}: {e}")
+    print(f"1 + Num(2) -> {type(e).__name__}: {e}")
+try:
+    sum([Num(1), Num(2)])
+except TypeError as e:
+    print(f"sum([Num(1), Num(2)]) -> {type(e).__name__}: {e}")
 
 # %% [markdown]
-# `Num(2) + 1` now gives `Num(3)`. But `1 + Num(2)` still fails, with a `TypeError`.
-# The order matters: for `1 + Num(2)` Python first asks the *integer* `1` to add a
-# `Num`, and `int.__add__` has never heard of our class, so it says "not my job"
-# (it returns the special value `NotImplemented`).
+# `Num(2) + 1` now gives `Num(3)`. But `1 + Num(2)` still fails, with a `TypeError`,
+# and so does `sum` over a list of `Num`s. The order matters: for `1 + Num(2)` Python
+# first asks the *integer* `1` to add a `Num`, and `int.__add__` has never heard of our
+# class, so it says "not my job": the second line shows it returning the special value
+# `NotImplemented`.
 #
 # ## 3. Reflected operators: `__radd__`
 #
 # When the left operand gives up, Python gives the right operand a chance: it calls
 # `Num(2).__radd__(1)`, the *reflected* add. Addition does not care about order, so
-# `__radd__` can simply reuse `__add__`. (For subtraction and division it *does* care,
-# and the engine's `__rsub__` and `__rtruediv__` are written with that in mind.)
+# `__radd__` can simply reuse `__add__`. (For subtraction and division the order *does*
+# matter; exercise 0.1 shows what happens when that is forgotten.)
 
 
 # %%
@@ -126,8 +132,9 @@ print(sum([Num(1), Num(2), Num(3)]))
 # %% [markdown]
 # `1 + Num(2)` gives `Num(3)`, and `sum([Num(1), Num(2), Num(3)])` gives `Num(6)`.
 # The second line is the one to remember: `sum` starts from the integer `0`, so its
-# very first step is `0 + Num(1)`, a reflected add. Without `__radd__`, `sum()` over
-# a list of values fails. A neuron later in the course is exactly such a sum.
+# very first step is `0 + Num(1)`, a reflected add. That is why `sum` failed in the
+# previous section, with the same message as `1 + Num(2)`, and works now that
+# `__radd__` is the only thing added. A neuron later in the course is exactly such a sum.
 #
 # ## 4. Closures: functions that remember
 #
@@ -151,7 +158,10 @@ print("double remembers n =", double.__closure__[0].cell_contents)
 
 # %% [markdown]
 # `double(10)` is 20 and `triple(10)` is 30: each function remembers its own `n`,
-# which Python stores in the function's `__closure__`. The famous micrograd lectures
+# which Python stores in the function's `__closure__`. Strictly, a closure remembers the
+# *variable* `n`, not a snapshot of its value: it reads `n` each time it is called. Here
+# that makes no difference, because each call of `make_scaler` has its own `n` that never
+# changes afterwards. Exercise 0.2 is a case where it does make a difference. The famous micrograd lectures
 # give every operation a closure like this: "when the gradient reaches me, send it to
 # *these* inputs". Chapter 4 builds that, and then shows the small price it carries
 # (each node and its closure point at each other, which keeps memory alive longer).
@@ -163,7 +173,7 @@ print("double remembers n =", double.__closure__[0].cell_contents)
 # we want" in chapter 1.
 
 # %%
-square = lambda x: x * x  # noqa: E731 (a named lambda, just to show the idea)
+square = lambda x: x * x  # a lambda given a name, only to show the idea
 print(square(4))
 points = [(3, "c"), (1, "a"), (2, "b")]
 print(sorted(points, key=lambda p: p[0]))
@@ -286,57 +296,79 @@ draw_dot(c)
 #
 # Each exercise has a stub that runs as it is, a check that prints **correct** or a
 # specific hint, and a worked solution folded away below it: click *Show the solution*
-# only after trying. Edit the stub, run its cell, read the verdict.
+# only after trying. Edit the stub, run its cell, read the verdict. These three ask you to
+# *think* before you type: each starts from code that runs but does something you might
+# not expect.
 #
-# **Exercise 0.1.** Write a class `Num` whose objects keep their number in `.value` and
-# support `Num(2) + Num(3)`, `Num(2) + 1`, `1 + Num(2)` and `sum([Num(1), Num(2), Num(3)])`,
-# each returning a `Num`.
+# **Exercise 0.1: find the bug.** The class below learns subtraction the way section 3
+# taught addition, reusing `__sub__` as `__rsub__`. Before you run the cell, predict what
+# its two subtractions print (the stored output below the cell shows the answer, so cover
+# it). `Num(10) - 3` is right, `10 - Num(3)` is not. Work out which method Python calls
+# for each, with which `self` and `other`, and fix the class so that both give `Num(7)`.
 
 # %%
-from micrograd_lesson.exercises import check_dot, check_make_scaler, check_num_class, reveal
+from micrograd_lesson.exercises import check_rsub, check_scalers, check_zip_prediction, reveal
 
 
-class MyNum:
+class Num:
     def __init__(self, value):
         self.value = value
 
-    # Add __add__ and __radd__ here.
+    def __sub__(self, other):
+        other = other if isinstance(other, Num) else Num(other)
+        return Num(self.value - other.value)
+
+    __rsub__ = __sub__  # reused, as __radd__ reused __add__
+
+    def __repr__(self):
+        return f"Num({self.value})"
 
 
-check_num_class(MyNum)
+print(Num(10) - 3, 10 - Num(3))
+check_rsub(Num)
 
 # %%
-reveal("ch00.num_class")
+reveal("ch00.rsub")
 
 # %% [markdown]
-# **Exercise 0.2.** Write `make_scaler(n)`, returning a function that multiplies its
-# argument by `n`, so that `make_scaler(2)(5)` is 10, and `make_scaler(3)(5)` is 15.
-
-
-# %%
-def my_make_scaler(n):
-    return None  # return a function that remembers n
-
-
-check_make_scaler(my_make_scaler)
+# **Exercise 0.2: find the bug.** The cell below is meant to make three functions that
+# multiply by 1, 2 and 3, so that it prints `[10, 20, 30]`. It prints something else.
+# Explain why, using what section 4 said a closure remembers, and fix the list `scalers`
+# so that each function keeps its own multiplier.
 
 # %%
-reveal("ch00.make_scaler")
+scalers = [lambda x: n * x for n in (1, 2, 3)]
+print([scale(10) for scale in scalers])
+check_scalers(scalers)
+
+# %%
+reveal("ch00.scalers")
 
 # %% [markdown]
-# **Exercise 0.3.** Write `dot(ws, xs)`, the sum of `w * x` over matching pairs, with
-# `zip` and a generator expression: `dot([1, 2, 3], [4, 5, 6])` is 32.
-
-
-# %%
-def my_dot(ws, xs):
-    return 0.0  # pair them with zip and add the products
-
-
-check_dot(my_dot)
+# **Exercise 0.3: predict, then check.** `TinyNeuron` from section 7 has one weight per
+# input. What happens if it is given fewer inputs than it has weights? Predict the value
+# of `TinyNeuron([0.5, -1.0, 2.0])([4.0, 1.0])` *without running it*: a number, or, if
+# you think it fails, the string `"error"`. Write your prediction in the cell, then check
+# it; only then run the expression to see for yourself.
 
 # %%
-reveal("ch00.dot")
+prediction = None  # replace with your prediction: a number, or "error"
+check_zip_prediction(prediction)
+
+# %%
+reveal("ch00.zip_prediction")
+
+# %% [markdown]
+# The package's `Neuron`, which chapter 7 builds, checks the number of inputs for exactly
+# this reason: a silent wrong number is worse than an error.
+
+# %%
+from micrograd_lesson.nn import Neuron
+
+try:
+    Neuron(3)([4.0, 1.0])
+except ValueError as e:
+    print(f"{type(e).__name__}: {e}")
 
 # %% [markdown]
 # Next: **chapter 1**, where a derivative turns out to be nothing more than a nudge.

@@ -21,7 +21,7 @@ import numpy as np
 
 from micrograd_lesson import Value, central_difference, forward_difference
 from micrograd_lesson.exercises import (
-    check_central_difference,
+    check_best_h,
     check_numerical_gradient,
     check_slope,
     reveal,
@@ -182,21 +182,26 @@ print(f"central_difference(f, 3.0) = {central_difference(f, 3.0):.6f}")
 # %% [markdown]
 # ### How small should h be? The U-shaped error
 #
-# It seems we should make $h$ as tiny as possible. We cannot, because computers store
-# numbers with about 16 significant digits. When $h$ is tiny, $f(x + h)$ and $f(x)$ agree
-# in almost all of those digits, and subtracting them leaves mostly rounding noise, which
-# is then *divided* by the tiny $h$ and blown up.
+# It seems we should make $h$ as tiny as possible. We cannot, because a computer stores a
+# number with about 16 significant digits. The gap between $1$ and the next number a
+# float can hold is called **machine epsilon**, $\varepsilon \approx 2.2 \cdot 10^{-16}$;
+# near a value $y$ the gaps are about $\varepsilon \cdot |y|$ wide, and every result is
+# rounded to fit. When $h$ is tiny, $f(x + h)$ and $f(x)$ agree in almost all of their
+# digits, so their difference is mostly that rounding, about $\varepsilon \cdot |f(x)|$ in
+# size, and dividing it by the tiny $h$ blows it up.
 #
 # Two errors pull against each other:
 #
 # - **truncation error**, from using a chord instead of the tangent, shrinks as $h$ shrinks;
 # - **round-off error**, from finite precision, grows as $h$ shrinks, roughly like
-#   $10^{-16} / h$.
+#   $\varepsilon \cdot |f(x)| / h$.
 #
 # To see both, we need a function whose exact derivative we know and where the central
 # difference is *not* exact, so we switch to $g(x) = x^3$ at $x = 2$, whose derivative is
-# $3x^2 = 12$. We try 57 values of $h$ from $10^{-1}$ down to $10^{-15}$ and plot the
-# error of each method on log-log axes.
+# $3x^2 = 12$. Here $|g(2)| = 8$, so the round-off estimate is
+# $8 \varepsilon / h \approx 1.8 \cdot 10^{-15} / h$. We try 57 values of $h$ from
+# $10^{-1}$ down to $10^{-15}$ and plot the error of each method against $h$, with both
+# axes logarithmic.
 
 
 # %%
@@ -205,6 +210,10 @@ def g(x):
 
 
 exact = 12.0
+eps = np.finfo(float).eps
+roundoff = eps * abs(g(2.0))  # the round-off estimate is roundoff / h
+print(f"machine epsilon = {eps:.2e}; eps * |g(2)| = {roundoff:.2e}")
+
 hs = np.logspace(-1, -15, 57)
 err_forward = np.array([abs(forward_difference(g, 2.0, h) - exact) for h in hs])
 err_central = np.array([abs(central_difference(g, 2.0, h) - exact) for h in hs])
@@ -218,25 +227,27 @@ def fitted_slope(h_values, errors, h_low, h_high):
 
 slope_fwd = fitted_slope(hs, err_forward, 1e-5, 1e-1)
 slope_cen = fitted_slope(hs, err_central, 1e-4, 1e-1)
+tiny = hs <= 1e-9  # where round-off is all there is
 for name, errors, fit in [("forward", err_forward, slope_fwd), ("central", err_central, slope_cen)]:
     best = np.argmin(errors)
     print(
         f"{name}: error falls like h^{fit:.2f} for large h; "
-        f"smallest error {errors[best]:.0e} at h = {hs[best]:.0e}"
+        f"smallest error {errors[best]:.0e} at h = {hs[best]:.0e}; "
+        f"for h <= 1e-9, error * h / (eps * |g(2)|) is at most {np.max(errors[tiny] * hs[tiny] / roundoff):.2f}"
     )
 
-fig, ax = plt.subplots(figsize=(7, 4.5))
+fig, ax = plt.subplots(figsize=(7.5, 4.5))
 ax.loglog(hs, err_forward, "o-", markersize=3, label="forward difference")
 ax.loglog(hs, err_central, "s-", markersize=3, label="central difference")
-ax.loglog(hs, 6 * hs, ":", color="gray", label="slope 1 (error ~ h)")
-ax.loglog(hs, hs**2, "--", color="gray", label="slope 2 (error ~ h²)")
-ax.loglog(hs, 1e-15 / hs, "-.", color="tab:red", alpha=0.6, label="round-off (~1e-15 / h)")
+ax.loglog(hs, 6 * hs, ":", color="gray", label="truncation 6h (slope 1)")
+ax.loglog(hs, hs**2, "--", color="gray", label="truncation h² (slope 2)")
+ax.loglog(hs, roundoff / hs, "-.", color="tab:red", alpha=0.7, label="round-off ε·|g(2)| / h ≈ 1.8e-15 / h")
 ax.set_ylim(1e-13, 10)
 ax.invert_xaxis()
 ax.set_xlabel("nudge h (getting smaller to the right)")
 ax.set_ylabel("|estimate - exact slope|")
 ax.set_title("Error of g'(2) for g(x) = x³: truncation falls, round-off rises")
-ax.legend(fontsize=8)
+ax.legend(fontsize=8, loc="upper center")
 ax.grid(True, which="major", alpha=0.3)
 plt.show()
 
@@ -250,15 +261,21 @@ plt.show()
 #   smaller $h$, a *hundred* times smaller error. Its error is exactly $h^2$, because the
 #   first-order parts of the two leaning chords cancel and only a second-order part is
 #   left.
-# - On the right, both curves turn around and climb, noisily, along the red round-off
-#   line. Past that point a smaller $h$ makes the estimate *worse*.
+# - On the right, both curves turn around and climb, noisily, along the red line
+#   $\varepsilon \cdot |g(2)| / h$. For every $h$ up to $10^{-9}$ the measured errors sit at
+#   or below that estimate: at most 1.45 times it for the forward difference and 0.70
+#   times it for the central one. Past the turn, a smaller $h$ makes the estimate *worse*.
 #
-# Each curve is a U (a V on log axes). The forward difference does best near
-# $h = 2 \cdot 10^{-8}$, with an error of about $3 \cdot 10^{-8}$. The central difference gets
-# to its best sooner, near $h = 3 \cdot 10^{-6}$, and its best error, about
-# $2 \cdot 10^{-11}$, is more than a thousand times smaller. That is why `central_difference`
-# is the one we will use to check gradients in chapter 6, with $h = 10^{-6}$ as a safe
-# middle ground.
+# On ordinary axes each error curve would be a lopsided U. On these log-log axes a power
+# of $h$ is a straight line, so each curve is a V: a falling line (truncation) and a
+# rising one (round-off) that meet where the two errors are equal. The forward
+# difference does best near $h = 2 \cdot 10^{-8}$, with an error of about $3 \cdot 10^{-8}$.
+# The central difference's truncation line is steeper, so it meets the round-off line
+# sooner and lower: its smallest error, $2 \cdot 10^{-11}$ at $h = 3 \cdot 10^{-6}$, is
+# partly luck (its two neighbours on the plot are 4 and 44 times worse), but the whole
+# bottom of its V, around $10^{-10}$, lies hundreds of times below the forward
+# difference's best. That is why `central_difference` is the one we will use to check
+# gradients in chapter 6, with $h = 10^{-6}$ as a safe middle ground.
 #
 # ## Why nudging does not scale
 #
@@ -340,19 +357,43 @@ print(f"largest difference from nudging: {max(abs(u - v) for u, v in zip(numeric
 # $10^{-5}$, the forward difference's own error). For a network with a million
 # parameters, nudging would need a million and one evaluations per gradient, and each
 # evaluation itself touches all million parameters: about $10^{12}$ operations for a
-# single step. A backward pass costs a small constant multiple of one evaluation, however
-# many parameters there are.
+# single step.
+#
+# What does the backward pass cost? Running `loss_of` on `Value`s recorded every
+# operation it did, and the backward pass (chapter 4 builds it) visits each recorded
+# operation once and does one multiply-add for each of its inputs. So we can count both
+# sides on the record itself:
+
+# %%
+order = loss.topological_order()  # every value in the record, each after its inputs
+operations = [v for v in order if v._prev]
+arrows = sum(len(v._prev) for v in operations)
+print(f"operations run by the evaluation: {len(operations)}")
+print(f"most inputs of any one operation: {max(len(v._prev) for v in operations)}")
+print(f"multiply-adds in the backward pass: {arrows} ({arrows / len(operations):.2f} per operation)")
+
+# %% [markdown]
+# The evaluation ran 336 operations, and the backward pass does 636 multiply-adds, 1.89
+# per operation. No operation has more than 2 inputs, so the backward pass can
+# never cost more than about twice the evaluation, whatever the number of parameters.
+# That holds for a function with **one output**, like a loss: one backward pass gives the
+# derivatives of that one number with respect to every input. A function with $m$
+# outputs would need $m$ backward passes for all of their derivatives, which is why
+# reverse mode suits training, where everything is summed into a single loss.
 
 # %%
 sizes = np.array([41, 337, 10_000, 1_000_000])
 for n in sizes:
-    print(f"{n:>9,} parameters: nudging needs {n + 1:>9,} evaluations; autodiff needs 1 + a backward pass")
+    print(
+        f"{n:>9,} parameters: nudging needs {n + 1:>9,} evaluations (forward) or {2 * n:>9,} (central); "
+        "autodiff needs 1 + a backward pass"
+    )
 
-fig, ax = plt.subplots(figsize=(6.5, 4))
+fig, ax = plt.subplots(figsize=(7.5, 4.2))
 n_range = np.logspace(1, 6, 50)
 ax.loglog(n_range, n_range + 1, label="forward differences: n + 1 evaluations")
 ax.loglog(n_range, 2 * n_range, "--", label="central differences: 2n evaluations")
-ax.loglog(n_range, np.full_like(n_range, 2.0), label="reverse-mode autodiff: ~2 (forward + backward)")
+ax.loglog(n_range, np.full_like(n_range, 3.0), label="autodiff, one output: ~3 (evaluation + backward)")
 ax.set_xlabel("number of parameters n")
 ax.set_ylabel("cost of one gradient (in evaluations)")
 ax.set_title("Cost of one gradient as the model grows")
@@ -395,18 +436,30 @@ for x in [-1.0, 0.0, 2 / 3, 3.0]:
     print(
         f"{x:8.4f} {f_prime_symbolic(x):10.4f} {central_difference(f, x):10.4f} {f_prime_automatic(x):10.4f}"
     )
+x, h = 2 / 3, 1e-6
+print(
+    f"\nat x = 2/3: numerical {central_difference(f, x, h):.2e}, symbolic {f_prime_symbolic(x):.2e}, "
+    f"automatic {f_prime_automatic(x):.2e}"
+)
+print(
+    f"f(x + h) - f(x - h) = {f(x + h) - f(x - h):.2e}; gap between floats near f(x) = {np.spacing(f(x)):.2e}"
+)
 
 # %% [markdown]
 # All three agree at every point: $-10$ at $x = -1$, $-4$ at $0$, $0$ at $2/3$ and $14$
-# at $3$. (The numerical column prints $-0.0000$ at $x = 2/3$: a round-off error of
-# about $2 \cdot 10^{-10}$ on the negative side, rounded to four decimals. The other two methods
-# give exactly zero.) They differ in what they need and what they cost:
+# at $3$. The numerical column prints $-0.0000$ at $x = 2/3$: the last two lines show
+# it is $-2.22 \cdot 10^{-10}$, while the other two methods give exactly zero. That is
+# round-off, and its size can be read off: $f(x + h)$ and $f(x - h)$ differ by
+# $-4.44 \cdot 10^{-16}$, exactly one gap between neighbouring floats near
+# $f(2/3) \approx 3.67$, and dividing by $2h = 2 \cdot 10^{-6}$ gives $-2.22 \cdot 10^{-10}$.
+#
+# The three methods differ in what they need and what they cost:
 #
 # | method | needs | accuracy | cost for n inputs |
 # |---|---|---|---|
 # | symbolic | the formula | exact | formula may explode in size |
-# | numerical | the ability to call f | approximate (the U above) | n + 1 evaluations |
-# | automatic | the program, run once | exact up to rounding | 1 evaluation + 1 backward pass |
+# | numerical | the ability to call f | approximate (the V above) | 2n evaluations with central differences (n + 1 with forward) |
+# | automatic | the program, run once | exact up to rounding | 1 evaluation + 1 backward pass (for one output) |
 #
 # The next chapter takes the first step towards automatic differentiation: a number that
 # remembers how it was computed.
@@ -427,21 +480,22 @@ check_slope(slope)
 reveal("ch01.slope")
 
 # %% [markdown]
-# ### 2. Write the central difference
+# ### 2. Predict the best nudge
 #
-# Write `central(fn, x, h)` returning the central-difference estimate of the slope of
-# `fn` at `x`. The check tries it on a few functions where the exact slope is known.
-
-
-# %%
-def central(fn, x, h):
-    return 0.0  # replace with the central difference
-
-
-check_central_difference(central)
+# Take $f(x) = x^2 + 1000$ at $x = 1$, where the slope is exactly 2, and the forward
+# difference. Its truncation error is about $\frac{|f''(x)|}{2} \cdot h$ (here
+# $f'' = 2$ everywhere), and its round-off error about $\varepsilon \cdot |f(x)| / h$, as in
+# the plot above. *Before measuring anything*, work out the $h$ at which the two errors
+# are equal: that is where their sum is smallest. Is it larger or smaller than the best
+# $h$ for $x^3$ at 2, and why? Then, if you like, measure: nudge with your $h$, with ten
+# times more and with ten times less, and compare the three errors.
 
 # %%
-reveal("ch01.central_difference")
+best_nudge = None  # replace with your prediction (a number, or a calculation giving it)
+check_best_h(best_nudge)
+
+# %%
+reveal("ch01.best_h")
 
 # %% [markdown]
 # ### 3. A whole gradient by nudging

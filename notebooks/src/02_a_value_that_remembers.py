@@ -13,6 +13,8 @@
 # we will draw it.
 
 # %%
+import inspect
+
 import micrograd_lesson as mg
 from micrograd_lesson import draw_dot
 from micrograd_lesson.exercises import check_node_count, check_q, check_subtraction, reveal
@@ -61,13 +63,19 @@ print(a * b)
 #
 # Every `Value` now gets three more attributes:
 #
-# - `_prev`: the values it was computed from, its **children** in the graph (empty for
-#   a value we typed in ourselves);
+# - `_prev`: the values it was computed from, its **inputs** (empty for a value we typed
+#   in ourselves);
 # - `_op`: the operation that produced it, `"+"` or `"*"` (empty for typed-in values);
 # - `label`: a name such as `"a"`, only so that drawings are readable.
 #
-# The constructor takes the children and the operation as optional arguments, and
-# `__add__` and `__mul__` pass them in when they build their result.
+# The constructor takes the inputs and the operation as optional arguments, and
+# `__add__` and `__mul__` pass them in when they build their result. We name the
+# argument `_children`, as micrograd does (below we run micrograd and see its
+# constructor), so that code written for micrograd runs here. The word comes from
+# picturing an expression as a tree hanging down from its result: $L$ at the top, the
+# values it was made from below it as its children. Our drawings point the other way,
+# with arrows running *from* the children *into* the result, because that is the way
+# the numbers flow. Same links, two ways of looking at them.
 
 
 # %% tags=["defines-value"]
@@ -95,13 +103,69 @@ class Value:
 # %% [markdown]
 # ### Why a tuple and not a set?
 #
-# The well-known micrograd stores the children in a `set`. We use a `tuple`, for two
-# reasons you can see right away. First, a value can use the *same* input twice: in
-# `s = a + a`, `a` is both the left and the right input, and a set would collapse the
-# two into one. In chapter 4 that lost copy would cost `a` half of its gradient.
-# Second, a tuple keeps the order of the inputs, so the graph is drawn the same way on
-# every run; a set of objects is ordered by memory addresses, which change from run to
-# run.
+# The well-known micrograd keeps the inputs in a `set`. A value may use the *same* input
+# twice, as in `s = a + a`, and a set collapses the two into one. Does micrograd's `a`
+# then lose half of its gradient? It is installed here (`micrograd==0.1.0`), so we can run
+# it and see. (`backward()` and `grad` are chapters 3 and 4; all we need now is that the
+# right answer for $s = a + a$ is $ds/da = 2$.)
+
+# %%
+try:
+    from micrograd.engine import Value as MicrogradValue
+except ImportError:
+    print("micrograd is not installed; `pip install micrograd==0.1.0` to run this cell")
+else:
+    print(f"micrograd's constructor: Value{inspect.signature(MicrogradValue.__init__)}")
+    ma = MicrogradValue(2.0)
+    ms = ma + ma
+    ms.backward()
+    print(f"micrograd, s = a + a: inputs kept in its set: {len(ms._prev)}; ds/da = {ma.grad:.4f}")
+    print("\nmicrograd's own __add__:")
+    print(inspect.getsource(MicrogradValue.__add__))
+
+# %% [markdown]
+# micrograd keeps **1** input in its set, and still gets $ds/da = 2$, the right answer.
+# The set loses nothing there, because micrograd never reads its backward rule from
+# `_prev`. Its source, printed above, shows why: each operation writes its rule as a small
+# function `_backward` (a closure, chapter 0) that names both operands, `self.grad +=
+# out.grad` and then `other.grad += out.grad`. In `a + a`, `self` and `other` are both
+# `a`, so `a` receives both contributions. The set only lists which values to visit, and
+# visiting `a` once is correct.
+#
+# A set does lose something in a different design: one that stores, beside the inputs,
+# **one local derivative per input**, and pairs them up in order. This package's engine
+# works that way (chapter 4 builds it). The cell below makes that design in a few lines
+# and runs its one backward step for $s = a + a$ twice, once keeping the inputs in a
+# tuple and once in a set, with nothing else changed.
+
+
+# %%
+class Node:
+    """A value that keeps its inputs in `keep` (tuple or set), each with a local derivative."""
+
+    def __init__(self, data, inputs=(), local_grads=(), keep=tuple):
+        self.data = data
+        self.grad = 0.0
+        self.inputs = keep(inputs)
+        self.local_grads = local_grads  # d(this)/d(input), in the order the inputs came
+
+
+for keep in (tuple, set):
+    a = Node(2.0)
+    s = Node(a.data + a.data, (a, a), local_grads=(1.0, 1.0), keep=keep)  # s = a + a
+    for inp, local in zip(s.inputs, s.local_grads):  # pair each input with its derivative
+        inp.grad += local * 1.0  # ds/ds = 1
+    print(f"inputs kept in a {keep.__name__:<5}: {len(s.inputs)}; ds/da = {a.grad:.4f}")
+
+# %% [markdown]
+# With a tuple, $ds/da = 2$. With a set, $ds/da = 1$: the set holds `a` once, so `zip`
+# pairs it with the first local derivative and silently drops the second (`zip` stops at
+# the shorter sequence, as exercise 0.3 of chapter 0 found). A set has a second problem
+# for this design: it has no order, so even with two *different* inputs, as in $x - y$
+# with local derivatives $(1, -1)$, nothing would say which derivative belongs to which
+# input. A
+# tuple keeps the order the inputs were given in, left operand first, which also makes
+# every drawing come out the same on every run. So our `Value` keeps a tuple:
 
 # %%
 a = Value(2.0, label="a")
@@ -300,11 +364,27 @@ check_subtraction(ValueWithSub)
 reveal("ch02.subtraction")
 
 # %% [markdown]
-# ### 2. Build a graph
+# ### 2. Predict the graph, then draw it
 #
-# With the `Value` class above, build $q = (a \cdot b + c) \cdot (a + c)$ at $a = 2$,
-# $b = -3$, $c = 10$, with labels on the leaves. Draw it with `draw_dot(q)` to look at
-# it, then pass `q` to the check.
+# Take $q = (a \cdot b + c) \cdot (a + c)$ at $a = 2$, $b = -3$, $c = 10$, where $a$ and $c$
+# each appear twice in the formula. **Before** building or drawing it, predict its graph:
+# how many distinct values (rectangles) will it hold, and how many operations (ovals)?
+# Which values will have two arrows leaving them? Answer with a pair
+# `(values, operations)`.
+
+# %%
+prediction = (0, 0)  # replace: (number of values, number of operations)
+check_node_count(prediction)
+
+# %%
+reveal("ch02.node_count")
+
+# %% [markdown]
+# ### 3. Build it and compare
+#
+# Now build $q$ with the `Value` class above, with labels on the leaves, and draw it with
+# `draw_dot(q)`. Does the drawing match your prediction, including which values have two
+# arrows leaving them? Then pass `q` to the check.
 
 # %%
 q = Value(0.0)  # replace: build the expression from leaves a, b and c
@@ -312,20 +392,6 @@ check_q(q)
 
 # %%
 reveal("ch02.q")
-
-# %% [markdown]
-# ### 3. Count the nodes
-#
-# How many distinct values does the graph of exercise 2 contain, and how many
-# operations? Answer with a pair `(values, operations)`. (The drawing helps; so does
-# `all_values`.)
-
-# %%
-answer = (0, 0)  # replace: (number of values, number of operations)
-check_node_count(answer)
-
-# %%
-reveal("ch02.node_count")
 
 # %% [markdown]
 # Next: **chapter 3**, where we fill in every grad row by hand with the chain rule, and

@@ -17,16 +17,22 @@
 # it, nothing about it is mysterious.
 
 # %%
-import math
 import random
 
 import matplotlib.pyplot as plt
 import numpy as np
 
 from micrograd_lesson import draw_dot
-from micrograd_lesson.exercises import check_backprop_h, check_neuron_grads, check_step_downhill, reveal
+from micrograd_lesson.exercises import check_backprop_h, check_step_downhill, check_used_twice, reveal
 
 random.seed(0)  # seeds the network built at the end of the chapter
+rng = np.random.default_rng(0)  # seeds the random directions compared with the gradient
+
+try:
+    import torch
+except ImportError:
+    torch = None
+print("PyTorch (optional): " + (f"found, version {torch.__version__}" if torch else "not installed"))
 
 # %% [markdown]
 # ## The class grows a grad
@@ -36,7 +42,7 @@ random.seed(0)  # seeds the network built at the end of the chapter
 # the chapter. Everything else is chapter 2's class.
 
 # %% tags=["defines-value"]
-import math  # noqa: F811 - this cell must also run on its own
+import math  # this cell must also run on its own
 
 
 class Value:
@@ -220,6 +226,30 @@ how = {
 draw_dot(L, rankdir="TB", notes=how)
 
 # %% [markdown]
+# ### The same sweep, one step at a time
+#
+# The course's package can replay this sweep on the drawing. It needs to know how each
+# operation passes gradients back, which our small class cannot tell it yet (chapter 4
+# teaches it), so we rebuild $L$ with the package's finished `Value`. In each frame the orange node is the one
+# we just worked on: its grad is multiplied by each local derivative and sent along the
+# red edges (the label reads "grad × local derivative = what arrives"), and the green cells
+# are the grads that just arrived. Press *previous* and *next*, or drag the slider; it
+# opens on the last step, with every gradient found.
+
+# %%
+from micrograd_lesson import Value as EngineValue
+from micrograd_lesson import step_through
+
+ea, eb, ec, ef = (EngineValue(x, label=k) for k, x in zip("abcf", [2.0, -3.0, 10.0, -2.0]))
+ee = ea * eb
+ee.label = "e"
+ed = ee + ec
+ed.label = "d"
+eL = ed * ef
+eL.label = "L"
+step_through(eL)
+
+# %% [markdown]
 # Notice how little each step needed: the grad of the node just above it, and a local
 # slope that depends only on the operation and its inputs' data. Nothing in the step
 # for $a$ cares what happens after $e$; all of that is already summed up in $e$'s grad.
@@ -276,9 +306,68 @@ ax.grid(True, alpha=0.3)
 plt.show()
 
 # %% [markdown]
+# ## The gradient is the steepest way up
+#
+# Why move every leaf by its *own* gradient? Any other mix of moves would also change
+# $L$. The claim is that, among all moves of the same small length, the gradient's
+# direction raises $L$ the most. Let us test it: take 2,000 random directions in the
+# four-dimensional space of $(a, b, c, f)$, each scaled to length $\varepsilon = 0.01$,
+# and measure how much each raises $L$. Then take one more step of the same length,
+# along the gradient.
+
+# %%
+g = np.array([grads[k] for k in "abcf"])  # (6, -4, -2, 4)
+x0 = np.array([start[k] for k in "abcf"])
+eps = 0.01
+
+
+def L_at(v):
+    return build_graph(*v)["L"].data
+
+
+directions = rng.normal(size=(2000, 4))
+directions /= np.linalg.norm(directions, axis=1, keepdims=True)  # unit length
+rises = np.array([L_at(x0 + eps * u) - L_at(x0) for u in directions])
+along_gradient = L_at(x0 + eps * g / np.linalg.norm(g)) - L_at(x0)
+cosines = directions @ g / np.linalg.norm(g)  # cos of the angle between each direction and g
+
+print(f"length of the gradient |g| = {np.linalg.norm(g):.4f}")
+print(f"rise along the gradient:         {along_gradient:.4f}   (eps × |g| = {eps * np.linalg.norm(g):.4f})")
+print(f"best rise of 2000 random moves:  {rises.max():.4f}")
+print(f"random moves that beat the gradient: {(rises > along_gradient).sum()} of {len(rises)}")
+
+fig, ax = plt.subplots(figsize=(6.5, 4))
+ax.scatter(cosines, rises, s=6, alpha=0.5, label="2000 random directions")
+ax.plot([1.0], [along_gradient], "r*", markersize=14, label="the gradient's direction")
+ax.plot(
+    [-1, 1],
+    [-eps * np.linalg.norm(g), eps * np.linalg.norm(g)],
+    "k--",
+    linewidth=1,
+    zorder=3,
+    label="ε |g| cos θ",
+)
+ax.set_xlabel("cos θ, θ = angle between the move and the gradient")
+ax.set_ylabel("rise of L for a move of length 0.01")
+ax.set_title("No direction raises L faster than the gradient")
+ax.legend(loc="upper left")
+ax.grid(True, alpha=0.3)
+plt.show()
+
+# %% [markdown]
+# The gradient $g = (6, -4, -2, 4)$ has length $|g| = 8.4853$. A step of length $0.01$
+# along it raises $L$ by $0.0848$ (the first-order prediction $\varepsilon |g|$ is
+# $0.0849$); the best of 2,000 random directions manages $0.0847$, and none beats the
+# gradient. The scatter shows why: every point lies on the dashed line
+# $\varepsilon\,|g| \cos\theta$. To first order a move $\varepsilon u$ changes $L$ by
+# $\varepsilon\, g \cdot u = \varepsilon |g| \cos\theta$, which is largest when the
+# move points along $g$ ($\theta = 0$), zero at right angles to it, and most negative
+# straight against it ($\theta = 180°$). The gradient is the direction of **steepest
+# ascent**, and its length is the rate of that ascent.
+#
 # To make $L$ **smaller**, which is what training wants for a loss, step the other way:
-# subtract the gradient instead of adding it. That is gradient descent, and it is an
-# exercise at the end of this chapter.
+# subtract the gradient instead of adding it. That is gradient descent, the direction of
+# steepest *descent*, and it is an exercise at the end of this chapter.
 #
 # ## A neuron
 #
@@ -407,6 +496,41 @@ for w2_value in [1.0, 1.5, -10.0]:
 # would do if you moved that particular value, and the answer can differ between the
 # two factors of one product.
 #
+# ## The same neuron in PyTorch
+#
+# PyTorch, the library most networks are trained with, does exactly this arithmetic for
+# you. Each input becomes a `torch.tensor` created with `requires_grad=True`, which asks
+# PyTorch to record the operations on it, much as our `Value` remembers its inputs. One
+# call, `o.backward()`, then runs the chain rule from `o` back to the leaves and leaves
+# each gradient in the leaf's `.grad`. (PyTorch is optional for this course; without it
+# the cell says so and skips the comparison.)
+
+# %%
+ours = {leaf.label: leaf.grad for leaf in (x1, w1, x2, w2, b)}
+if torch is None:
+    print("PyTorch (optional): not installed, so o is not computed by PyTorch")
+    print("PyTorch (optional): not installed, so its gradients are not shown")
+    print("PyTorch (optional): not installed, so nothing is compared")
+else:
+    tx1, tx2, tw1, tw2, tb = (
+        torch.tensor(value, dtype=torch.float64, requires_grad=True)  # record what is done with it
+        for value in (2.0, 0.0, -3.0, 1.0, 6.8813735870195432)
+    )
+    o_torch = torch.tanh(tx1 * tw1 + tx2 * tw2 + tb)
+    o_torch.backward()  # the chain rule, from o back to every tensor with requires_grad=True
+    theirs = {k: t.grad.item() for k, t in zip(("x1", "x2", "w1", "w2", "b"), (tx1, tx2, tw1, tw2, tb))}
+    print(f"PyTorch (optional): o = {o_torch.item():.4f}")
+    print("PyTorch (optional): " + ", ".join(f"do/d{k} = {theirs[k] + 0.0:.4f}" for k in ours))
+    agree = all(math.isclose(ours[k], theirs[k], abs_tol=1e-12) for k in ours)
+    print(f"PyTorch (optional): the same as our hand-computed gradients: {agree}")
+
+# %% [markdown]
+# With PyTorch installed it prints $o = 0.7071$ and the gradients $-1.5$, $1.0$, $0.5$,
+# $0.0$ and $0.5$, the same as our ten hand-written lines. (We ask for 64-bit floats,
+# `dtype=torch.float64`, because Python's floats are 64-bit; PyTorch's default is 32.)
+# What PyTorch adds is automation: nobody wrote a chain-rule line. How a library can do
+# that is the subject of the next chapter.
+#
 # ## This does not scale
 #
 # Ten lines of hand-written chain rule for a ten-value neuron, seven for the first graph.
@@ -475,18 +599,24 @@ check_backprop_h(grads_h)
 reveal("ch03.backprop_h")
 
 # %% [markdown]
-# ### 2. Another neuron
+# ### 2. A value used twice
 #
-# The neuron $o = \tanh(x_1 w_1 + x_2 w_2 + b)$ at $x_1 = 1$, $x_2 = 0.5$, $w_1 = 2$,
-# $w_2 = -2$, $b = -0.5$. Compute the gradient of $o$ with respect to `x1`, `w1`, `x2`,
-# `w2` and `b` by hand (using $1 - o^2$ for the $\tanh$ step) and submit them as a dict.
+# Every value in this chapter's graphs was used exactly once. Here two are used twice:
+#
+# $$u = a \cdot b, \qquad v = u + a, \qquad h = v \cdot u \qquad \text{at } a = 3,\; b = -2,$$
+#
+# so $u = -6$, $v = -3$ and $h = 18$. The value $a$ feeds both $u$ and $v$, and $u$ feeds
+# both $v$ and $h$. Nudging $a$ therefore moves $h$ along more than one path. Work out
+# $\partial h/\partial u$, $\partial h/\partial a$ and $\partial h/\partial b$ by hand,
+# deciding for yourself how the contributions of two paths combine, and check your rule
+# by nudging (with plain floats, as `L_nudged` did). Draw the graph first.
 
 # %%
-neuron_grads = {"x1": 0.0, "w1": 0.0, "x2": 0.0, "w2": 0.0, "b": 0.0}  # replace
-check_neuron_grads(neuron_grads)
+twice_grads = {"a": 0.0, "b": 0.0, "u": 0.0}  # replace with dh/da, dh/db and dh/du
+check_used_twice(twice_grads)
 
 # %%
-reveal("ch03.neuron_grads")
+reveal("ch03.used_twice")
 
 # %% [markdown]
 # ### 3. A step downhill

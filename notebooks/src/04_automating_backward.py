@@ -17,18 +17,22 @@
 #    order in which a plain `for` loop can run all the notes.
 #
 # Put together, they give a method `backward()`: one call fills in every gradient. On the
-# way we meet the most common bug in hand-written autodiff (`=` where `+=` belongs), a
-# graph deep enough to crash a recursive function, and the design choice the course's
+# way we meet the most common bug in hand-written autodiff (`=` where `+=` belongs), the
+# tempting shortcut that skips the sort and why it fails, what a graph does with an `if`,
+# a graph deep enough to crash a recursive function, and the design choice the course's
 # package makes differently from the famous lectures.
 
 # %%
 import gc
-import math
 import random
 import sys
 import weakref
 
+import graphviz
+from IPython.display import display
+
 from micrograd_lesson import draw_dot, engine
+from micrograd_lesson.draw import Drawing
 
 random.seed(0)
 
@@ -57,7 +61,7 @@ random.seed(0)
 # goes wrong.
 
 # %% tags=["defines-value"]
-import math  # noqa: F811 - repeated from the first cell, so that this cell runs on its own
+import math
 
 
 class Value:
@@ -239,6 +243,19 @@ show_grads(g)
 draw_dot(g["o"], rankdir="TB")
 
 # %% [markdown]
+# The same call in slow motion: `step_through` runs the notes in the order `backward()`
+# does, one per frame. The orange node is the one whose note runs; the red edges are the
+# gradients it hands to its inputs, and the green cells are the grads that just changed.
+# Our closures do not tell anyone their local derivatives, so the edges can only say what
+# each note *adds*; the package's engine keeps the local derivatives and so shows
+# the full product. Step back to 0 and replay it with the buttons or the slider.
+
+# %%
+from micrograd_lesson import step_through
+
+step_through(make_neuron(Value)["o"])
+
+# %% [markdown]
 # One call, `o.backward()`, and every gradient in the drawing is filled in: the same
 # $-1.5$, $1.0$, $0.5$, $0.0$ and $0.5$ as before. That is the whole algorithm that
 # PyTorch runs when you call `loss.backward()`, minus tensors and speed.
@@ -300,11 +317,37 @@ print(
 )
 
 # %% [markdown]
-# The function's value is $f = -6$. With assignment the engine reports 3.0000 and −2.0000; the truth is −3.0000 and
-# −8.0000. Each input received two contributions, one through `d` and one through `e`,
-# and whichever note ran last wiped out the other. Nothing crashed, and the numbers look
-# perfectly plausible. That is what makes this bug dangerous: a network trained with it
-# still learns, only worse.
+# The function's value is $f = -6$. With assignment the engine reports 3.0000 and
+# −2.0000; nudging says −3.0000 and −8.0000. Nothing crashed, and the numbers look
+# perfectly plausible. That is what makes this bug dangerous.
+#
+# Where does $-3$ come from? $a$ enters $f$ twice, once inside $d = ab$ and once inside
+# $e = a + b$. We can nudge those two uses *separately*, by giving each its own copy of
+# $a$: `f_split(a_in_d, a_in_e)` computes $(a_{d}\, b)(a_{e} + b)$, and nudging one
+# copy while holding the other still measures that path's contribution alone.
+
+
+# %%
+def f_split(a_in_d, a_in_e, b=3.0):
+    """f = d * e where d uses one copy of a and e another, so each path can be nudged alone."""
+    return (a_in_d * b) * (a_in_e + b)
+
+
+base = f_split(-2.0, -2.0)
+via_d = (f_split(-2.0 + h, -2.0) - base) / h
+via_e = (f_split(-2.0, -2.0 + h) - base) / h
+both = (f_split(-2.0 + h, -2.0 + h) - base) / h
+print(f"nudge only the a inside d:  slope {via_d:.4f}   (e * b = 1 * 3)")
+print(f"nudge only the a inside e:  slope {via_e:.4f}   (d * 1 = -6)")
+print(f"sum of the two:             {via_d + via_e:.4f}")
+print(f"nudge a everywhere at once: slope {both:.4f}")
+
+# %% [markdown]
+# The path through `d` alone contributes $3.0000$ and the path through `e` alone
+# $-6.0000$; nudging $a$ everywhere at once moves $f$ by $-3.0000$, their sum. That is
+# the multivariable chain rule, measured: when a value feeds several operations, the
+# contributions **add up**. The assigning engine's $3$ is the first path alone, because
+# the second note to run overwrote the first (here, `d`'s note ran last).
 #
 # The fix is one character per line: **accumulate** with `+=`. Every gradient starts at
 # 0, each path adds its share, and the total is the sum the chain rule asks for. Here is
@@ -379,6 +422,21 @@ draw_dot(f, rankdir="TB")
 # $-3.0000$ and $-8.0000$, matching the nudges. In the drawing, `a` and `b` each have two
 # outgoing arrows, and their gradients are the sums of what came back along both.
 #
+# ### The rule, written once
+#
+# Everything so far fits in one line. Write $\bar v$ for $\partial L/\partial v$, the
+# gradient of the output $L$ with respect to a value $v$ (in the literature it is called
+# the **adjoint** of $v$). Then
+#
+# $$\bar v \;=\; \sum_{w \text{ uses } v} \bar w \cdot \frac{\partial w}{\partial v},
+# \qquad \bar L = 1.$$
+#
+# In words: a value's gradient is the sum, over every value $w$ computed from it, of
+# $w$'s gradient times the local derivative of $w$ with respect to $v$. Each term is one
+# note's `+=`; the sum is what accumulation builds up, one term per note. And the
+# formula needs every $\bar w$ finished before $\bar v$ is used, which is exactly what
+# the reversed topological order guarantees.
+#
 # Accumulating has one consequence to remember: a gradient is only correct if it started
 # at 0. Run `backward()` twice on the same graph and the second pass adds onto whatever
 # the first one left behind, so the gradients come out too large. Chapter 6 looks at that
@@ -432,7 +490,179 @@ fires = {z: "fires 1st", p: "fires 2nd", y: "3rd (leaf)", x: "4th (leaf)"}
 draw_dot(z, rankdir="TB", notes=fires)
 
 # %% [markdown]
-# ## 6. Deep graphs: when recursion runs out
+# ## 6. Why sort at all? The push-and-recurse shortcut
+#
+# The sort can look like overkill. A tempting alternative needs no order at all: start at
+# the output, let each node fire its note, then recurse into its inputs and let *them*
+# fire. Every note runs, from the output towards the leaves, so what could go wrong?
+#
+# Take $b = 2a$ and $d = b + 3b$ at $a = 1$. Then $d = 8a$, so $\partial d/\partial a = 8$.
+# The value $b$ is used twice, by the `+` directly and by $3b$.
+
+
+# %%
+def backward_no_sort(root):
+    """Fire a node's note, then recurse into its inputs: no topological order."""
+    root.grad = 1.0
+
+    def push(v):
+        v._backward()
+        for child in v._prev:
+            push(child)
+
+    push(root)
+
+
+def shared_b(V):
+    a = V(1.0, label="a")
+    b = V(2.0, label="2") * a
+    b.label = "b"
+    three_b = V(3.0, label="3") * b
+    three_b.label = "3b"
+    d = b + three_b
+    d.label = "d"
+    return a, b, d
+
+
+a, b, d = shared_b(Value)
+backward_no_sort(d)
+print(f"push and recurse:  dd/da = {a.grad:.4f}, dd/db = {b.grad:.4f}")
+a, b, d = shared_b(Value)
+d.backward()
+print(f"topological order: dd/da = {a.grad:.4f}, dd/db = {b.grad:.4f}")
+draw_dot(d, rankdir="TB")
+
+# %% [markdown]
+# The shortcut says $\partial d/\partial a = 10$; the truth is $8$. Follow it: `d` fires
+# and hands $1$ to `b` and $1$ to `3b`. The recursion goes into `b` first, which fires
+# with the $1$ it holds so far and sends $2 \times 1 = 2$ to `a`. Then it goes into `3b`,
+# which adds $3$ to `b`, making its total $4$ (correct), and recurses into `b` again:
+# `b` fires a second time, now with its full $4$, and sends $2 \times 4 = 8$ more.
+# $2 + 8 = 10$: `b`'s running total was pushed twice, once half-finished.
+#
+# Both print lines agree on $\partial d/\partial b = 4$; only what `b` passes *on* is
+# wrong. The sort exists to make each node fire once, after its total is complete.
+#
+# ## 7. The graph records only the path the code took
+#
+# A graph is built by running ordinary Python, so it contains whatever the code actually
+# did, and nothing else. Here is a function with an `if`: it squares positive inputs and
+# flips the sign of the others.
+
+
+# %%
+def square_or_flip(x):
+    if x.data > 0:
+        return x * x
+    return x * Value(-1.0, label="-1")
+
+
+for start in (3.0, -2.0):
+    x = Value(start, label="x")
+    y = square_or_flip(x)
+    y.label = "y"
+    y.backward()
+    inputs = " and ".join(v.label for v in y._prev)
+    print(f"x = {start:+.1f}: y = {y.data:.4f}, dy/dx = {x.grad:.4f}; the graph multiplies {inputs}")
+    display(draw_dot(y))
+
+# %% [markdown]
+# At $x = 3$ the graph holds one multiplication, $x \cdot x$, and the gradient is
+# $2x = 6$. At $x = -2$ it holds a different multiplication, $x \cdot (-1)$, and the
+# gradient is $-1$. Neither drawing contains the `if`: the comparison `x.data > 0` works on
+# a plain number, so it leaves no node behind, and no gradient flows through it. The
+# backward pass differentiates the path the code took *this time*; a different input can
+# build a different graph. This is also why the graph is rebuilt on every forward pass,
+# rather than built once and reused.
+#
+# ## 8. How each operation routes gradients: one picture
+#
+# Every rule in this chapter is "incoming gradient times local derivative", and the
+# operations differ only in the local derivative. The drawing below shows the four
+# patterns, each computed by the package's engine: an output whose gradient is $2$ fires
+# its note once, and each arrow (pointing the way the gradient travels, backwards) is
+# labelled *incoming gradient × local derivative = what arrives*.
+
+
+# %%
+def routing_panel(picture, key, title, outputs, lines):
+    """One cluster: each output (grad already set) fires its note; edges show what each input receives.
+
+    The same facts go into `lines`, as text for a machine without Graphviz.
+    """
+    for out in outputs:
+        out._backward()
+    with picture.subgraph(name=f"cluster_{key}") as panel:
+        panel.attr(label=title, fontname="Helvetica", fontsize="16", style="rounded", color="gray60")
+        for out in outputs:
+            panel.node(
+                f"{key}{id(out)}", f"{out.label}\ngrad {out.grad:g}", shape="box", fontname="Helvetica"
+            )
+            for child, local in zip(out._prev, out._local_grads):
+                slope = f"({local:g})" if local < 0 else f"{local:g}"  # 2 × (-1), not 2 × -1
+                panel.node(
+                    f"{key}{id(child)}",
+                    f"{child.label} = {child.data:g}\ngrad {child.grad:g}",
+                    shape="box",
+                    fontname="Helvetica",
+                )
+                lines.append(f"{title}: {out.label} -> {child.label}: {out.grad:g} × {slope}")
+                panel.edge(
+                    f"{key}{id(out)}",
+                    f"{key}{id(child)}",
+                    label=f" {out.grad:g} × {slope} = {out.grad * local:g}",
+                    color="firebrick",
+                    fontcolor="firebrick",
+                    fontname="Helvetica",
+                )
+
+
+def leaf(data, label):
+    return engine.Value(data, label=label)
+
+
+def with_grad(out, label, grad=2.0):
+    out.label, out.grad = label, grad
+    return out
+
+
+a, b = leaf(3.0, "a"), leaf(-1.0, "b")
+add = [with_grad(a + b, "a + b")]
+a2, b2 = leaf(3.0, "a"), leaf(-1.0, "b")
+mul = [with_grad(a2 * b2, "a * b")]
+p, n = leaf(3.0, "p"), leaf(-1.0, "n")
+relu = [with_grad(p.relu(), "relu(p)"), with_grad(n.relu(), "relu(n)")]
+shared = leaf(3.0, "a")
+fan_out = [with_grad(shared * 4.0, "4a"), with_grad(shared + 1.0, "a + 1")]
+for out in fan_out:  # the constants 4 and 1 are leaves too; name them for the drawing
+    out._prev[1].label = "const"
+
+rows = [
+    [("add", "add copies", add), ("mul", "mul swaps and scales", mul)],
+    [("relu", "relu routes (or blocks)", relu), ("fan", "fan-out sums", fan_out)],
+]
+for row in rows:  # two panels per row, so that the labels stay readable
+    picture, lines = graphviz.Digraph(graph_attr={"rankdir": "TB"}), []
+    for key, title, outputs in row:
+        routing_panel(picture, key, title, outputs, lines)
+    display(Drawing(picture, f"<{' and '.join(title for _, title, _ in row)}>", "\n".join(lines)))
+print(f"fan-out: a receives 2 × 4 = 8 and 2 × 1 = 2, and its grad is {shared.grad:g}")
+
+# %% [markdown]
+# Panel by panel:
+#
+# - **add copies**: both inputs receive the incoming $2$ unchanged ($2 \times 1$).
+# - **mul swaps and scales**: each input receives the incoming gradient times the *other*
+#   input: $a$ gets $2 \times (-1) = -2$, $b$ gets $2 \times 3 = 6$.
+# - **relu routes**: the input $p = 3$ is positive and receives the whole $2$; the input
+#   $n = -1$ is negative and receives $2 \times 0 = 0$. A maximum of two inputs (an
+#   exercise in chapter 5) routes the same way, to the larger one.
+# - **fan-out sums**: `a` feeds two operations and receives $8$ from one and $2$ from
+#   the other; its grad is their sum, $10$, the adjoint rule above.
+#
+# Constants receive gradients too (the `const` boxes); nobody reads them.
+#
+# ## 9. Deep graphs: when recursion runs out
 #
 # `build_topo_recursive` calls itself once per level of the graph. Python keeps every
 # unfinished call on its *call stack*, and to protect itself it stops at a fixed depth,
@@ -525,7 +755,7 @@ print("every node after its inputs:", ok)
 # the recursive one's order, `x, y, p, z`, and the check confirms every node comes after
 # its inputs. `backward()` uses `build_topo` from now on.
 #
-# ## 7. How the package stores the same idea
+# ## 10. How the package stores the same idea
 #
 # The course's package, `micrograd_lesson`, has a `Value` with the same interface, and
 # code written for the closure version runs on it unchanged. Inside, it makes one
@@ -577,7 +807,7 @@ gc.enable()
 # After `del`, the closure engine's result is still in memory (`True`) until the collector
 # runs; the package's is gone immediately (`False`). For a toy graph this does not matter.
 # A training loop builds a fresh graph of thousands of nodes at every step, and then it
-# does: chapter 12 measures what it costs.
+# does; the course comes back to this cost when it makes the engine fast.
 #
 # ## Summary
 #
@@ -585,8 +815,13 @@ gc.enable()
 #   `_backward` in the lectures' style, a tuple of local derivatives in the package.
 # - `backward()` sorts the graph so that every node comes after its inputs, sets the
 #   output's gradient to 1, and runs the steps in reverse order.
-# - Gradients must **accumulate** (`+=`): a value used on two paths gets the sum of both.
-#   With `=`, $b = a + a$ gives 1 instead of 2.
+# - Gradients must **accumulate** (`+=`): a value used on two paths gets the sum of both,
+#   as nudging each path alone showed ($3 + (-6) = -3$). With `=`, $b = a + a$ gives 1
+#   instead of 2. The rule in one line: $\bar v = \sum_{w \text{ uses } v} \bar w \,
+#   \partial w/\partial v$.
+# - Skipping the sort does not work: pushing and recursing fires a shared node before its
+#   total is complete ($\partial d/\partial a = 10$ instead of 8 on $d = b + 3b$).
+# - The graph holds only the operations that ran; an `if` leaves no node and no gradient.
 # - A recursive sort dies on deep graphs (a `RecursionError` on our 3,000-deep chain,
 #   since Python stops at about 1,000 nested calls); an explicit stack does not.
 
@@ -603,7 +838,14 @@ gc.enable()
 # also tries a chain 5,000 nodes deep.
 
 # %%
-from micrograd_lesson.exercises import check_mul, check_run_backward, check_topological_order, reveal
+from micrograd_lesson import Value as PValue
+from micrograd_lesson.exercises import (
+    check_bfs_prediction,
+    check_mul,
+    check_run_backward,
+    check_topological_order,
+    reveal,
+)
 
 
 def my_topological_order(root):
@@ -633,15 +875,47 @@ check_run_backward(my_run_backward)
 reveal("ch04.run_backward")
 
 # %% [markdown]
-# **Exercise 4.3.** Write `mul(a, b)` for two package `Value`s in the lectures' style:
+# **Exercise 4.3 (predict, then check).** A classmate's backward pass skips the sort and
+# fires the nodes **breadth-first** from the root: the root, then its inputs, then
+# their inputs, each node once. On the graph
+#
+# $$u = 3x, \qquad L = u + \tanh(2u) \qquad \text{at } x = 0.5$$
+#
+# the true gradient is $\partial L/\partial x = 3 + 6\,(1 - \tanh^2 3) = 3.0592$. Before
+# running anything, work out on paper what `x.grad` the breadth-first pass leaves behind.
+# Which node fires too early, and what does it hold at that moment? Submit your number.
+# Then build the graph from the package's `Value` (`PValue` below) and run the classmate's
+# `breadth_first_backward` on it to see whether you were right.
+
+
+# %%
+def breadth_first_backward(root):
+    """The classmate's version: fire each node once, breadth-first from the root."""
+    root.grad = 1.0
+    queue, seen = [root], {root}
+    while queue:
+        node = queue.pop(0)
+        node._backward()
+        for child in node._prev:
+            if child not in seen:
+                seen.add(child)
+                queue.append(child)
+
+
+my_prediction = 0.0  # replace with the x.grad you predict; then run breadth_first_backward to see
+check_bfs_prediction(my_prediction)
+
+# %%
+reveal("ch04.bfs_prediction")
+
+# %% [markdown]
+# **Exercise 4.4.** Write `mul(a, b)` for two package `Value`s in the lectures' style:
 # make `out = Value(a.data * b.data, (a, b), "*")`, give it a closure `out._backward`
 # that passes gradients to `a` and `b`, and return `out`. The check tries `mul(a, a)`
 # and a product inside a bigger expression.
 
+
 # %%
-from micrograd_lesson import Value as PValue
-
-
 def my_mul(a, b):
     out = PValue(a.data * b.data, (a, b), "*")
     # define _backward() here and attach it: out._backward = _backward

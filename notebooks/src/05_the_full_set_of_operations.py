@@ -3,8 +3,9 @@
 #
 # Chapter 4's engine can add, multiply and take a `tanh`, and one call to `backward()`
 # fills in every gradient. That is enough for a single neuron, but not for the rest of
-# the course. A loss needs subtraction and squaring; a learning-rate schedule divides;
-# probabilities need `exp` and `log`; modern networks use `relu` and `sigmoid`.
+# the course. A loss needs subtraction and squaring; averaging it over a batch of
+# examples divides; probabilities need `exp` and `log`; modern networks use `relu` and
+# `sigmoid`.
 #
 # The good news is that every new operation is a small, self-contained job. The engine
 # does not care what an operation computes. It only needs two facts from each one:
@@ -20,10 +21,10 @@
 #
 # In this chapter the on-screen class grows one operation at a time, each with its local
 # derivative explained. Then we switch to the complete engine in the package, plot every
-# activation function beside its derivative, and test the engine against itself.
+# activation function beside its derivative, test the engine against itself, and see
+# what goes wrong when a number changes between the forward and the backward pass.
 
 # %%
-import math
 import random
 
 import matplotlib.pyplot as plt
@@ -33,6 +34,12 @@ from micrograd_lesson import draw_dot, engine
 
 random.seed(0)
 np.random.seed(0)
+
+try:
+    import torch
+except ImportError:
+    torch = None
+print("PyTorch (optional): " + (f"found, version {torch.__version__}" if torch else "not installed"))
 
 
 def slope(f, x, h=1e-6):
@@ -47,7 +54,7 @@ def slope(f, x, h=1e-6):
 # a `backward()` built on the stack-based topological sort.
 
 # %% tags=["defines-value"]
-import math  # noqa: F811 - repeated from the first cell, so that this cell runs on its own
+import math  # the first cell that needs it: this cell must also run on its own
 
 
 class Value:
@@ -320,6 +327,28 @@ print(f"formula: 1/b   = {1 / 4:.4f}, -a/b**2 = {-6 / 4**2:.4f}")
 # %% [markdown]
 # At $a = 6$, $b = 4$: $a/b = 1.5$, $\partial/\partial a = 1/4 = 0.25$ and
 # $\partial/\partial b = -6/16 = -0.375$.
+#
+# Where does a network's loss divide? Most often in a **mean**: a loss is averaged over
+# a batch of examples, so that its size, and the size of its gradients, does not grow
+# with the batch. Here are four predictions $p_i$ against their targets $y_i$, with the
+# squared errors summed and then averaged.
+
+# %%
+targets = [1.0, -1.0, -1.0, 1.0]
+for reduce in ("sum", "mean"):
+    preds = [Value(x) for x in (0.8, -0.5, -1.2, 0.3)]
+    total = sum((p - y) ** 2 for p, y in zip(preds, targets))
+    loss = total / len(preds) if reduce == "mean" else total
+    loss.backward()
+    grads = ", ".join(f"{p.grad:+.4f}" for p in preds)
+    print(f"{reduce:>4}: loss = {loss.data:.4f}, gradients of the four predictions: {grads}")
+
+# %% [markdown]
+# With the sum, prediction $p_1 = 0.8$ (target 1) gets gradient $2(p_1 - y_1) = -0.4000$;
+# with the mean, every gradient is a quarter of that, $-0.1000$, because dividing the loss
+# by 4 divides each path through it by 4. A learning-rate schedule also divides (a rate
+# of $0.1/t$ at step $t$), but that happens to plain numbers outside the graph: nothing
+# is differentiated with respect to the schedule, so it needs no `Value` division.
 #
 # ## 7. `exp` and `log`
 #
@@ -668,6 +697,85 @@ except OverflowError as e:
 # the naive formula's weakness, and the package's `exp` stops it with a message that
 # names the limit. That is one reason to give common activations their own operation
 # rather than assembling them from pieces.
+#
+# ## 13. Changing a number between the forward and the backward pass
+#
+# A graph is built in the forward pass and used later, in the backward pass. What if a
+# value's `.data` changes in between? It happens more easily than it sounds: an update
+# step `w.data -= lr * w.grad` run before a `backward()` that still needed the old graph,
+# or a value reused and overwritten in a loop.
+#
+# Take $c = a \cdot b$ at $a = 2$, $b = 3$, so $c = 6$ and $\partial c/\partial a = b = 3$.
+# After the forward pass, set `b.data = 10`, then call `backward()`. We compare two
+# multiplications that differ in one thing only, *when* they read the local derivative:
+# the closure of sections 1 to 8 (the lectures' style, `other.data` read when the
+# closure runs) and the package's `*`, which stored the number $3$ when the
+# multiplication ran.
+
+
+# %%
+def mul_with_closure(a, b):
+    """The on-screen __mul__ of this chapter, on the package's Value."""
+    out = Value(a.data * b.data, (a, b), "*")
+
+    def _backward():
+        a.grad += b.data * out.grad  # b.data is read now, at backward time
+        b.grad += a.data * out.grad
+
+    out._backward = _backward
+    return out
+
+
+for name, mul in (("closure", mul_with_closure), ("stored at forward", lambda a, b: a * b)):
+    a, b = Value(2.0), Value(3.0)
+    c = mul(a, b)
+    b.data = 10.0  # changed after the forward pass, before the backward pass
+    c.backward()
+    print(f"{name:>17}: c = {c.data:.4f}, dc/da = {a.grad:.4f}")
+
+# %% [markdown]
+# Both graphs still say $c = 6$, computed with $b = 3$. The stored local derivative gives
+# $\partial c/\partial a = 3.0000$, the slope of the computation that actually happened.
+# The closure gives $10.0000$, a slope that belongs to no computation: the forward pass
+# used $b = 3$, the backward pass $b = 10$. Nothing warns us. The two runs differ only in
+# *when* the local derivative is read, so freezing it at forward time is what protects the
+# package.
+#
+# PyTorch's backward functions keep the tensors they need (here $a$ and $b$) rather than
+# copies of their numbers, so PyTorch is exposed to the same mistake. Its defence is a
+# version counter on every tensor: an in-place operation bumps the counter, and
+# `backward()` refuses to run if a tensor it kept has changed since. Writing to `.data`
+# goes around that counter. Both, run:
+
+# %%
+if torch is None:
+    print("PyTorch (optional): not installed, so the in-place change through b.add_ is not tried")
+    print("PyTorch (optional): not installed, so the change through b.data is not tried")
+else:
+    for how in ("b.add_", "b.data"):
+        a = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
+        b = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+        c = a * b
+        if how == "b.add_":
+            with torch.no_grad():
+                b.add_(7.0)  # an in-place change that PyTorch tracks
+        else:
+            b.data += 7.0  # the escape hatch: not tracked
+        try:
+            c.backward()
+            print(f"PyTorch (optional): changed through {how}: dc/da = {a.grad.item():.4f}, no error")
+        except RuntimeError as e:
+            print(f"PyTorch (optional): changed through {how}: RuntimeError: {str(e).split(' Hint:')[0]}")
+
+# %% [markdown]
+# With PyTorch installed, the tracked change (`b.add_`) stops `backward()` with
+# "one of the variables needed for gradient computation has been modified by an inplace
+# operation", and the message shows the counter: $b$ is at version 1, and the
+# multiplication expected version 0. The untracked change (`b.data`) gives
+# $\partial c/\partial a = 10.0000$ with no error, exactly like our closure. The rule
+# for every engine: do not change a value between the forward pass that used it and the
+# backward pass that needs it. Training loops update the weights only *after*
+# `backward()` has finished.
 
 # %% [markdown]
 # ## Summary
@@ -684,14 +792,19 @@ except OverflowError as e:
 # - tanh rebuilt from `exp` gives the same gradients as `tanh` itself, a first self-test.
 # - Equal formulas are not equally safe: the package's tanh and sigmoid stay finite at
 #   $\pm 1000$ where the textbook formulas overflow.
+# - A mean over a batch is where a loss divides: each gradient shrinks by the batch size.
+# - A closure that reads `.data` at backward time gives a wrong gradient if the value
+#   changed after the forward pass (10 instead of 3); local derivatives stored at forward
+#   time do not. PyTorch refuses tracked in-place changes and misses changes to `.data`.
 
 # %% [markdown]
-# ## Exercises: three new operations
+# ## Exercises
 #
-# Your turn to extend the engine. Each exercise asks for a function that takes a package
-# `Value` `x` and returns a **new** `Value` with the right `data` *and* the right
-# gradient. There are two equally good ways to attach the gradient; here is $x^3$ both
-# ways:
+# ### Exercise 5.1: sin
+#
+# Your turn to extend the engine. Write a function that takes a package `Value` `x` and
+# returns a **new** `Value` with the right `data` *and* the right gradient. There are two
+# equally good ways to attach the gradient; here is $x^3$ both ways:
 
 
 # %%
@@ -720,10 +833,10 @@ for cube in (cube_with_closure, cube_with_local_grads):
 # derivative, and the engine multiplies by the incoming gradient and accumulates for you.
 # With a closure you do those two things yourself, so remember `+=` and `* out.grad`.
 #
-# **Exercise 5.1.** Write `sin(x)`: data $\sin x$, local derivative $\cos x$.
+# Now write `sin(x)`: data $\sin x$, local derivative $\cos x$.
 
 # %%
-from micrograd_lesson.exercises import check_cos, check_sin, check_sqrt, reveal
+from micrograd_lesson.exercises import check_max, check_sin, reveal
 
 
 def my_sin(x):
@@ -736,33 +849,34 @@ check_sin(my_sin)
 reveal("ch05.sin")
 
 # %% [markdown]
-# **Exercise 5.2.** Write `cos(x)`. Mind the sign: $\frac{d}{dx}\cos x = -\sin x$.
+# ### Exercise 5.2: the maximum of two values (derive the rule)
+#
+# `relu` is $\max(0, x)$. Generalise it: write `maximum(a, b)` for two `Value`s, with
+# data $\max(a, b)$ and the right local derivatives. This time nobody gives you the
+# derivative. Work it out by nudging in your head:
+#
+# - when $a > b$, how much does the maximum move if you nudge $a$? If you nudge $b$?
+# - when $a = b$ (a tie), the maximum has a corner and no ordinary derivative. Any rule
+#   you choose must still be consistent with two facts: nudging **both** inputs up by $h$
+#   raises the maximum by exactly $h$, and nudging **one** input raises the maximum by $h$
+#   if you nudge it up and leaves it unchanged if you nudge it down. What does that say
+#   about the two local derivatives at a tie?
+#
+# A tempting rule gives a tie's gradient to both inputs, `1.0 if a.data >= b.data` for
+# $a$ and `1.0 if b.data >= a.data` for $b$. Decide whether it is right before you write
+# yours. The check tries $a > b$, $a < b$, a tie, `maximum(a, a)`, and the maximum inside
+# a bigger expression.
 
 
 # %%
-def my_cos(x):
-    return Value(math.cos(x.data))  # connect it to x and give it a gradient
+def my_maximum(a, b):
+    return Value(max(a.data, b.data))  # data is right; connect it to a and b, with local derivatives
 
 
-check_cos(my_cos)
-
-# %%
-reveal("ch05.cos")
-
-# %% [markdown]
-# **Exercise 5.3.** Write `sqrt(x)` for $x > 0$: data $\sqrt x$, local derivative
-# $\frac{1}{2\sqrt x}$. (You could also build it from an operation you already have.)
-
+check_max(my_maximum)
 
 # %%
-def my_sqrt(x):
-    return Value(math.sqrt(x.data))  # connect it to x and give it a gradient
-
-
-check_sqrt(my_sqrt)
-
-# %%
-reveal("ch05.sqrt")
+reveal("ch05.max")
 
 # %% [markdown]
 # Next: **chapter 6**, where we stop trusting the engine and start testing it: gradient

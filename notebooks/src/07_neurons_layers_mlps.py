@@ -149,7 +149,14 @@ print(package)
 # tanh neuron with two inputs, x1 = 2 and x2 = −1, its parameters labelled, after
 # `backward()`:
 
+
 # %%
+def fit_screen(drawing):
+    """Ask Graphviz to lay a drawing out compactly, within 10 x 6.5 inches: a laptop screen."""
+    drawing.graph.graph_attr.update(size="10,6.5", ranksep="0.2", nodesep="0.15")
+    return drawing
+
+
 random.seed(0)
 neuron = nn.Neuron(2, activation="tanh")
 for p, name in zip(neuron.parameters(), ["w1", "w2", "b"]):
@@ -159,7 +166,7 @@ out = neuron([x1, x2])
 out.label = "out"
 out._prev[0].label = "w·x+b"  # the node tanh reads: the pre-activation
 out.backward()
-draw_dot(out, rankdir="TB")
+fit_screen(draw_dot(out, rankdir="TB"))
 
 # %% [markdown]
 # Read it top to bottom. The random weights are w1 ≈ 0.6888 and w2 ≈ 0.5159, and b = 0.
@@ -248,29 +255,31 @@ except ValueError as e:
 # ## A whole network is one graph
 #
 # Layers are only a way of organising the formula. Drawn, even the smallest network is
-# one graph from the inputs to a single output. Here is `MLP(2, [2, 1])`: two tanh
-# neurons, whose outputs h1 and h2 feed one linear neuron. We call its two layers one
-# after the other, exactly as `MLP.__call__` does, so that we can label the hidden
-# outputs; the biases are labelled too, and the unlabelled leaves beside each `*` are
-# weights (gradients hidden, since we have not run `backward()`):
+# one graph from the input to a single output. Here is `MLP(1, [2, 1])`: one input x,
+# two tanh neurons, whose outputs h1 and h2 feed one linear neuron. (One input keeps the
+# drawing small enough to read on one screen; the next section counts bigger graphs
+# instead of drawing them.) We call its two layers one after the other, exactly as
+# `MLP.__call__` does, so that we can label the hidden outputs; the biases are labelled
+# too, and the unlabelled leaves beside each `*` are weights (gradients hidden, since we
+# have not run `backward()`):
 
 # %%
 random.seed(2)
-tiny = nn.MLP(2, [2, 1], activation="tanh")
+tiny = nn.MLP(1, [2, 1], activation="tanh")
 for i, neuron_i in enumerate(tiny.layers[0].neurons + tiny.layers[1].neurons, start=1):
     neuron_i.b.label = f"b{i}"
-h = tiny.layers[0]([Value(1.0, label="x1"), Value(-2.0, label="x2")])
+h = tiny.layers[0]([Value(1.0, label="x")])
 h[0].label, h[1].label = "h1", "h2"
 tiny_out = tiny.layers[1](h)
 tiny_out.label = "out"
-draw_dot(tiny_out, rankdir="TB", show_grad=False)
+fit_screen(draw_dot(tiny_out, rankdir="TB", show_grad=False))
 
 # %% [markdown]
-# Each input has an arrow into *both* first-layer neurons — a layer's neurons all read
+# The input x has an arrow into *both* first-layer products — a layer's neurons all read
 # the same inputs — and both tanh outputs feed the last neuron's products. The summary
-# line counts 25 values and 14 operations: 2 inputs, 9 parameters (3 per neuron),
-# 6 products, 6 sums and 2 tanh nodes; the 14 operations are the products, sums and
-# tanhs.
+# line counts 18 values and 10 operations: 1 input, 7 parameters (a weight and a bias in
+# each hidden neuron, two weights and a bias in the output neuron), 4 products, 4 sums
+# and 2 tanh nodes; the 10 operations are the products, sums and tanhs.
 #
 # ## How many nodes does one forward pass build?
 #
@@ -310,12 +319,11 @@ n_params_in_graph = sum(1 for n in order if any(n is p for p in model.parameters
 print(f"of which parameters: {n_params_in_graph}")
 
 # %% [markdown]
-# **394 nodes** for a 41-parameter network and four examples. The arithmetic: the 41
-# parameters appear **once**, because all four forward passes share them — the graph is
-# a DAG, not four copies. Each example adds its own 84 nodes (12 wrapped inputs, 32
-# products, 32 sums, 8 tanh), 4 × 84 = 336. The loss itself adds 17: for each example a
-# target constant, a subtraction and a square (12), the sum's three additions plus one
-# more because Python's `sum` starts from 0, and that 0 (5). 41 + 336 + 17 = 394.
+# **394 nodes** for a 41-parameter network and four examples, and the second line
+# shows the first thing to know when you count them: all 41 parameters are in the graph
+# **once**, because all four forward passes share them. The graph is a DAG, not four
+# copies of one. Where the other 353 come from is exercise 3: predict the count for any
+# network and any number of examples, then let the check build the graphs and compare.
 #
 # This is the scalar engine's weakness in one number: about ten `Value` objects per
 # parameter, each a Python object with its own small tuples of inputs and local
@@ -373,7 +381,7 @@ print(f"h = 32: {params[31]} parameters, {nodes[31]} nodes ({nodes[31] / params[
 
 # %%
 from micrograd_lesson.exercises import (
-    check_count_graph_nodes,
+    check_count_loss_nodes,
     check_count_parameters,
     check_leaky_neuron,
     reveal,
@@ -418,21 +426,26 @@ check_leaky_neuron(LeakyNeuron)
 reveal("ch07.leaky_neuron")
 
 # %% [markdown]
-# **3. Predict the graph.** Write `count_graph_nodes(nin, nouts)` giving the number of
-# nodes (inputs included) in the graph of one forward pass of
-# `nn.MLP(nin, nouts, activation="tanh")` on a list of `nin` input `Value`s. It should
-# give 116 for `(3, [4, 4, 1])`; the check also tries other shapes.
+# **3. Predict the loss's graph.** Write `count_loss_nodes(nin, nouts, n_examples)`: the
+# number of nodes in the graph of the loss `sum((model(x) - y) ** 2 for x, y in ...)` for
+# `model = nn.MLP(nin, nouts, activation="tanh")` with one output, `n_examples` inputs
+# given as lists of plain floats and targets as plain floats, exactly as in the 394-node
+# cell above. Work it out before you run anything: which nodes does each example add,
+# which are shared, and what does the loss itself add? The numbers of this chapter are
+# your evidence (116 and 125 for one forward pass, 394 for the loss over four examples).
+# It must give 394 for `(3, [4, 4, 1], 4)`; the check also builds other networks with
+# other numbers of examples and counts their graphs.
 
 
 # %%
-def count_graph_nodes(nin, nouts):
-    return 116  # right for one network only
+def count_loss_nodes(nin, nouts, n_examples):
+    return 394  # right for one network and four examples only
 
 
-check_count_graph_nodes(count_graph_nodes)
+check_count_loss_nodes(count_loss_nodes)
 
 # %%
-reveal("ch07.count_graph_nodes")
+reveal("ch07.count_loss_nodes")
 
 # %% [markdown]
 # Next: **chapter 8**, where these networks learn: a loss, its gradient, and the

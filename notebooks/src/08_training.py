@@ -16,10 +16,10 @@
 # 4. **update**: move each parameter a small step against its gradient.
 #
 # This chapter runs that loop on a two-knob bowl where every number can be checked by
-# hand, then on a 41-knob network that learns four examples. Then it breaks the loop on
-# purpose, twice: by forgetting line 2, and by choosing the step size badly. It ends with
-# why line 1 builds a brand-new graph every time, and with XOR, the classic problem a
-# single neuron cannot solve.
+# hand, then on a 41-knob network that learns four examples. Then it breaks things on
+# purpose: it forgets line 2, it trains with an engine that has the `=` bug of chapter 4,
+# and it chooses the step size badly. It ends with why line 1 builds a brand-new graph
+# every time, and with XOR, the classic problem a single neuron cannot solve.
 
 # %%
 import math
@@ -241,14 +241,13 @@ plt.show()
 # collects a contribution from each, as chapter 4 showed). That is why line 2 of the loop
 # exists. Leave it out and, after $k$ steps, each parameter's `.grad` holds the sum of
 # all $k$ gradients so far, not the current one. The update then keeps pushing in every
-# direction the network has ever wanted to go, with ever more force, long after it has
-# overshot.
+# direction the network has ever wanted to go.
 #
-# Below, the same network from the same start trains twice at learning rate 0.12 for up
-# to 500 steps: once correctly, once with `model.zero_grad()` left out. The loop watches
-# for the moment the loss stops being a finite number (`math.isfinite`), and would also
-# catch Python's `OverflowError`, which some operations raise instead of returning
-# infinity.
+# What that does depends on the learning rate, so we try three. The same network from the
+# same start trains for up to 500 steps with `model.zero_grad()` left out, at rates 0.12,
+# 0.05 and 0.01, and once correctly at 0.12 for comparison. The loop stops at the first
+# loss that is not a finite number (`math.isfinite`), and would also catch Python's
+# `OverflowError`, which some operations raise instead of returning infinity.
 
 
 # %%
@@ -273,53 +272,218 @@ def train(model, steps, lr, zero_grad=True):
 
 
 good = train(new_network(), 500, lr=0.12)
-forgetful = train(new_network(), 500, lr=0.12, zero_grad=False)
-blowup = len(forgetful) - 1
-print(f"with zero_grad():    loss after {len(good)} steps = {good[-1]:.6f}")
-print(f"without zero_grad(): loss at step {blowup} = {forgetful[blowup]}")
-print(f"the step before:     loss at step {blowup - 1} = {forgetful[blowup - 1]:.4e}")
-print(f"lowest loss reached without zeroing: {min(forgetful):.4f}")
-print(f"first step where it is above 10: {next(k for k, v in enumerate(forgetful) if v > 10)}")
+forgetful = {rate: train(new_network(), 500, lr=rate, zero_grad=False) for rate in (0.12, 0.05, 0.01)}
+print(f"with zero_grad(), lr 0.12: loss after {len(good)} steps = {good[-1]:.6f}")
+blowup = len(forgetful[0.12]) - 1
+print(
+    f"without, lr 0.12: lowest {min(forgetful[0.12]):.4f}; first above 10 at step "
+    f"{next(k for k, v in enumerate(forgetful[0.12]) if v > 10)}; at step {blowup - 1} "
+    f"{forgetful[0.12][blowup - 1]:.4g}, at step {blowup} {forgetful[0.12][blowup]}"
+)
+for rate in (0.05, 0.01):
+    run, tail = forgetful[rate], forgetful[rate][-100:]
+    print(
+        f"without, lr {rate}: lowest {min(run):.4f} (step {run.index(min(run))}); at step 499 {run[-1]:.4f}; "
+        f"over the last 100 steps between {min(tail):.4f} and {max(tail):.4f}"
+    )
 
 # %% [markdown]
 # With zeroing, the loss at learning rate 0.12 ends at 0.000000 (to six decimals).
-# Without it, the loss never gets below 0.4981. It passes 10 at step 11, climbs
-# unevenly for a while, and from about step 60 on grows by roughly the same factor (about
-# five) every step, a straight line on the log-scale plot below: exponential growth. At
-# step 447 it is 1.0999e+308, a whisker below the largest number a float can hold (about
-# 1.8e+308), and at step 448 it is `inf`. (Once one value is infinite, the next step's
-# arithmetic produces `inf − inf`, which is `nan`, "not a number", and the network is
-# beyond rescue.) The plot needs a log scale to show both runs at all; the red line marks
-# the step where the loss became infinite.
+# Without it, the three runs fail in two different ways.
+#
+# - **At 0.12 it blows up.** The loss never gets below 0.4981, passes 10 at step 11, and
+#   from about step 60 on grows by roughly the same factor (about five) every step, a
+#   straight line on the log-scale plot below. At step 447 it is 1.1e+308, a whisker below
+#   the largest number a float can hold, and at step 448 it is `inf`. (Once one value is
+#   infinite, the next step's arithmetic produces `inf − inf`, which is `nan`, "not a
+#   number".)
+# - **At 0.05 and 0.01 nothing blows up,** and that is the more dangerous failure. At
+#   0.05 the loss gets down to 0.0036 (step 25), climbs out again, and over the last 100
+#   steps swings between 0.0072 and 1.19. At 0.01 it swings more slowly, between 0.0011
+#   and 0.31 over the last 100 steps, and ends at 0.2363. Both are far worse than a
+#   correct run, yet finite: no error, no `nan`, nothing that stops the loop. A learner who
+#   forgets `zero_grad()` usually meets this version: a network that "trains badly", and
+#   no clue why.
 
 # %%
-fig, ax = plt.subplots(figsize=(9, 4.2))
-# Plot log10(loss): matplotlib's log axis cannot draw numbers this close to the float limit.
-ax.plot(np.log10(good), color="#2e5cb8", label="with model.zero_grad()")
-ax.plot(np.log10(forgetful[:blowup]), color="#c0392b", label="without: gradients pile up")
-ax.axvline(blowup, color="#c0392b", linestyle="--")
-ax.annotate(
-    f"step {blowup}: loss = inf",
-    (blowup, np.log10(forgetful[blowup - 1])),
-    textcoords="offset points",
-    xytext=(-125, -4),
-    color="#c0392b",
+fig, (ax_big, ax_small) = plt.subplots(1, 2, figsize=(10, 4), width_ratios=[1, 1])
+# log10 of the loss: matplotlib's log axis cannot draw numbers this close to the float limit.
+ax_big.plot(np.log10(good), color="#2e5cb8", label="with model.zero_grad()")
+ax_big.plot(np.log10(forgetful[0.12][:blowup]), color="#c0392b", label="without")
+ax_big.axvline(blowup, color="#c0392b", linestyle="--")
+ax_big.annotate(
+    f"step {blowup}: inf", (blowup, 200), textcoords="offset points", xytext=(-70, 0), color="#c0392b"
 )
-ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"$10^{{{v:.0f}}}$"))
+ax_big.set_title("lr 0.12: without zeroing it blows up")
+ax_small.plot(np.log10(forgetful[0.05]), color="#c0392b", label="without, lr 0.05")
+ax_small.plot(np.log10(forgetful[0.01]), color="#e69f00", label="without, lr 0.01")
+ax_small.set_ylim(-4, 1.5)
+ax_small.set_title("lr 0.05 and 0.01: finite, but never settles")
+for ax in (ax_big, ax_small):
+    ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"$10^{{{v:.0f}}}$"))
+    ax.set_xlabel("step")
+    ax.set_ylabel("loss (log scale)")
+    ax.legend(loc="upper left", fontsize=8)
+    ax.grid(True, alpha=0.3)
+plt.tight_layout()
+plt.show()
+
+# %% [markdown]
+# ### The mechanism: momentum without friction
+#
+# A `.grad` that is never zeroed is a running sum: $s_k = g_0 + g_1 + \dots + g_k$, so
+# $s_k = s_{k-1} + g_k$, and each update subtracts $\eta\, s_k$. Chapter 10's *momentum*
+# keeps a "velocity" $v_k = \mu\, v_{k-1} + g_k$ and subtracts $\eta\, v_k$. With $\mu = 1$
+# the two are the same rule: forgetting to zero **is momentum with no friction**. With
+# $\mu < 1$ old gradients fade by a factor $\mu$ each step; with $\mu = 1$ they never do,
+# and the parameters behave like a ball rolling in a bowl with no friction, which
+# overshoots the bottom and swings back for ever.
+#
+# That is a claim we can test by changing one thing. Below, the zeroing loop is back, and
+# the update uses a velocity with $\mu = 1$; then the same with $\mu = 0.9$, a little
+# friction. Both at rate 0.05, from the same start.
+
+
+# %%
+def train_with_momentum(model, steps, lr, mu):
+    """The correct loop (with zeroing), but the update follows a velocity v = mu * v + grad."""
+    velocity = [0.0] * len(model.parameters())
+    losses = []
+    for _ in range(steps):
+        loss = squared_error(model)
+        losses.append(loss.data)
+        model.zero_grad()
+        loss.backward()
+        for i, p in enumerate(model.parameters()):
+            velocity[i] = mu * velocity[i] + p.grad
+            p.data -= lr * velocity[i]
+    return losses
+
+
+no_friction = train_with_momentum(new_network(), 500, lr=0.05, mu=1.0)
+friction = train_with_momentum(new_network(), 500, lr=0.05, mu=0.9)
+gap = max(abs(a - b) / b for a, b in zip(no_friction, forgetful[0.05]))
+print(f"momentum with mu = 1 vs forgetting zero_grad(), lr 0.05: largest relative difference {gap:.1e}")
+print(f"momentum with mu = 0.9, lr 0.05: loss at step 499 = {friction[-1]:.2e}")
+
+# %% [markdown]
+# The frictionless momentum run and the forgetful run agree at every one of the 500 steps
+# to within rounding (the largest relative difference is 2.9e-12): the two loops compute
+# the same thing. Add friction, $\mu = 0.9$, and at the same rate the loss reaches
+# 7.20e-13 after 500 steps. So the trouble is not the piling up as such; it is that nothing ever
+# forgets. Chapter 10 studies momentum properly: how much friction to use, and which
+# learning rates it tolerates.
+#
+# PyTorch has exactly the same rule as our engine, for the same reason: its training
+# loops call `optimizer.zero_grad()` (or `model.zero_grad()`) before every
+# `loss.backward()`.
+#
+# ## What the = bug does to training
+#
+# Chapter 4 showed the bug of writing `=` instead of `+=` in a backward rule: a value
+# used twice keeps only the last contribution. What does it do to a network that trains?
+# We build an engine with that bug in one place, tanh's backward rule, and train with it.
+# (The swap is undone by the `finally`, whatever happens.)
+
+# %%
+import contextlib
+
+
+def tanh_that_assigns(self):
+    t = math.tanh(self.data)
+    out = Value(t, (self,), "tanh")
+
+    def _backward():
+        self.grad = (1 - t * t) * out.grad  # the bug: = where += belongs
+
+    out._backward = _backward
+    return out
+
+
+@contextlib.contextmanager
+def engine_with_assigning_tanh():
+    real_tanh = Value.tanh
+    Value.tanh = tanh_that_assigns
+    try:
+        yield
+    finally:
+        Value.tanh = real_tanh
+
+
+right = train(new_network(), 100, lr=0.05)
+with engine_with_assigning_tanh():
+    buggy = train(new_network(), 100, lr=0.05)
+print(
+    f"MLP(3, [4, 4, 1]), 100 steps: largest difference between the two loss curves = {max(abs(a - b) for a, b in zip(right, buggy))}"
+)
+
+# %% [markdown]
+# No difference at all, to the last bit. The bug is real, but this network never
+# triggers it: tanh's input is a neuron's sum $w \cdot x + b$, and that sum is used by
+# nothing else, so there is no second contribution for the `=` to overwrite.
+#
+# Modern networks do use such values twice. A *residual* (skip) connection, the idea
+# behind ResNets and transformers, outputs $a + \tanh(a)$: the sum $a$ feeds the tanh
+# **and** the addition. Here is a network whose four hidden units do exactly that, built
+# from the package's `Layer` (linear, to get the sums) and `Neuron`:
+
+# %%
+from micrograd_lesson import Layer, Module, Neuron
+from micrograd_lesson.gradcheck import gradcheck_parameters
+
+
+class SkipNet(Module):
+    """Four hidden units a + tanh(a), then a linear output neuron."""
+
+    def __init__(self):
+        random.seed(8)
+        self.hidden = Layer(3, 4, activation="linear")  # the sums a
+        self.out = Neuron(4, activation="linear")
+
+    def __call__(self, x):
+        return self.out([a + a.tanh() for a in self.hidden(x)])
+
+    def parameters(self):
+        return self.hidden.parameters() + self.out.parameters()
+
+
+skip_right = train(SkipNet(), 200, lr=0.01)
+with engine_with_assigning_tanh():
+    skip_buggy = train(SkipNet(), 200, lr=0.01)
+    skip_net = SkipNet()
+    check = gradcheck_parameters(lambda: squared_error(skip_net), skip_net.parameters())
+for name, run in (("right engine", skip_right), ("= in tanh  ", skip_buggy)):
+    below = next(k for k, v in enumerate(run) if v < 1e-4)
+    print(f"{name}: loss {run[0]:.2f} -> {run[-1]:.2e} after 200 steps; first below 1e-4 at step {below}")
+print(f"gradient check with the bug: {check!r}; {sum(r > 1e-4 for r in check.rel_errors)} of 21 rows wrong")
+
+# %%
+fig, ax = plt.subplots(figsize=(8, 4))
+ax.semilogy(skip_right, color="#2e5cb8", label="right engine (+=)")
+ax.semilogy(skip_buggy, color="#c0392b", label="= in tanh's backward")
 ax.set_xlabel("step")
 ax.set_ylabel("loss (log scale)")
-ax.set_title("Same network, same learning rate (0.12): only the zeroing differs")
-ax.legend(loc="center left")
+ax.set_title("SkipNet, lr 0.01: the = bug trains, just worse")
+ax.legend()
 ax.grid(True, alpha=0.3)
 plt.show()
 
 # %% [markdown]
-# PyTorch has exactly the same rule, for exactly the same reason: its training loops call
-# `optimizer.zero_grad()` (or `model.zero_grad()`) before every `loss.backward()`.
+# Both engines train, and both loss curves fall; nothing crashes and nothing prints a
+# warning. The buggy engine even falls a little faster for the first ten steps. But it
+# needs 111 steps to get below $10^{-4}$ where the right
+# one needs 56, and after 200 steps its loss is 1.42e-06 against 1.68e-08, about 85
+# times higher. In the graph, each sum $a$ gets only tanh's share $(1 - t^2)\,g$ of its
+# gradient: the skip connection's share $g$ was added first and then overwritten. Every
+# hidden weight is pushed by a gradient that is too small and, because $t$ differs from
+# unit to unit, wrong in direction too. Nothing in the loss curve says so; the gradient
+# check of chapter 6 does at once: 16 of the 21 parameters (every one behind a hidden
+# unit) fail it. That is the lesson of this bug: it makes training silently worse, and a
+# gradient check finds it where the loss curve does not.
 #
 # ## The loop, packaged: `fit`
 #
-# We have now written the four lines three times. The package holds them once, as
+# We have now written the four lines several times. The package holds them once, as
 # `micrograd_lesson.fit(model, loss_fn, steps, lr)`. You give it the model, a function
 # that runs the forward pass and returns the loss, the number of steps and the learning
 # rate. It runs the same loop and returns a `History` with the loss of every step
@@ -375,9 +539,8 @@ plt.show()
 # overflows the largest float and `fit` stops at step 187, reporting the overflow.
 # There is no formula for the right rate of a network; in practice you try a few
 # values a factor of about 3 to 10 apart, as here, and keep the largest one that trains
-# smoothly. For the bowl we *can* work it out: each step multiplies the distance to the
-# bottom by $1 - \eta$, so any $\eta$ between 0 and 2 converges, $\eta = 1$ lands on the
-# bottom in one step, and $\eta > 2$ diverges (the exercise at the end checks this).
+# smoothly. For the bowl, though, the best rate can be worked out with pencil and paper
+# instead of searched for: exercise 2 at the end asks you to do it.
 #
 # ## Why the graph is rebuilt every step
 #
@@ -525,7 +688,13 @@ plt.show()
 #   0.625, 0.15625, …, and $w_1 = 1.0010$, $w_2 = 4.9980$ after ten updates.
 # - `MLP(3, [4, 4, 1])` learns the four examples to within 0.02 in 60 steps; the loss
 #   curve falls fast, then slower, then creeps.
-# - Without zeroing, gradients pile up and the loss becomes infinite.
+# - Without zeroing, gradients pile up: a running sum of gradients is momentum with no
+#   friction ($\mu = 1$, the same losses to rounding). At rate 0.12 the loss becomes
+#   infinite; at 0.05 and 0.01 it stays finite and keeps bouncing, the silent version.
+# - An engine with `=` instead of `+=` in tanh's backward trains `MLP(3, [4, 4, 1])`
+#   exactly as well (no tanh input is used twice), but leaves a network with skip
+#   connections at a loss about 85 times higher after 200 steps; the loss curve looks
+#   normal, and a gradient check reveals the bug at once.
 # - Too small a rate crawls; too large diverges.
 # - The graph records one computation; after an update it is stale, so every step
 #   builds a new one.
@@ -557,8 +726,9 @@ reveal("ch08.train_step")
 
 # %% [markdown]
 # **2. The best rate for the bowl.** Find a learning rate that takes the bowl from
-# $w_1 = 2$, $w_2 = 3$ to a loss below $10^{-6}$ in just 5 updates. (Hint: each update
-# multiplies the distance to the bottom by $1 - \eta$.)
+# $w_1 = 2$, $w_2 = 3$ to a loss below $10^{-6}$ in just 5 updates. Derive it rather than
+# guess: write one update of $w_1$ with the gradient $w_1 - 1$ filled in, and see what it
+# does to the distance $w_1 - 1$.
 
 # %%
 best_rate = 0.5  # change me
@@ -568,7 +738,45 @@ check_learning_rate(best_rate)
 reveal("ch08.learning_rate")
 
 # %% [markdown]
-# **3. Gradient clipping.** A common guard against the explosions above is to *clip*
+# **3. Diagnose the loop from its loss curve.** Each curve below was recorded by a
+# training loop with exactly one mistake in it: the same network, the same four
+# examples, the same start. The loops themselves are hidden in the package: you get only
+# the curves, as when a colleague sends you a plot and asks what is wrong.
+# The possible mistakes are listed under the plot. Match each curve to its mistake, using
+# only what the curves show and what this chapter's experiments showed, and write the
+# answer as a dict from letter to mistake.
+
+# %%
+from micrograd_lesson.exercises import check_diagnosis
+from micrograd_lesson.exercises.ch08 import CAUSES, mystery_runs
+
+runs = mystery_runs()
+fig, axes = plt.subplots(1, 4, figsize=(10, 2.8), sharex=True)
+for ax, (letter, run) in zip(axes, runs.items()):
+    ax.semilogy(run, color="#444444")
+    ax.set_title(f"curve {letter}")
+    ax.set_xlabel("step")
+    ax.grid(True, alpha=0.3)
+axes[0].set_ylabel("loss (log scale)")
+plt.tight_layout()
+plt.show()
+for name, meaning in CAUSES.items():
+    print(f"{name!r:20}: {meaning}")
+
+# %%
+diagnosis = {
+    "A": "rate too small",
+    "B": "rate too small",
+    "C": "rate too small",
+    "D": "rate too small",
+}  # change
+check_diagnosis(diagnosis)
+
+# %%
+reveal("ch08.diagnosis")
+
+# %% [markdown]
+# **4. Gradient clipping.** A common guard against the explosions above is to *clip*
 # the gradients before the update: if the length of the whole gradient vector,
 # $\sqrt{\sum_p g_p^2}$, is above `max_norm`, scale every gradient down by the same
 # factor so that the length becomes exactly `max_norm`; otherwise leave them alone.

@@ -1,0 +1,243 @@
+"""How fast is the course's tensor engine? Against PyTorch on the CPU, and against the scalar engine.
+
+Three races, every figure measured in this one run, the runners taking turns
+(A, B, A, B, ...) so that a machine getting busier or quieter affects both alike:
+
+1. moons: chapter 9's workload, 100 full-batch steps. 100 two-moons points,
+   MLP(2, [16, 16, 1]) with ReLU, the mean hinge loss plus 1e-4 * sum(p * p), plain
+   SGD with the learning rate 1.0 - 0.9 * k / 100. The tensor engine against PyTorch.
+2. digits: chapter 12's classifier. 1,437 training digits, MLP(64, [64, 10]),
+   softmax cross-entropy, mini-batches of 32, SGD with momentum 0.9 and lr 0.1,
+   30 epochs. The tensor engine against PyTorch.
+3. scalar against tensor engine, on the moons workload, per step.
+
+Both engines of a race start from the same weights, see the same batches in the same
+order, and compute in float64; the script checks that their losses agree. PyTorch runs
+on one thread (torch.set_num_threads(1)), the way a NumPy loop runs, with its
+idiomatic tools: torch.nn.Linear, torch.optim.SGD, F.cross_entropy. The garbage
+collector stays at its defaults: these are the speeds a learner's own loop sees.
+
+Run it with `python benchmarks/bench_tensor.py` (PyTorch must be installed).
+"""
+
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's package
+
+from micrograd_lesson import nn  # noqa: E402
+from micrograd_lesson.datasets import load_digits, make_moons  # noqa: E402
+from micrograd_lesson.tensor import MLP, SGD, cross_entropy  # noqa: E402
+
+try:
+    import torch
+    import torch.nn.functional as F
+except ImportError:
+    sys.exit("PyTorch is not installed: pip install torch (CPU) to run this benchmark.")
+
+torch.set_num_threads(1)
+REPEATS = 5  # runs of each engine per race, alternating
+SCALAR_STEPS = 10  # scalar steps timed in race 3 (each takes a good fraction of a second)
+GOALS = {"moons": 1.0, "digits": 1.5}  # tensor engine time / PyTorch time, at most
+
+
+# ---- PyTorch twins of the tensor MLP, with the same weights ----
+
+
+def torch_twin(model):
+    layers = []
+    for i, layer in enumerate(model.layers):
+        nin, nout = layer.W.shape
+        linear = torch.nn.Linear(nin, nout, dtype=torch.float64)
+        with torch.no_grad():
+            linear.weight.copy_(torch.from_numpy(layer.W.data.T.copy()))  # torch keeps (nout, nin)
+            linear.bias.copy_(torch.from_numpy(layer.b.data.copy()))
+        layers.append(linear)
+        if i < len(model.layers) - 1:
+            layers.append(torch.nn.ReLU())
+    return torch.nn.Sequential(*layers)
+
+
+# ---- 1. moons ----
+
+X_MOONS, Y_MOONS = make_moons(100, noise=0.1, seed=0)
+TARGETS = Y_MOONS.reshape(-1, 1).astype(float)
+MOONS_STEPS = 100
+
+
+def moons_tensor(model):
+    params = model.parameters()
+    losses = []
+    for k in range(MOONS_STEPS):
+        loss = (1 - TARGETS * model(X_MOONS)).relu().mean() + 1e-4 * sum((p * p).sum() for p in params)
+        model.zero_grad()
+        loss.backward()
+        lr = 1.0 - 0.9 * k / 100
+        for p in params:
+            p.data -= lr * p.grad
+        losses.append(float(loss.data))
+    return losses
+
+
+def moons_torch(net):
+    X, targets = torch.from_numpy(X_MOONS), torch.from_numpy(TARGETS)
+    params = list(net.parameters())
+    opt = torch.optim.SGD(params, lr=1.0)
+    losses = []
+    for k in range(MOONS_STEPS):
+        loss = (1 - targets * net(X)).relu().mean() + 1e-4 * sum((p * p).sum() for p in params)
+        opt.zero_grad()
+        loss.backward()
+        opt.param_groups[0]["lr"] = 1.0 - 0.9 * k / 100
+        opt.step()
+        losses.append(loss.item())
+    return losses
+
+
+# ---- 2. digits ----
+
+DIGITS_X, DIGITS_Y = load_digits()
+_order = np.random.default_rng(0).permutation(len(DIGITS_Y))
+TEST, TRAIN = _order[:360], _order[360:]
+DIGITS_INPUTS = DIGITS_X / 16.0
+EPOCHS, BATCH = 30, 32
+BATCHES = [  # the same mini-batches, in the same order, for both engines
+    perm[i : i + BATCH]
+    for perm in (np.random.default_rng(0).permutation(TRAIN) for _ in range(EPOCHS))
+    for i in range(0, len(perm), BATCH)
+]
+
+
+def digits_tensor(model):
+    opt = SGD(model.parameters(), lr=0.1, momentum=0.9)
+    losses = []
+    for batch in BATCHES:
+        loss = cross_entropy(model(DIGITS_INPUTS[batch]), DIGITS_Y[batch])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(float(loss.data))
+    return losses
+
+
+def digits_torch(net):
+    X, y = torch.from_numpy(DIGITS_INPUTS), torch.from_numpy(DIGITS_Y)
+    batches = [torch.from_numpy(b) for b in BATCHES]
+    opt = torch.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
+    losses = []
+    for batch in batches:
+        loss = F.cross_entropy(net(X[batch]), y[batch])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses
+
+
+def digits_accuracy(model):
+    return np.mean(model(DIGITS_INPUTS[TEST]).data.argmax(axis=1) == DIGITS_Y[TEST])
+
+
+# ---- 3. scalar engine, moons, one step ----
+
+
+def scalar_step(model, k, xs, ys):
+    params = model.parameters()
+    scores = [model(x) for x in xs]
+    data_loss = sum((1 - label * s).relu() for s, label in zip(scores, ys)) * (1.0 / len(ys))
+    loss = data_loss + 1e-4 * sum(p * p for p in params)
+    model.zero_grad()
+    loss.backward()
+    lr = 1.0 - 0.9 * k / 100
+    for p in params:
+        p.data -= lr * p.grad
+    return loss
+
+
+# ---- the races ----
+
+
+def timed(fn, *args):
+    started = time.perf_counter()
+    result = fn(*args)
+    return time.perf_counter() - started, result
+
+
+def race(ours_fn, torch_fn, make_model):
+    """Alternate ours and PyTorch REPEATS times from the same weights; (our times, their times, losses).
+
+    One untimed run of each first, so that neither pays for first-call set-up in a timed run.
+    """
+    ours_fn(make_model())
+    torch_fn(torch_twin(make_model()))
+    ours_times, their_times = [], []
+    for _ in range(REPEATS):
+        model = make_model()
+        net = torch_twin(model)
+        t, ours_losses = timed(ours_fn, model)
+        ours_times.append(t)
+        t, their_losses = timed(torch_fn, net)
+        their_times.append(t)
+    return ours_times, their_times, (ours_losses, their_losses, model)
+
+
+def report(name, ours_times, their_times, losses):
+    ours_losses, their_losses, model = losses
+    ours, theirs = statistics.median(ours_times), statistics.median(their_times)
+    ratio = ours / theirs
+    agree = np.allclose(ours_losses, their_losses, rtol=1e-8, atol=1e-12)
+    goal = GOALS[name]
+    print(f"\n{name}: {len(ours_losses)} steps; median of {REPEATS} alternating runs")
+    print(f"  tensor engine  {ours:8.4f} s   (runs: {', '.join(f'{t:.4f}' for t in ours_times)})")
+    print(f"  PyTorch (CPU)  {theirs:8.4f} s   (runs: {', '.join(f'{t:.4f}' for t in their_times)})")
+    verdict = "met" if ratio <= goal else "MISSED"
+    print(f"  ratio tensor / PyTorch: {ratio:.2f}x   goal <= {goal:.1f}x: {verdict}")
+    print(f"  losses agree step by step (rel 1e-8): {agree}; last loss {ours_losses[-1]:.6f}")
+    return ratio
+
+
+def main():
+    print(f"Python {sys.version.split()[0]}, NumPy {np.__version__}, PyTorch {torch.__version__}, 1 thread")
+
+    ratios = {}
+    ratios["moons"] = report("moons", *race(moons_tensor, moons_torch, lambda: MLP(2, [16, 16, 1], seed=1)))
+    d = race(digits_tensor, digits_torch, lambda: MLP(64, [64, 10], seed=0))
+    ratios["digits"] = report("digits", *d)
+    print(f"  held-out accuracy (tensor engine, last run): {digits_accuracy(d[2][2]):.1%} of {len(TEST)}")
+
+    random.seed(1337)
+    scalar = nn.MLP(2, [16, 16, 1])
+    tensor = MLP.from_scalar(scalar)
+    xs, ys = X_MOONS.tolist(), Y_MOONS.tolist()
+    scalar_times, tensor_times, scalar_losses, tensor_losses = [], [], [], []
+    params = tensor.parameters()
+    loss = None  # the previous step's loss stays alive while the next is built, as in a plain loop
+    for k in range(SCALAR_STEPS):
+        t, loss = timed(scalar_step, scalar, k, xs, ys)
+        scalar_times.append(t)
+        scalar_losses.append(loss.data)
+        started = time.perf_counter()
+        tloss = (1 - TARGETS * tensor(X_MOONS)).relu().mean() + 1e-4 * sum((p * p).sum() for p in params)
+        tensor.zero_grad()
+        tloss.backward()
+        for p in params:
+            p.data -= (1.0 - 0.9 * k / 100) * p.grad
+        tensor_times.append(time.perf_counter() - started)
+        tensor_losses.append(float(tloss.data))
+    s, t = statistics.median(scalar_times), statistics.median(tensor_times)
+    print(f"\nscalar vs tensor engine, moons, median of {SCALAR_STEPS} alternating steps (default collector)")
+    print(f"  scalar engine  {s:8.4f} s per step")
+    print(f"  tensor engine  {t:8.6f} s per step")
+    same = np.allclose(scalar_losses, tensor_losses, rtol=1e-10)
+    print(f"  ratio scalar / tensor: {s / t:,.0f}x;  same losses: {same}")
+
+    print("\nsummary: tensor / PyTorch  moons {moons:.2f}x, digits {digits:.2f}x".format(**ratios))
+
+
+if __name__ == "__main__":
+    main()

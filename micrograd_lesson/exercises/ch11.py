@@ -1,0 +1,181 @@
+"""Chapter 11 exercises: summing a broadcast gradient back, the matrix product's
+backward, and the cost of a recursive backward on stacked diamonds."""
+
+import numpy as np
+
+from ..tensor import _unbroadcast
+from ._core import Verdict, as_array, as_number, attempt, not_a_function, solution
+
+__all__ = ["check_unbroadcast", "check_matmul_backward", "check_recursive_visits"]
+
+
+def _same(got, want):
+    return got is not None and got.shape == want.shape and np.allclose(got, want, rtol=1e-9, atol=1e-12)
+
+
+# ---- 1. unbroadcast ----
+
+# (shape of one input, shape of the broadcast result): every kind of broadcast.
+_UNBROADCAST_CASES = [
+    ((3, 4), (3, 4)),  # nothing broadcast
+    ((4,), (3, 4)),  # a bias over rows: an axis added in front
+    ((3, 1), (3, 4)),  # a column stretched across
+    ((1, 4), (3, 4)),  # a row stretched down
+    ((), (2, 3)),  # a single number used everywhere
+    ((2, 1, 3), (4, 2, 5, 3)),  # both at once
+    ((1,), (5,)),
+]
+
+
+def check_unbroadcast(unbroadcast):
+    """unbroadcast(grad, shape) -> grad summed back to `shape`, for every kind of broadcast."""
+    wrong = not_a_function(unbroadcast, "your unbroadcast function")
+    if wrong:
+        return wrong
+    rng = np.random.default_rng(11)
+    for shape, result_shape in _UNBROADCAST_CASES:
+        grad = rng.normal(size=result_shape)
+        want = _unbroadcast(grad, shape)
+        result, error = attempt(unbroadcast, grad.copy(), shape)
+        where = f"for an input of shape {shape} broadcast to {result_shape}"
+        if error:
+            return Verdict(False, f"{where}: {error}")
+        got = as_array(result)
+        if got is None:
+            return Verdict(False, f"{where}: return an array of numbers, got {type(result).__name__}")
+        if _same(got, want):
+            continue
+        return Verdict(False, f"{where}: {_unbroadcast_hint(got, grad, shape, want)}")
+    return Verdict(True)
+
+
+def _unbroadcast_hint(got, grad, shape, want):
+    if got.shape == grad.shape and grad.ndim == len(shape):
+        stretched = [i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1]
+        return (
+            f"broadcasting stretched axes {stretched} of this input (length 1): sum over them, keepdims=True"
+        )
+    if got.shape == grad.shape:
+        return f"the gradient still has the result's shape {grad.shape}: sum it back to {shape}"
+    if got.size == want.size and got.shape != shape and np.allclose(got.ravel(), want.ravel()):
+        return f"the numbers are right but the shape is {got.shape}: keep each length-1 axis (keepdims=True)"
+    if got.shape == shape and np.allclose(got * grad.size / max(want.size, 1), want):
+        return "you averaged; every copy's gradient counts in full, so sum"
+    if got.shape != shape:
+        return (
+            f"the result must have the input's shape {shape}, got {got.shape}: sum over the axes "
+            f"broadcasting added in front, and (keeping them) over the axes where the input has length 1"
+        )
+    return f"right shape, wrong numbers: expected {want.ravel()[:3]}..., got {got.ravel()[:3]}..."
+
+
+@solution("ch11.unbroadcast", check=check_unbroadcast)
+def unbroadcast(grad, shape):
+    while grad.ndim > len(shape):  # axes added in front: the input was reused along them
+        grad = grad.sum(axis=0)
+    for axis, size in enumerate(shape):
+        if size == 1 and grad.shape[axis] != 1:  # a length-1 axis stretched: sum, keep it
+            grad = grad.sum(axis=axis, keepdims=True)
+    return grad
+
+
+# ---- 2. the matrix product's backward ----
+
+_MATMUL_SHAPES = [(2, 3, 4), (4, 2, 5), (1, 3, 2)]  # (m, n, p): A is (m, n), B is (n, p)
+
+
+def check_matmul_backward(matmul_backward):
+    """matmul_backward(A, B, G) -> (dA, dB) for C = A @ B and G = dL/dC."""
+    wrong = not_a_function(matmul_backward, "your matmul_backward function")
+    if wrong:
+        return wrong
+    rng = np.random.default_rng(12)
+    for m, n, p in _MATMUL_SHAPES:
+        A, B, G = rng.normal(size=(m, n)), rng.normal(size=(n, p)), rng.normal(size=(m, p))
+        dA, dB = G @ B.T, A.T @ G
+        where = f"with A {A.shape}, B {B.shape}, G {G.shape}"
+        result, error = attempt(matmul_backward, A.copy(), B.copy(), G.copy())
+        if error:
+            return Verdict(False, f"{where}: {error}; the shapes say where the transposes go")
+        if not isinstance(result, (tuple, list)) or len(result) != 2:
+            return Verdict(False, f"return a pair (dA, dB), got {type(result).__name__}")
+        got_A, got_B = as_array(result[0]), as_array(result[1])
+        if got_A is None or got_B is None:
+            return Verdict(False, "return two arrays of numbers (dA, dB)")
+        if _same(got_A, dB) and _same(got_B, dA):
+            return Verdict(False, "you returned (dB, dA): the order is (dA, dB)")
+        for name, got, want, rule in (("dA", got_A, dA, "G @ B.T"), ("dB", got_B, dB, "A.T @ G")):
+            if _same(got, want):
+                continue
+            if got.shape != want.shape:
+                return Verdict(
+                    False, f"{where}: {name} must have the shape {want.shape} of its matrix, got {got.shape}"
+                )
+            return Verdict(False, f"{where}: {name} has the right shape but wrong numbers; it is {rule}")
+    return Verdict(True)
+
+
+@solution("ch11.matmul_backward", check=check_matmul_backward)
+def matmul_backward(A, B, G):
+    dA = G @ B.T  # (m, p) @ (p, n): A's shape
+    dB = A.T @ G  # (n, m) @ (m, p): B's shape
+    return dA, dB
+
+
+# ---- 3. visits of a recursive backward on k diamonds ----
+
+
+def _counted_visits(k):
+    """Run chapter 11's recursive walk over k stacked diamonds and count the calls."""
+    # Each level's node y has inputs (2y', 3y'), which both have input y' (the level below).
+    calls = 0
+
+    def visit(level, kind):
+        nonlocal calls
+        calls += 1
+        if kind == "sum" and level > 0:
+            visit(level, "left")
+            visit(level, "right")
+        elif kind in ("left", "right"):
+            visit(level - 1, "sum")  # level 0's "sum" is x itself: no inputs
+
+    visit(k, "sum")
+    return calls
+
+
+def check_recursive_visits(recursive_visits):
+    """recursive_visits(k) -> how many calls recursive_backward makes on diamonds(k)."""
+    wrong = not_a_function(recursive_visits, "your recursive_visits function")
+    if wrong:
+        return wrong
+    for k in range(0, 13):
+        want = _counted_visits(k)
+        result, error = attempt(recursive_visits, k)
+        if error:
+            return Verdict(False, f"recursive_visits({k}) failed: {error}")
+        got = as_number(result)
+        if got is None:
+            return Verdict(
+                False, f"recursive_visits({k}) should return a number, got {type(result).__name__}"
+            )
+        if got == want:
+            continue
+        if got == 3 * k + 1:
+            hint = (
+                "3k + 1 is the number of nodes, what the topological backward visits; recursion visits more"
+            )
+        elif got == 2**k:
+            hint = (
+                f"2**k counts the paths to x alone; the other {want - 2**k} visits land on the nodes above it"
+            )
+        else:
+            hint = f"for k = {k} the recursive backward makes {want} calls, your formula gives {got:g}"
+        return Verdict(False, hint)
+    return Verdict(True)
+
+
+@solution("ch11.recursive_visits", check=check_recursive_visits)
+def recursive_visits(k):
+    # Level j from the top (j = 0 .. k-1) has 3 nodes, each reached by 2**j paths;
+    # x at the bottom is reached by 2**k. Sum: 3 * (2**k - 1) + 2**k.
+    return 2 ** (k + 2) - 3

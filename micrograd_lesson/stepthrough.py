@@ -1,0 +1,362 @@
+"""Watch the backward pass happen: one drawing per step.
+
+    from micrograd_lesson import step_through
+    step_through(L)          # last line of a notebook cell
+
+Frame 0 seeds the output's gradient with 1. Each later frame runs one node's
+backward rule, in the order `backward()` runs them. In each frame the node
+whose rule runs is orange; the edges it sends along carry "its gradient x the
+local derivative"; and the inputs that receive something have their grad cell
+in green, written as a sum when a node collects a second contribution (a value
+used twice gets two). The numbers are worked out up front, with the same
+arithmetic as `backward()`, on a fresh pass: every grad starts at 0, and the
+graph's own `.grad` values are left as they were.
+
+It works on any object with `data`, `grad`, `_prev` and `_op`: the package's
+`Value` (it reads each operation's `_local_grads`) and classes written on
+screen whose operations set a `_backward` function (it runs that function and
+records what it added). In Jupyter with ipywidgets it is a slider with
+previous/next buttons; without ipywidgets, a strip of all frames; without
+Graphviz, the same steps as text.
+"""
+
+import base64
+import html
+
+import graphviz
+
+from .draw import INSTALL_HINT, Drawing, _fmt, _inputs, _walk
+from .train import _described, _in_jupyter_kernel, _widgets
+
+__all__ = ["BackwardSteps", "step_through"]
+
+MAX_NODES = 40  # a frame per operation: past a few dozen values nobody can follow it
+FONT = 11  # points; with the widths below a 10-value graph fits a 1000-pixel notebook column
+CHAR_WIDTH = 6.1  # points per character at FONT, generous, so that no text overflows its cell
+ORANGE, GREEN, GREY = "#ffcc80", "#c8e6c9", "#555555"
+
+
+def step_through(root, rankdir="LR", start=None):
+    """The backward pass of `root`, one frame per step; show it as a cell's last line.
+
+    rankdir: "LR" (left to right) or "TB" (top down; narrower for deep graphs).
+    start: the frame shown first (default: the last, the finished pass).
+    """
+    return BackwardSteps(root, rankdir=rankdir, start=start)
+
+
+class _Send:
+    """One edge's share of a step: `child` receives `amount` (= incoming x local, when known)."""
+
+    def __init__(self, child, position, incoming, local, amount, before, after):
+        self.child, self.position = child, position
+        self.incoming, self.local, self.amount = incoming, local, amount
+        self.before, self.after = before, after  # child's grad just before and after this edge
+
+    def label(self):
+        if self.local is None:  # a custom _backward: we only see what it added
+            return f"adds {_short(self.amount)}"
+        local = _short(self.local) if self.local >= 0 else f"({_short(self.local)})"
+        return f"{_short(self.incoming)} × {local} = {_short(self.amount)}"
+
+
+class BackwardSteps:
+    """The frames of one backward pass; see the module's docstring."""
+
+    def __init__(self, root, rankdir="LR", start=None):
+        if rankdir not in ("LR", "TB"):
+            raise ValueError(f"rankdir must be 'LR' or 'TB', got {rankdir!r}")
+        for attr in ("data", "grad", "_prev", "_op"):
+            if not hasattr(root, attr):
+                raise TypeError(
+                    f"step_through needs an object with data, grad, _prev and _op; "
+                    f"{type(root).__name__} has no {attr!r}"
+                )
+        self.nodes = _walk(root)
+        if len(self.nodes) > MAX_NODES:
+            raise ValueError(
+                f"this graph has {len(self.nodes)} values; step_through draws one frame per operation "
+                f"and is meant for small graphs (at most {MAX_NODES} values). Step through a smaller piece."
+            )
+        self.root, self.rankdir = root, rankdir
+        self.ids = {id(n): f"n{i}" for i, n in enumerate(self.nodes)}  # DOT names: a counter, stable
+        self.names = {id(n): getattr(n, "label", "") or f"#{i}" for i, n in enumerate(self.nodes)}
+        self.steps = _run(root, self.names)  # [(node, its grad when its rule runs, [_Send, ...]), ...]
+        self.grads = self._state(len(self.steps))[2]  # id(node) -> its grad at the end of the pass
+        last = len(self.steps)
+        self.start = last if start is None else start
+        if not (isinstance(self.start, int) and 0 <= self.start <= last):
+            raise ValueError(f"start must be a frame number from 0 to {last}, got {start!r}")
+        self._widths = self._cell_widths()
+
+    def __len__(self):
+        """The number of frames: the seed, then one per backward rule."""
+        return len(self.steps) + 1
+
+    def grad(self, node):
+        """node's gradient at the end of the pass (what backward() gives on a fresh graph)."""
+        return self.grads.get(id(node), 0.0)
+
+    # ---- what frame k shows ----
+
+    def _state(self, k):
+        """(firing node or None, its sends, every grad after frame k, contributions received by then)."""
+        grads, counts = {id(self.root): 1.0}, {}
+        for _, _, sends in self.steps[:k]:
+            for send in sends:
+                grads[id(send.child)] = send.after
+                counts[id(send.child)] = counts.get(id(send.child), 0) + 1
+        if k == 0:
+            return None, [], grads, counts
+        return self.steps[k - 1][0], self.steps[k - 1][2], grads, counts
+
+    def caption(self, k):
+        """One line saying what happens in frame k."""
+        n, root = len(self.steps), self.names[id(self.root)]
+        if k == 0:
+            return f"step 0 of {n}: start at the output: {root}.grad = 1 (a nudge to {root} moves {root} 1:1)"
+        node, incoming, sends = self.steps[k - 1]
+        name = self.names[id(node)]
+        parts = ", ".join(f"{self.names[id(s.child)]} {s.label()}" for s in sends)
+        return f"step {k} of {n}: {name} ({node._op}) runs its backward rule with {name}.grad = " + (
+            f"{_fmt(incoming)}; it sends {parts}"
+        )
+
+    def text(self, k=None):
+        """The pass as text: frame k, or every frame and then the leaves' final gradients."""
+        if k is None:
+            return "\n".join([self.text(i) for i in range(len(self))] + ["final: " + self._leaf_grads()])
+        lines = [self.caption(k)]
+        _, sends, _, counts = self._state(k)
+        for child in {id(s.child): s.child for s in sends}.values():  # an input used twice: one line
+            lines.append(f"    {self.names[id(child)]}.grad: {self._sum_text(child, sends, counts)}")
+        return "\n".join(lines)
+
+    def _leaf_grads(self, most=None):
+        leaves = [n for n in self.nodes if not _inputs(n)]
+        shown = ", ".join(f"{self.names[id(n)]}.grad = {_fmt(self.grad(n))}" for n in leaves[:most])
+        return shown + (", ..." if most and len(leaves) > most else "")
+
+    def _sum_text(self, node, sends, counts):
+        """How node's grad is built in this frame: 'g' for a first contribution, 'g0 + c = g' after."""
+        mine = [s for s in sends if s.child is node]
+        first_ever = counts[id(node)] == len(mine)
+        terms = ([] if first_ever else [mine[0].before]) + [s.amount for s in mine]
+        if len(terms) == 1:
+            return _fmt(mine[-1].after)
+        shown = [_fmt(terms[0])] + [_fmt(t) if t >= 0 else f"({_fmt(t)})" for t in terms[1:]]
+        return " + ".join(shown) + f" = {_fmt(mine[-1].after)}"
+
+    def drawing(self, k):
+        """Frame k as a Drawing (SVG in Jupyter, `.source` for the DOT text)."""
+        firing, sends, grads, counts = self._state(k)
+        edges = {(id(s.child), id(node), s.position): s for node, _, ss in self.steps for s in ss}
+        sent = {
+            (id(s.child), id(node), s.position) for node, _, ss in self.steps[: max(k - 1, 0)] for s in ss
+        }
+        receiving = {id(s.child) for s in sends}
+        g = graphviz.Digraph(
+            graph_attr={"rankdir": self.rankdir, "nodesep": "0.25", "ranksep": "0.3"},
+            node_attr={"fontname": "Helvetica", "fontsize": str(FONT)},
+            edge_attr={"fontname": "Helvetica", "fontsize": str(FONT - 1), "arrowsize": "0.6"},
+        )
+        for node in self.nodes:
+            name = self.ids[id(node)]
+            lit = node is firing or (k == 0 and node is self.root)
+            if lit and k == 0:
+                grad, grad_fill = "grad 1.0000", GREEN
+            elif id(node) in receiving:
+                grad, grad_fill = "grad " + self._sum_text(node, sends, counts), GREEN
+            else:  # its grad so far; 0 in grey while nothing has reached it
+                grad, grad_fill = f"grad {_fmt(grads.get(id(node), 0.0))}", None
+            table = self._table(node, grad, ORANGE if lit else None, grad_fill, reached=id(node) in grads)
+            g.node(name, label=table, shape="plain")
+            if node._op:
+                fill = {"style": "filled", "fillcolor": ORANGE} if node is firing else {}
+                g.node(name + "_op", label=str(node._op), margin="0.02", width="0.4", height="0.3", **fill)
+                g.edge(name + "_op", name, **({"color": "#e65100", "penwidth": "2"} if fill else {}))
+            for position, child in enumerate(_inputs(node)):
+                key = (id(child), id(node), position)
+                if node is firing:  # sending right now: bold, the arrow pointing back along the flow
+                    attrs = {"color": "#c62828", "fontcolor": "#c62828", "penwidth": "2", "dir": "back"}
+                elif key in sent:
+                    attrs = {"fontcolor": GREY}
+                else:  # not sent yet: the label is there, invisible, so every frame has the same layout
+                    attrs = {"fontcolor": "transparent"}
+                label = edges[key].label() if key in edges else ""
+                g.edge(self.ids[id(child)], name + "_op" if node._op else name, label=label, **attrs)
+        summary = f"<backward pass of {self.names[id(self.root)]}, step {k} of {len(self.steps)}>"
+        return Drawing(g, summary, self.text(k))
+
+    def _table(self, node, grad, fill, grad_fill, reached):
+        """A node as an HTML-like table (name, data, grad) whose width never changes between frames."""
+        grad = html.escape(grad) if reached else f'<FONT COLOR="{GREY}">{html.escape(grad)}</FONT>'
+        rows = [
+            ("<B>" + html.escape(self.names[id(node)]) + "</B>", fill),
+            (f"data {_fmt(node.data)}", fill),
+            (grad, grad_fill or fill),
+        ]
+        width = self._widths[id(node)]
+        cells = "".join(
+            f'<TR><TD WIDTH="{width}"' + (f' BGCOLOR="{bg}"' if bg else "") + f">{text}</TD></TR>"
+            for text, bg in rows
+        )
+        return f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="2">{cells}</TABLE>>'
+
+    def _cell_widths(self):
+        """The width each node needs for the longest text it shows in any frame."""
+        longest = {id(n): max(len(self.names[id(n)]), len(f"data {_fmt(n.data)}")) for n in self.nodes}
+        for k in range(1, len(self)):
+            _, sends, _, counts = self._state(k)
+            for s in sends:
+                text = "grad " + self._sum_text(s.child, sends, counts)
+                longest[id(s.child)] = max(longest[id(s.child)], len(text))
+        return {key: int(CHAR_WIDTH * chars + 10) for key, chars in longest.items()}
+
+    def source(self, k):
+        """The DOT text of frame k: the same on every run."""
+        return self.drawing(k).source
+
+    def svg(self, k):
+        """Frame k as SVG bytes, or None without Graphviz."""
+        return self.drawing(k).pipe("svg")
+
+    # ---- showing it ----
+
+    def __repr__(self):
+        k = self.start
+        now = self.text(k).splitlines()[0] if k < len(self.steps) else "done: " + self._leaf_grads(6)
+        return (
+            f"<backward pass of {self.names[id(self.root)]}: {len(self.steps)} steps, now at step {k}; "
+            f"{now}. Move the slider (or the previous/next buttons) to replay it.>"
+        )
+
+    def widget(self):
+        """A slider with previous/next buttons over the frames, drawn once up front."""
+        widgets = _widgets()
+        if widgets is None:
+            raise ImportError("the interactive step-through needs ipywidgets: pip install ipywidgets")
+        svgs = [self.svg(k) for k in range(len(self))]
+        if svgs[0] is None:
+            raise RuntimeError(INSTALL_HINT)
+        last = len(self) - 1
+        image = widgets.Image(value=svgs[self.start], format="svg+xml", layout={"max_width": "100%"})
+        caption = widgets.HTML(value=html.escape(self.caption(self.start)))
+        slider = widgets.IntSlider(value=self.start, min=0, max=last, description="step")
+        back, forward = widgets.Button(description="◀ previous"), widgets.Button(description="next ▶")
+        back.on_click(lambda _: setattr(slider, "value", max(slider.value - 1, 0)))
+        forward.on_click(lambda _: setattr(slider, "value", min(slider.value + 1, last)))
+
+        def show(change):
+            image.value = svgs[change["new"]]
+            caption.value = html.escape(self.caption(change["new"]))
+
+        slider.observe(show, names="value")
+        return _described(widgets.VBox, repr(self), [widgets.HBox([back, forward, slider]), caption, image])
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        svg = self.svg(self.start)
+        if svg is None:
+            return {"text/plain": f"{INSTALL_HINT}\n{self.text()}"}
+        if _widgets() is not None and _in_jupyter_kernel():
+            bundle = self.widget()._repr_mimebundle_()
+            # A saved notebook drops the live widget; this picture of the frame it showed stays,
+            # and the whole description (ipywidgets cuts its text at 110 characters).
+            bundle["image/svg+xml"] = svg.decode("utf-8")
+            bundle["text/plain"] = repr(self)
+            return bundle
+        return {"text/html": self._strip(), "text/plain": self.text()}
+
+    def _strip(self):
+        """Every frame, one under another, each with its caption (for a notebook without ipywidgets)."""
+        parts = []
+        for k in range(len(self)):
+            data = base64.b64encode(self.svg(k)).decode("ascii")
+            parts.append(
+                f"<p>{html.escape(self.caption(k))}</p>"
+                f'<img src="data:image/svg+xml;base64,{data}" style="max-width:100%">'
+            )
+        return "\n".join(parts)
+
+
+def _short(x):
+    """A number as _fmt shows it, without trailing zeros: -2, 0.5, 0.7071."""
+    text = _fmt(x).rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _topological(root):
+    """Every node, each after all of its inputs: the order backward() sorts into."""
+    order, visited, stack = [], set(), [(root, False)]
+    while stack:
+        node, inputs_done = stack.pop()
+        if inputs_done:
+            order.append(node)
+        elif id(node) not in visited:
+            visited.add(id(node))
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(_inputs(node)) if id(child) not in visited)
+    return order
+
+
+def _run(root, names):
+    """Run the backward pass on the side: [(node, its grad when its rule runs, [_Send, ...]), ...]."""
+    grads = {id(root): 1.0}
+    steps = []
+    for node in reversed(_topological(root)):
+        if not _inputs(node):
+            continue
+        incoming = grads.get(id(node), 0.0)
+        steps.append((node, incoming, _sends(node, incoming, grads, names)))
+    return steps
+
+
+def _sends(node, incoming, grads, names):
+    """What node's backward rule adds to each input, with the engine's own arithmetic."""
+    inputs = _inputs(node)
+    local_grads = getattr(node, "_local_grads", None)
+    custom = "_backward" in getattr(node, "__dict__", {})
+    if local_grads is not None and not custom and len(local_grads) == len(inputs):
+        sends = []
+        for position, (child, local) in enumerate(zip(inputs, local_grads)):
+            if local is None:  # the engine's mark for an infinite slope, e.g. sqrt at 0
+                raise ZeroDivisionError(f"the derivative of {node._op} does not exist at {child.data}")
+            before = grads.get(id(child), 0.0)
+            grads[id(child)] = before + local * incoming  # the engine's `child.grad += local * self.grad`
+            sends.append(_Send(child, position, incoming, local, local * incoming, before, grads[id(child)]))
+        return sends
+    if callable(getattr(node, "_backward", None)):
+        return _replay(node, incoming, grads, names)
+    raise TypeError(
+        f"step_through cannot tell what {names[id(node)]!r} ({node._op}) sends back: its class has neither "
+        f"_local_grads nor a _backward function. Build the graph with micrograd_lesson.Value instead."
+    )
+
+
+def _replay(node, incoming, grads, names):
+    """Run a custom _backward with this pass's grads in place, record what it added, put the grads back."""
+    distinct = list({id(c): c for c in _inputs(node)}.values())
+    saved = [(v, v.grad) for v in [node, *distinct]]
+    try:
+        node.grad = incoming
+        for child in distinct:
+            child.grad = grads.get(id(child), 0.0)
+        try:
+            node._backward()
+        except Exception as e:
+            raise RuntimeError(
+                f"the backward function of {names[id(node)]!r} ({node._op}) raised {type(e).__name__}: {e}"
+            ) from e
+        after = {id(c): float(c.grad) for c in distinct}
+    finally:
+        for v, grad in saved:
+            v.grad = grad
+    sends = []
+    for child in distinct:  # one send per distinct input: an input used twice gets its total
+        before = grads.get(id(child), 0.0)
+        grads[id(child)] = after[id(child)]
+        position = next(i for i, c in enumerate(_inputs(node)) if c is child)
+        sends.append(
+            _Send(child, position, incoming, None, after[id(child)] - before, before, after[id(child)])
+        )
+    return sends

@@ -1,0 +1,701 @@
+# %% [markdown]
+# # Chapter 11 — From scalars to tensors
+#
+# Chapter 9's classifier built a graph of 68,818 `Value` nodes for every training step:
+# one node per multiplication of one weight by one number. Yet the network does only a
+# handful of *kinds* of work: three matrix products, two ReLUs, a loss. This chapter
+# moves the engine up one level. A node will hold a whole NumPy array, a **tensor**, and
+# its backward function will apply the chain rule to the whole array at once.
+#
+# The chain rule does not change. Two things are new, and we derive both:
+#
+# - the gradient of a **matrix product** needs transposes;
+# - **broadcasting** (NumPy stretching a small array to fit a big one) means an input was
+#   used many times, so its gradient must be *summed* back to the input's shape.
+#
+# Then three questions: why backward walks the graph in topological order instead of
+# recursing (we count the visits), whether the tensor engine computes exactly what the
+# scalar engine computes (it does, to rounding), and what a multi-class classifier looks
+# like (softmax cross-entropy on three spiral arms).
+
+# %%
+import random
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.patches import Rectangle
+
+from micrograd_lesson import draw_dot, make_moons, make_spiral, nn
+from micrograd_lesson.tensor import MLP, SGD, Tensor, cross_entropy, log_softmax
+
+SEED = 0
+random.seed(SEED)  # the scalar network's starting weights
+rng = np.random.default_rng(SEED)  # every array of random numbers in this chapter
+np.set_printoptions(precision=4, suppress=True)
+
+# %% [markdown]
+# ## A tensor, built on screen
+#
+# A `SmallTensor` is chapter 4's `Value` with `data` and `grad` as arrays. It keeps its
+# inputs in `_prev` and a `_backward` function that passes its gradient on to them. The
+# first version has three operations, all elementwise on arrays of the same shape:
+# addition, multiplication and a sum down to one number (a loss is one number). `grad`
+# starts as `None`, meaning "no gradient has arrived yet"; the first contribution sets
+# it, later ones add to it.
+
+
+# %%
+class SmallTensor:
+    def __init__(self, data, _children=()):
+        self.data = np.asarray(data, dtype=float)
+        self.grad = None
+        self._prev = _children
+        self._backward = lambda: None
+
+    def _add_grad(self, g):
+        self.grad = g if self.grad is None else self.grad + g
+
+    def __add__(self, other):
+        out = SmallTensor(self.data + other.data, (self, other))
+
+        def _backward():
+            self._add_grad(out.grad)  # d(a + b)/da = 1, element by element
+            other._add_grad(out.grad)
+
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        out = SmallTensor(self.data * other.data, (self, other))
+
+        def _backward():
+            self._add_grad(other.data * out.grad)  # d(a * b)/da = b, element by element
+            other._add_grad(self.data * out.grad)
+
+        out._backward = _backward
+        return out
+
+    def sum(self):
+        out = SmallTensor(self.data.sum(), (self,))
+
+        def _backward():
+            self._add_grad(np.ones_like(self.data) * out.grad)  # every element counts once
+
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        order, seen = [], set()
+
+        def visit(node):  # depth-first: a node goes in after all its inputs
+            if node not in seen:
+                seen.add(node)
+                for child in node._prev:
+                    visit(child)
+                order.append(node)
+
+        visit(self)
+        self.grad = np.ones_like(self.data)
+        for node in reversed(order):
+            node._backward()
+
+
+# %% [markdown]
+# Everything is the scalar engine's code with one change: a local derivative is now an
+# array, multiplied element by element with the incoming gradient. A first test, with
+# $L = \sum_i a_i b_i + a_i$, whose gradients we know by hand: $\partial L/\partial a_i
+# = b_i + 1$ and $\partial L / \partial b_i = a_i$. Note that `a` is used twice, so its
+# gradient arrives in two parts and `_add_grad` adds them.
+
+# %%
+a = SmallTensor([1.0, 2.0, 3.0])
+b = SmallTensor([4.0, 5.0, 6.0])
+L = (a * b + a).sum()
+L.backward()
+print(f"L = {L.data:.4f}")
+print("a.grad =", a.grad, "  (b + 1 =", b.data + 1, ")")
+print("b.grad =", b.grad, "  (a =", a.data, ")")
+
+# %% [markdown]
+# $L = 1·4 + 2·5 + 3·6 + 1 + 2 + 3 = 38$, `a.grad` is [5, 6, 7], exactly $b + 1$, and
+# `b.grad` is [1, 2, 3], exactly $a$. One graph with four nodes computed six
+# derivatives; a `Value` graph would have had one node per number.
+#
+# ## The matrix product and its transposes
+#
+# A layer of neurons applied to a batch of inputs is one matrix product. For
+# $C = A B$ with $A$ of shape $(m, n)$ and $B$ of shape $(n, p)$,
+#
+# $$C_{ij} = \sum_k A_{ik} B_{kj}.$$
+#
+# Let $G = \partial L / \partial C$, the gradient arriving from above, shape $(m, p)$.
+# Where does $A_{ik}$ appear? In $C_{ij}$ for every column $j$, each time multiplied by
+# $B_{kj}$. The chain rule adds up every place it appears:
+#
+# $$\frac{\partial L}{\partial A_{ik}} = \sum_j G_{ij} B_{kj} = (G B^\top)_{ik},
+# \qquad
+# \frac{\partial L}{\partial B_{kj}} = \sum_i A_{ik} G_{ij} = (A^\top G)_{kj}.$$
+#
+# In words: the gradient of $A$ is $G$ times $B$ *transposed*, and the gradient of $B$ is
+# $A$ transposed times $G$. The shapes tell you where the transposes go, as the drawing
+# shows: $(m, p) \cdot (p, n)$ is the only product of $G$ and $B$ that has $A$'s shape
+# $(m, n)$.
+
+
+# %%
+def matrix(ax, x, y, rows, cols, name, color):
+    """A rows x cols box at (x, y), labelled with its name and shape."""
+    ax.add_patch(Rectangle((x, y - rows), cols, rows, facecolor=color, edgecolor="k", alpha=0.8))
+    ax.text(x + cols / 2, y - rows / 2, name, ha="center", va="center", fontsize=13)
+    ax.text(x + cols / 2, y - rows - 0.45, f"({rows}, {cols})", ha="center", va="center", fontsize=10)
+    return x + cols
+
+
+m, n, p = 2, 3, 4
+fig, axes = plt.subplots(1, 3, figsize=(12, 3.2))
+rows = [
+    (
+        "forward:  C = A @ B",
+        [
+            ("A", m, n, "#9ecae1"),
+            ("@", 0, 0, None),
+            ("B", n, p, "#fdae6b"),
+            ("=", 0, 0, None),
+            ("C", m, p, "#c7e9c0"),
+        ],
+    ),
+    (
+        "dA = G @ B.T",
+        [
+            ("G", m, p, "#c7e9c0"),
+            ("@", 0, 0, None),
+            ("B.T", p, n, "#fdae6b"),
+            ("=", 0, 0, None),
+            ("dA", m, n, "#9ecae1"),
+        ],
+    ),
+    (
+        "dB = A.T @ G",
+        [
+            ("A.T", n, m, "#9ecae1"),
+            ("@", 0, 0, None),
+            ("G", m, p, "#c7e9c0"),
+            ("=", 0, 0, None),
+            ("dB", n, p, "#fdae6b"),
+        ],
+    ),
+]
+for ax, (title, items) in zip(axes, rows):
+    x = 0.0
+    for name, r, c, color in items:
+        if color is None:
+            ax.text(x + 0.5, -1.5, name, ha="center", va="center", fontsize=16)
+            x += 1.0
+        else:
+            x = matrix(ax, x, 0, r, c, name, color)
+    ax.set_xlim(-0.3, x + 0.3)
+    ax.set_ylim(-5.2, 0.6)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(title)
+plt.tight_layout()
+plt.show()
+
+# %% [markdown]
+# The colours follow the shapes: blue is $A$'s shape, orange $B$'s, green $C$'s (and so
+# $G$'s). Each gradient has the shape of the matrix it belongs to, and that leaves one
+# way to combine $G$ with the other input. Here it is in code, checked against central
+# differences on a random $2 \times 3$ and $3 \times 4$ pair, with the loss
+# $L = \sum_{ij} W_{ij} C_{ij}$ for a fixed random $W$ (so $G = W$):
+
+
+# %%
+def matmul(self, other):
+    out = SmallTensor(self.data @ other.data, (self, other))
+
+    def _backward():
+        self._add_grad(out.grad @ other.data.T)  # (m, p) @ (p, n) -> (m, n)
+        other._add_grad(self.data.T @ out.grad)  # (n, m) @ (m, p) -> (n, p)
+
+    out._backward = _backward
+    return out
+
+
+SmallTensor.__matmul__ = matmul
+
+A0, B0, W0 = rng.normal(size=(m, n)), rng.normal(size=(n, p)), rng.normal(size=(m, p))
+A, B = SmallTensor(A0), SmallTensor(B0)
+(A @ B * SmallTensor(W0)).sum().backward()
+
+
+def loss_at(A_data, B_data):
+    return float(((A_data @ B_data) * W0).sum())
+
+
+h = 1e-6
+numeric_dA = np.zeros_like(A0)
+for i, k in np.ndindex(A0.shape):
+    nudge = np.zeros_like(A0)
+    nudge[i, k] = h
+    numeric_dA[i, k] = (loss_at(A0 + nudge, B0) - loss_at(A0 - nudge, B0)) / (2 * h)
+print("dA by the rule G @ B.T:\n", A.grad)
+print(f"largest difference from central differences: below 1e-8? {np.abs(A.grad - numeric_dA).max() < 1e-8}")
+print(f"dB has B's shape {B.grad.shape}; A.T @ G equals it: {np.allclose(B.grad, A0.T @ W0)}")
+
+# %% [markdown]
+# The rule and the nudges agree on all six entries of `dA` (to better than $10^{-8}$),
+# and `dB` comes out with $B$'s shape (3, 4). No loop over elements was needed: two
+# matrix products give all 18 derivatives.
+#
+# ## Broadcasting, and why its gradient is a sum
+#
+# A layer adds one bias per neuron to every row of the batch: `X @ W + b` with
+# `X @ W` of shape (batch, neurons) and `b` of shape (neurons,). NumPy **broadcasts**:
+# it lines the shapes up from the right and repeats `b` down the rows, as if it were a
+# (batch, neurons) array. So every bias was *used once per row*, and by the chain rule
+# (as for `a` used twice above) its gradient is the *sum* of the gradients of all the
+# places it was copied to. The picture shows a bias of 4 numbers broadcast over 3 rows:
+
+# %%
+G_demo = np.arange(1.0, 13.0).reshape(3, 4)  # a gradient arriving at a (3, 4) sum
+fig, (ax_fwd, ax_bwd) = plt.subplots(1, 2, figsize=(11, 3.2))
+for ax, title in (
+    (ax_fwd, "forward: b (4,) is copied to every row"),
+    (ax_bwd, "backward: b.grad sums its copies' gradients"),
+):
+    ax.set_title(title)
+    ax.axis("off")
+    ax.set_xlim(-0.5, 9)
+    ax.set_ylim(-5.2, 1.2)
+    ax.set_aspect("equal")
+for j in range(4):
+    ax_fwd.add_patch(Rectangle((j, 0), 1, 1, facecolor="#fdae6b", edgecolor="k"))
+    ax_fwd.text(j + 0.5, 0.5, f"b{j}", ha="center", va="center")
+    for i in range(3):
+        ax_fwd.add_patch(Rectangle((5 + j * 0.9, -1 - i), 0.9, 1, facecolor="#fdd0a2", edgecolor="k"))
+        ax_fwd.text(5.45 + j * 0.9, -0.5 - i, f"b{j}", ha="center", va="center", fontsize=9)
+        ax_bwd.add_patch(Rectangle((j, -1 - i), 1, 1, facecolor="#c7e9c0", edgecolor="k"))
+        ax_bwd.text(j + 0.5, -0.5 - i, f"{G_demo[i, j]:.0f}", ha="center", va="center")
+    ax_bwd.add_patch(Rectangle((5 + j * 0.9, -3), 0.9, 1, facecolor="#fdae6b", edgecolor="k"))
+    ax_bwd.text(5.45 + j * 0.9, -2.5, f"{G_demo[:, j].sum():.0f}", ha="center", va="center")
+ax_fwd.annotate("", xy=(4.9, -1.5), xytext=(4.1, 0.5), arrowprops={"arrowstyle": "->"})
+ax_fwd.text(5.0, -4.5, "3 copies of b, one per row", fontsize=9)
+ax_bwd.annotate("", xy=(4.9, -2.5), xytext=(4.1, -1.5), arrowprops={"arrowstyle": "->"})
+ax_bwd.text(0.0, -4.5, "G: gradient at (3, 4)", fontsize=9)
+ax_bwd.text(5.0, -4.0, "sum down the rows: (4,)", fontsize=9)
+plt.tight_layout()
+plt.show()
+
+# %% [markdown]
+# On the right, the gradient arriving at the (3, 4) result holds the numbers 1 to 12;
+# `b.grad` is its column sums, [15, 18, 21, 24], which has the shape (4,) of `b`. The
+# general rule, for any broadcast: sum the gradient over every axis that broadcasting
+# *added in front*, and over every axis where the input had length 1 but the result did
+# not (keeping that axis, with length 1). The package's `Tensor` does this for every
+# elementwise operation in one helper, `_unbroadcast`.
+#
+# Forgetting the sum is the classic bug of hand-written tensor engines, and it does not
+# always crash. Our `SmallTensor` has the bug. Give it a bias of shape (4,) and a batch
+# of 3 rows:
+
+# %%
+X_demo = SmallTensor(np.ones((3, 4)))
+bias = SmallTensor(np.array([0.1, 0.2, 0.3, 0.4]))
+(X_demo + bias).sum().backward()
+print(f"bias has shape {bias.data.shape}, but SmallTensor gave it a gradient of shape {bias.grad.shape}")
+
+fixed = Tensor(np.array([0.1, 0.2, 0.3, 0.4]), requires_grad=True)
+(Tensor(np.ones((3, 4))) + fixed).sum().backward()
+print(f"the package's Tensor gives shape {fixed.grad.shape}: {fixed.grad}")
+
+# %% [markdown]
+# `SmallTensor` hands the bias a (3, 4) gradient, one entry per copy. An update
+# `b -= lr * grad` would then silently turn the bias into a (3, 4) array, and the
+# network would give every row of the batch its own bias. The package's `Tensor` sums
+# the copies: each of the four biases gets 3.0, once per row, which is its true
+# derivative.
+#
+# ## The package's `Tensor`
+#
+# From here on we use `micrograd_lesson.tensor.Tensor`, the finished version. It adds
+# what `SmallTensor` lacks: broadcasting in every elementwise operation, subtraction,
+# division, powers, `relu`, `sigmoid`, `tanh`, `exp`, `log`, `sum(axis, keepdims)`,
+# `mean`, `reshape` and `.T`, numbers and NumPy arrays on either side of an operator,
+# a `requires_grad` flag (constants, such as the data, get no gradient), and clear
+# errors. Its tests check every operation against central differences and against
+# PyTorch. A mismatch of shapes names the operation and both shapes:
+
+# %%
+x = Tensor(rng.normal(size=(5, 3)), requires_grad=True)
+W = Tensor(rng.normal(size=(4, 2)), requires_grad=True)
+try:
+    x @ W
+except ValueError as error:
+    print("ValueError:", error)
+try:
+    x + Tensor(np.ones(2))
+except ValueError as error:
+    print("ValueError:", error)
+
+# %% [markdown]
+# ## Recursion visits shared nodes again and again
+#
+# `SmallTensor.backward` sorts the graph first and then calls each `_backward` once.
+# Why not simply recurse: a node passes its gradient to each input and then asks that
+# input to pass it on? That version is correct too if each call passes on only the
+# contribution it received. But it follows *every path* from the output to a node, and
+# a graph where values are reused has many paths.
+#
+# The smallest example is a **diamond**: a value `y` feeds two nodes that meet again,
+# `z = 2y + 3y`. Stack $k$ diamonds and the number of paths from the top to the bottom
+# doubles with each one: $2^k$. To count visits without any array arithmetic we use a
+# scalar node with its local derivatives written down, the form the scalar engine uses.
+
+
+# %%
+class Node:
+    """A scalar node that lists its inputs and the local derivative for each."""
+
+    def __init__(self, data, children=(), local_grads=(), op="", label=""):
+        self.data, self._prev, self.local_grads = data, children, local_grads
+        self._op, self.label, self.grad = op, label, 0.0
+
+
+def diamonds(k):
+    """x, then k diamonds: each level computes 2y + 3y from the level below, so d out/dx = 5**k."""
+    x = y = Node(1.0, label="x")
+    for level in range(1, k + 1):
+        left = Node(2 * y.data, (y,), (2.0,), "*2", f"2y{level}")
+        right = Node(3 * y.data, (y,), (3.0,), "*3", f"3y{level}")
+        y = Node(left.data + right.data, (left, right), (1.0, 1.0), "+", f"y{level}")
+    return x, y
+
+
+def recursive_backward(node, grad, visits):
+    """Pass `grad` down every path: correct sums, but one call per path, not per node."""
+    visits[0] += 1
+    node.grad += grad
+    for child, local in zip(node._prev, node.local_grads):
+        recursive_backward(child, local * grad, visits)
+
+
+def topological_backward(root):
+    """Sort once, then visit each node once: it has all its gradient before passing it on."""
+    order, seen = [], set()
+    stack = [(root, False)]
+    while stack:
+        node, inputs_done = stack.pop()
+        if inputs_done:
+            order.append(node)
+        elif node not in seen:
+            seen.add(node)
+            stack.append((node, True))
+            stack.extend((child, False) for child in node._prev)
+    root.grad = 1.0
+    for node in reversed(order):
+        for child, local in zip(node._prev, node.local_grads):
+            child.grad += local * node.grad
+    return len(order)
+
+
+x, out = diamonds(2)
+topological_backward(out)
+draw_dot(out, rankdir="TB")
+
+# %% [markdown]
+# Two diamonds, 7 nodes, drawn after a topological backward: `x.grad` is
+# $5^2 = 25$, because each diamond multiplies the gradient by $2 + 3 = 5$. From `y2` back
+# to `x` there are four paths (left or right through each diamond), so the recursive
+# backward reaches `x` four times and `y1` twice. Both versions give the same gradients;
+# only the work differs:
+
+# %%
+print(
+    f" k   {'d out/dx, recursive':>22} {'d out/dx, topological':>22}   {'visits, recursive':>17}  {'topological':>11}"
+)
+ks = list(range(1, 19))
+recursive_counts, topo_counts, agree = [], [], []
+for k in ks:
+    x, out = diamonds(k)
+    visits = [0]
+    recursive_backward(out, 1.0, visits)
+    grad_recursive = x.grad
+    x, out = diamonds(k)
+    visited = topological_backward(out)
+    recursive_counts.append(visits[0])
+    topo_counts.append(visited)
+    agree.append(grad_recursive == x.grad == 5.0**k)
+    if k in (1, 2, 5, 10, 18):
+        print(f"{k:2d}   {grad_recursive:>22,.0f} {x.grad:>22,.0f}   {visits[0]:>17,d}  {visited:>11,d}")
+print(f"both give exactly 5**k for every k from 1 to 18: {all(agree)}")
+
+# %% [markdown]
+# Both columns of gradients agree, and equal $5^k$ exactly, at every depth ($5^{18}$ = 3,814,697,265,625 at
+# $k = 18$). The topological backward makes $3k + 1$ visits, one per node: 55 for 18
+# diamonds. The recursive one makes 1,048,573 calls for the same 55 nodes, and about
+# twice as many with each further diamond (exercise 3 asks for the exact formula). A neural network is full of
+# diamonds: every input feeds every neuron of the first layer, and every neuron feeds
+# every neuron of the next. Plotted on a log scale, the gap is a straight line against a
+# curve that flattens:
+
+# %%
+fig, ax = plt.subplots(figsize=(7, 4))
+ax.plot(ks, recursive_counts, "o-", color="#c0392b", label="recursive: one visit per path")
+ax.plot(ks, topo_counts, "s-", color="#2e5cb8", label="topological: one visit per node")
+ax.set_yscale("log")
+ax.set_xlabel("number of stacked diamonds k")
+ax.set_ylabel("node visits in one backward pass")
+ax.set_title("Backward on k diamonds: visits (log scale)")
+ax.grid(True, which="both", alpha=0.3)
+ax.legend()
+plt.show()
+
+# %% [markdown]
+# ## The same network in both engines
+#
+# The tensor engine should compute exactly what the scalar engine computes, only
+# grouped differently. `MLP.from_scalar` copies the weights of a scalar
+# `nn.MLP(2, [16, 16, 1])` into a tensor `MLP`: each scalar layer's neurons become the
+# columns of one weight matrix `W` of shape (inputs, neurons) and one bias vector `b`.
+# Both then compute chapter 9's loss on the 100 moons (the mean hinge loss plus
+# $10^{-4}$ times the sum of the squared parameters) and run backward.
+
+# %%
+X, y = make_moons(100, noise=0.1, seed=SEED)
+scalar_model = nn.MLP(2, [16, 16, 1])
+tensor_model = MLP.from_scalar(scalar_model)
+
+scores = [scalar_model(point) for point in X.tolist()]
+hinge = sum((1 - label * s).relu() for s, label in zip(scores, y.tolist())) * (1.0 / len(y))
+scalar_loss = hinge + 1e-4 * sum(p * p for p in scalar_model.parameters())
+scalar_loss.backward()
+
+params = tensor_model.parameters()
+tensor_scores = tensor_model(X)  # (100, 1): the whole batch in one call
+targets = y.reshape(-1, 1).astype(float)
+tensor_loss = (1 - targets * tensor_scores).relu().mean() + 1e-4 * sum((p * p).sum() for p in params)
+tensor_loss.backward()
+
+print(f"loss: scalar {scalar_loss.data:.12f}, tensor {tensor_loss.data[()]:.12f}")
+largest = 0.0
+for s_layer, t_layer in zip(scalar_model.layers, tensor_model.layers):
+    w_grads = np.array([[w.grad for w in neuron.w] for neuron in s_layer.neurons]).T
+    b_grads = np.array([neuron.b.grad for neuron in s_layer.neurons])
+    largest = max(largest, np.abs(w_grads - t_layer.W.grad).max(), np.abs(b_grads - t_layer.b.grad).max())
+print(f"337 gradients, largest difference between the engines below 1e-12: {largest < 1e-12}")
+print(
+    f"nodes in the graph: scalar engine {len(scalar_loss.topological_order()):,}, "
+    f"tensor engine {len(tensor_loss.topological_order())}"
+)
+
+# %% [markdown]
+# The two losses agree to all 12 printed digits, and all 337 gradients agree to better
+# than $10^{-12}$ (the engines add the same numbers in different orders, so the last bit
+# can differ). The scalar graph has 68,818 nodes; the tensor graph computes the same
+# thing with 45 nodes, each of which hands a whole array to NumPy's compiled loops.
+# Chapter 12 measures what that does to the running time.
+#
+# Small enough to draw. `draw_dot` prints one number per node, so for tensors we draw
+# each node with its operation and its shape instead. Here is the hinge part of the loss
+# (the L2 term adds one `*` and one `sum` per parameter); parameters are green,
+# constants grey:
+
+# %%
+import graphviz
+from IPython.display import SVG
+
+
+def draw_tensor_graph(root):
+    """Each tensor as a box with its operation (or kind of leaf) and shape; an edge from each input."""
+    dot = graphviz.Digraph(graph_attr={"rankdir": "TB", "nodesep": "0.15", "ranksep": "0.25"})
+    dot.attr("node", shape="box", fontsize="11", height="0.25", style="filled", fontname="Helvetica")
+    number = {}  # tensor -> its node name in the drawing, in topological order
+    for node in root.topological_order():
+        number[node] = str(len(number))
+        if node._prev:
+            label, color = f"{node._op}  {node.shape}", "white"
+        elif node.requires_grad:
+            label, color = f"parameter {node.shape}", "#c7e9c0"
+        else:
+            label, color = f"constant {node.shape}", "#dddddd"
+        dot.node(number[node], label, fillcolor=color)
+        for child in node._prev:
+            dot.edge(number[child], number[node])
+    return SVG(dot.pipe(format="svg"))
+
+
+hinge_part = (1 - targets * tensor_model(X)).relu().mean()
+print(f"nodes in the hinge part: {len(hinge_part.topological_order())}")
+draw_tensor_graph(hinge_part)
+
+# %% [markdown]
+# Read it from the top: the data, a (100, 2) constant, meets the first weight matrix
+# (2, 16) in an `@`; the bias (16,) is added, broadcast over the 100 rows; `relu`; and
+# so on to the scores (100, 1). Then the hinge loss: times the labels, subtracted from
+# the constant 1, `relu`, and the mean, which is a `sum` times the constant 1/100. Each
+# of the 23 boxes is one `_backward` call (none for the leaves), whatever the size of
+# its arrays.
+#
+# ## Many classes: softmax cross-entropy
+#
+# The hinge loss scores two classes with one number. For $C$ classes the network outputs
+# $C$ numbers per point, the **logits** $z_1, \dots, z_C$, and **softmax** turns them
+# into probabilities:
+#
+# $$p_c = \frac{e^{z_c}}{\sum_{c'} e^{z_{c'}}}.$$
+#
+# The **cross-entropy** loss of a point whose true class is $t$ is $-\log p_t$: zero for
+# a certain correct answer, large for a confident wrong one. Computed as written,
+# $e^{z}$ overflows once a logit passes about 709. Since softmax does not change when
+# the same number is subtracted from every logit, we subtract the largest one first, and
+# take the log of the sum directly (**log-sum-exp**):
+#
+# $$\log p_c = (z_c - z_{\max}) - \log \sum_{c'} e^{z_{c'} - z_{\max}}.$$
+#
+# Every exponent is now at most 0. Here is the difference on one point with logits
+# (1000, 0, −1000):
+
+# %%
+z = np.array([[1000.0, 0.0, -1000.0]])
+with np.errstate(all="ignore"):  # silence NumPy's warnings: the nan below says it all
+    naive = np.log(np.exp(z) / np.exp(z).sum())
+print("naive log-softmax:     ", naive[0])
+print("log-sum-exp version:   ", log_softmax(Tensor(z)).data[0])
+
+# %% [markdown]
+# The naive formula computes $e^{1000}$ = infinity, then infinity / infinity = `nan`
+# for the first class and 0 / infinity = 0, whose log is −infinity, for the others:
+# silent wrong numbers. The stable version gives (0, −1000, −2000), which is exact.
+# `cross_entropy(logits, labels)` averages $-\log p_t$ over the batch, built from the
+# tensor operations above, so its gradient comes for free (and equals the textbook
+# $p - \text{one-hot}(t)$, divided by the batch size; the tests check it against
+# PyTorch).
+#
+# ## A three-class spiral
+#
+# `make_spiral(100, n_classes=3)` draws three arms that wind around each other, 100
+# points per arm. No straight line separates them. The network is
+# `MLP(2, [32, 32, 3])` (three logits out), trained on all 300 points at once for 500
+# steps of gradient descent with momentum 0.9 and learning rate 0.1.
+
+# %%
+Xs, ys = make_spiral(100, n_classes=3, noise=0.2, seed=SEED)
+spiral_model = MLP(2, [32, 32, 3], seed=SEED)
+optimizer = SGD(spiral_model.parameters(), lr=0.1, momentum=0.9)
+losses, accuracies = [], []
+for step in range(500):
+    logits = spiral_model(Xs)
+    loss = cross_entropy(logits, ys)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    losses.append(float(loss.data))
+    accuracies.append(np.mean(logits.data.argmax(axis=1) == ys))
+    if step % 100 == 0 or step == 499:
+        print(f"step {step:3d}: loss {losses[-1]:.4f}, accuracy {accuracies[-1]:.1%}")
+final_accuracy = np.mean(spiral_model(Xs).data.argmax(axis=1) == ys)
+X_new, y_new = make_spiral(100, n_classes=3, noise=0.2, seed=SEED + 1)
+new_accuracy = np.mean(spiral_model(X_new).data.argmax(axis=1) == y_new)
+print(f"after 500 steps: training accuracy {final_accuracy:.1%}, on 300 new points {new_accuracy:.1%}")
+
+# %% [markdown]
+# The loss starts at 1.1089, close to $\log 3 = 1.0986$, the loss of a network that gives
+# each class a third. Accuracy climbs from 19.7 % (worse than guessing) to 97.7 % after
+# 100 steps and 100 % by step 200, and the loss keeps falling as the network grows more
+# confident. Training accuracy can flatter, so 300 new points from the same spirals
+# (seed 1) are the real test: 99.7 % of them are classified right. Colouring every location
+# of the plane by the class with the largest logit shows the regions the network carved out:
+
+# %%
+colors = np.array(["#c0392b", "#2e5cb8", "#2e8b57"])
+gx, gy = np.meshgrid(np.linspace(-1.2, 1.2, 200), np.linspace(-1.2, 1.2, 200))
+grid = np.column_stack([gx.ravel(), gy.ravel()])
+regions = spiral_model(grid).data.argmax(axis=1).reshape(gx.shape)
+
+fig, (ax_regions, ax_loss) = plt.subplots(1, 2, figsize=(12, 4.8))
+ax_regions.contourf(gx, gy, regions, levels=[-0.5, 0.5, 1.5, 2.5], colors=colors, alpha=0.25)
+for c in range(3):
+    ax_regions.scatter(*Xs[ys == c].T, c=colors[c], edgecolors="k", s=22, label=f"class {c}")
+ax_regions.set_aspect("equal")
+ax_regions.set_title(f"Decision regions ({final_accuracy:.1%} of training points right)")
+ax_regions.legend(loc="upper right", fontsize=8)
+ax_loss.plot(losses, color="#2e5cb8")
+ax_loss.set_yscale("log")
+ax_loss.set_xlabel("step")
+ax_loss.set_title("Cross-entropy loss (log scale)")
+ax_loss.grid(True, which="both", alpha=0.3)
+plt.tight_layout()
+plt.show()
+
+# %% [markdown]
+# Each colour region follows its arm as it winds outwards, and the boundaries run along
+# the gaps between the arms; they are chains of short straight pieces (ReLU again).
+# Near the centre, where the arms start close together, the regions are thinnest, which
+# is where new points are most likely to land on the wrong side.
+#
+# ## Exercises
+#
+# **1. Sum a gradient back to its input's shape.** Write `unbroadcast(grad, shape)`:
+# `grad` is the gradient arriving at the result of a broadcast operation, and `shape` is
+# the shape one input had before broadcasting. Return the gradient for that input: the
+# sum over every axis broadcasting added in front, and over every axis where `shape` has
+# length 1 (keeping it). The check tries random shapes.
+
+# %%
+from micrograd_lesson.exercises import (
+    check_matmul_backward,
+    check_recursive_visits,
+    check_unbroadcast,
+    reveal,
+)
+
+
+def unbroadcast(grad, shape):
+    return grad  # correct only when nothing was broadcast
+
+
+check_unbroadcast(unbroadcast)
+
+# %%
+reveal("ch11.unbroadcast")
+
+# %% [markdown]
+# **2. The matrix product's backward.** Without looking back, write
+# `matmul_backward(A, B, G)` returning `(dA, dB)` for $C = A B$ and
+# $G = \partial L / \partial C$. The check uses matrices that are not square, so a
+# transpose in the wrong place cannot hide.
+
+
+# %%
+def matmul_backward(A, B, G):
+    dA = G @ B  # fix me
+    dB = A @ G  # fix me
+    return dA, dB
+
+
+check_matmul_backward(matmul_backward)
+
+# %%
+reveal("ch11.matmul_backward")
+
+# %% [markdown]
+# **3. Predict the cost of recursion.** Without running anything, derive how many
+# calls `recursive_backward` makes on `diamonds(k)`, as a formula in `k`, and write it
+# as `recursive_visits(k)`. (Hint: the recursion reaches a node once per path from the
+# output down to it.) The check compares it with the real
+# count for every `k` from 0 to 12; the table above shows only a few.
+
+
+# %%
+def recursive_visits(k):
+    return 3 * k + 1  # that is the topological count: one visit per node
+
+
+check_recursive_visits(recursive_visits)
+
+# %%
+reveal("ch11.recursive_visits")
+
+# %% [markdown]
+# Next: **chapter 12**, which asks where the scalar engine's time goes, races it against
+# this tensor engine, and trains a classifier on real handwritten digits.

@@ -1,0 +1,795 @@
+# %% [markdown]
+# # Chapter 13 — Beyond: forward mode, second derivatives, `no_grad`, and PyTorch
+#
+# The engine we built runs the chain rule backwards: one forward pass records the graph,
+# one backward pass hands every input its gradient. That is *reverse mode*, and it is the
+# right choice for training a network. It is not the only way to run the chain rule,
+# though, and it is not always the cheapest. This last chapter looks past the engine in
+# four directions:
+#
+# 1. **Forward mode**, where each number carries its derivative along with it, built on
+#    screen from *dual numbers*; and a measurement of when it beats reverse mode.
+# 2. **Second derivatives**: a gradient is itself computed by operations, so with a little
+#    care it can be differentiated again. We use that for Newton's method.
+# 3. **`no_grad()`**: switching the recording off where no gradient will be asked for,
+#    and the memory that saves.
+# 4. **The map to PyTorch**: every piece of our engine beside the PyTorch name for it,
+#    run side by side on the same numbers.
+
+# %%
+import gc
+import math
+import random
+import time
+import tracemalloc
+
+import matplotlib.pyplot as plt
+
+from micrograd_lesson import MLP, SGD, Value, draw_dot, grad, make_moons, no_grad, step_through
+
+try:  # optional: only the lines starting "PyTorch (optional):" depend on it
+    import torch
+except ImportError:
+    torch = None
+random.seed(0)  # the network of section 4
+print("PyTorch (optional): " + (f"found, version {torch.__version__}" if torch else "not installed"))
+
+# %% [markdown]
+# ## 1. Forward mode: carry the derivative along
+#
+# Reverse mode waits until the end: first the whole forward pass, then the gradients,
+# from the output back. Forward mode does the opposite. Every number travels *with its
+# derivative* from the start, and each operation updates both at once. There is no graph,
+# no topological sort and no second pass.
+#
+# The trick is a number system. A **dual number** is $a + b\,\varepsilon$, where
+# $\varepsilon$ is a new symbol with one rule: $\varepsilon^2 = 0$ (but
+# $\varepsilon \neq 0$). Multiply two of them and watch what the rule does:
+#
+# $$(a + a'\varepsilon)(b + b'\varepsilon) = ab + (a'b + ab')\,\varepsilon + a'b'\,\varepsilon^2
+#   = ab + (a'b + ab')\,\varepsilon .$$
+#
+# The $\varepsilon$ part is exactly the product rule. In general, for any smooth $f$,
+# $f(x + \varepsilon) = f(x) + f'(x)\,\varepsilon$: the Taylor series stops after one term,
+# because every higher power of $\varepsilon$ is zero. So if we feed $x + 1\varepsilon$ into
+# a function built from operations that obey the rule, the $\varepsilon$ part of the
+# answer is $f'(x)$, exact, with no nudge and no $h$. We call the real part `val` and the
+# $\varepsilon$ part `dot` (its *tangent*).
+
+
+# %%
+class Dual:
+    """val + dot·ε with ε² = 0: a value and its derivative, carried together."""
+
+    def __init__(self, val, dot=0.0):
+        self.val, self.dot = val, dot  # a plain number is a dual with tangent 0
+
+    def __repr__(self):
+        return f"Dual(val={self.val:.4f}, dot={self.dot:.4f})"
+
+    def __add__(self, other):
+        other = other if isinstance(other, Dual) else Dual(other)
+        return Dual(self.val + other.val, self.dot + other.dot)
+
+    __radd__ = __add__
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Dual) else Dual(other)
+        # (a + a'ε)(b + b'ε) = ab + (a'b + ab')ε: the product rule falls out
+        return Dual(self.val * other.val, self.dot * other.val + self.val * other.dot)
+
+    __rmul__ = __mul__
+
+    def __neg__(self):
+        return Dual(-self.val, -self.dot)
+
+    def __sub__(self, other):
+        return self + (-other)
+
+    def __rsub__(self, other):
+        return -self + other
+
+    def __truediv__(self, other):
+        other = other if isinstance(other, Dual) else Dual(other)
+        return Dual(self.val / other.val, (self.dot * other.val - self.val * other.dot) / other.val**2)
+
+    def __rtruediv__(self, other):
+        return Dual(other) / self
+
+    def __pow__(self, n):  # a plain-number exponent
+        return Dual(self.val**n, n * self.val ** (n - 1) * self.dot)
+
+    def tanh(self):
+        t = math.tanh(self.val)
+        return Dual(t, (1 - t * t) * self.dot)
+
+
+eps = Dual(0.0, 1.0)
+print("ε * ε =", eps * eps)
+
+
+def f(x):
+    return 3 * x**2 - 4 * x + 5  # chapter 1's function
+
+
+print("f(3 + ε) =", f(Dual(3.0, 1.0)))
+
+# %% [markdown]
+# $\varepsilon \cdot \varepsilon$ prints as `Dual(val=0.0000, dot=0.0000)`: the rule
+# holds. And chapter 1's $f(x) = 3x^2 - 4x + 5$, evaluated once at $3 + \varepsilon$, gives
+# `val` $= 20$ (which is $f(3)$) and `dot` $= 14$, which is $f'(3) = 6 \cdot 3 - 4$ exactly.
+# Chapter 1 needed two evaluations and a well-chosen $h$ to get close to 14; one dual
+# evaluation gets it on the nose.
+#
+# ### Several inputs: one pass per input
+#
+# A dual number carries *one* tangent, the derivative with respect to whichever input we
+# seeded with $\varepsilon$. For chapter 1's $d = ab + c$ at $a = 2$, $b = -3$, $c = 10$,
+# each partial derivative takes its own pass, seeding a different input:
+
+
+# %%
+def d_of(a, b, c):
+    return a * b + c
+
+
+inputs = {"a": 2.0, "b": -3.0, "c": 10.0}
+for seeded in inputs:
+    duals = {name: Dual(x, 1.0 if name == seeded else 0.0) for name, x in inputs.items()}
+    out = d_of(**duals)
+    print(f"pass seeding {seeded}: d = {out.val:.4f}, dd/d{seeded} = {out.dot:.4f}")
+
+a, b, c = (Value(x, label=k) for k, x in inputs.items())
+d = d_of(a, b, c)
+d.label = "d"
+d.backward()
+print(f"one backward pass:  dd/da = {a.grad:.4f}, dd/db = {b.grad:.4f}, dd/dc = {c.grad:.4f}")
+
+# %% [markdown]
+# Three forward passes give $\partial d/\partial a = -3$, $\partial d/\partial b = 2$ and
+# $\partial d/\partial c = 1$; one backward pass gives all three. That is the whole story
+# of the two modes in miniature. Here is the graph both walk, with the tangent every node
+# carries in each of the three forward passes (a column per pass), and then the reverse
+# pass on the same graph, one step at a time.
+
+# %%
+e = d._prev[0]
+e.label = "e"
+tangents = {
+    a: "tangents 1, 0, 0",
+    b: "tangents 0, 1, 0",
+    c: "tangents 0, 0, 1",
+    e: "tangents -3, 2, 0",
+    d: "tangents -3, 2, 1",
+}
+draw_dot(d, rankdir="TB", notes=tangents, show_grad=False)
+
+# %% [markdown]
+# Each forward pass pushes one column of numbers from the leaves to the output. The
+# reverse pass below goes the other way: the output's gradient 1 is pushed back, and every
+# leaf receives its share in one sweep. It opens on the last step; drag the slider back to 0
+# (or press *previous*), then step forward to watch it.
+
+# %%
+step_through(d)
+
+# %% [markdown]
+# ## 2. Which mode wins? The shape of the Jacobian decides
+#
+# For a function $F:\mathbb{R}^n \to \mathbb{R}^m$, all the first derivatives form the
+# $m \times n$ **Jacobian** matrix $J_{ij} = \partial F_i / \partial x_j$.
+#
+# - One **forward** pass, seeded with $\varepsilon$ on input $j$, produces column $j$: the
+#   derivatives of *every output* with respect to that one input. A full Jacobian takes
+#   $n$ passes.
+# - One **reverse** pass, seeded with 1 on output $i$, produces row $i$: the derivatives of
+#   that one output with respect to *every input*. A full Jacobian takes $m$ passes.
+#
+# Each pass costs a small constant times one evaluation of $F$. So forward mode costs about
+# $n$ evaluations and reverse mode about $m$; whichever dimension is smaller wins. A loss
+# function has $m = 1$ output and, in a network, thousands or billions of inputs: reverse
+# mode, by a factor of $n$. That is why every deep-learning library is built around it.
+#
+# Let us measure it rather than take it on trust. Two families of functions:
+#
+# - `many_to_one(xs)`, $\mathbb{R}^n \to \mathbb{R}$: a sum of $\tanh(x_i x_{i+1})$ around
+#   a ring, so every input matters;
+# - `one_to_many(t, m)`, $\mathbb{R} \to \mathbb{R}^m$: a chain $h_1 = \tanh(t)$,
+#   $h_{k+1} = \tanh(h_k \cdot t)$, whose $m$ outputs are $h_1, \dots, h_m$.
+#
+# Both are written once and run on `Dual` and on `Value` alike.
+
+
+# %%
+def many_to_one(xs):
+    """R^n -> R: tanh(x1 x2) + tanh(x2 x3) + ... + tanh(xn x1)."""
+    total = 0.0
+    for left, right in zip(xs, xs[1:] + xs[:1]):
+        total = total + (left * right).tanh()
+    return total
+
+
+def one_to_many(t, m):
+    """R -> R^m: h1 = tanh(t), h(k+1) = tanh(hk * t); returns [h1, ..., hm]."""
+    hs = [t.tanh()]
+    for _ in range(m - 1):
+        hs.append((hs[-1] * t).tanh())
+    return hs
+
+
+def forward_mode_gradient(xs):
+    """n passes: pass j seeds input j and reads one column of the Jacobian."""
+    columns = []
+    for j in range(len(xs)):
+        duals = [Dual(x, 1.0 if i == j else 0.0) for i, x in enumerate(xs)]
+        columns.append(many_to_one(duals).dot)
+    return columns
+
+
+def reverse_mode_gradient(xs):
+    """One forward pass that records the graph, one backward pass."""
+    leaves = [Value(x) for x in xs]
+    many_to_one(leaves).backward()
+    return [v.grad for v in leaves]
+
+
+def forward_mode_jacobian_column(t, m):
+    """One pass seeded on t gives all m derivatives."""
+    return [h.dot for h in one_to_many(Dual(t, 1.0), m)]
+
+
+def reverse_mode_jacobian_column(t, m):
+    """m backward passes, one per output (grad() keeps each pass's result apart)."""
+    leaf = Value(t)
+    outputs = one_to_many(leaf, m)
+    return [grad(h, [leaf])[0] for h in outputs]
+
+
+xs = [math.sin(k) for k in range(1, 9)]
+fwd, rev = forward_mode_gradient(xs), reverse_mode_gradient(xs)
+print(
+    f"R^8 -> R, gradient: largest difference between the modes {max(abs(p - q) for p, q in zip(fwd, rev)):.1e}"
+)
+fwd, rev = forward_mode_jacobian_column(0.7, 8), reverse_mode_jacobian_column(0.7, 8)
+print(
+    f"R -> R^8, Jacobian: largest difference between the modes {max(abs(p - q) for p, q in zip(fwd, rev)):.1e}"
+)
+
+# %% [markdown]
+# Both modes agree to the last bit or two on both shapes (differences of order
+# $10^{-16}$ at most, rounding). Now the cost. We count **operations**: a forward-mode pass
+# performs one dual operation per node of the function's graph, so its count is the
+# graph's number of operations; a reverse-mode gradient performs the recorded forward
+# pass plus one backward rule for every operation each backward pass reaches. Counts are
+# exact and the same on every machine. Beside them, the time each takes on this machine.
+
+
+# %%
+def operations(root):
+    """Operations in root's graph: the nodes that have inputs."""
+    return sum(1 for v in root.topological_order() if v._prev)
+
+
+def costs(size):
+    """Operation counts for a full gradient / Jacobian, forward and reverse, for both shapes."""
+    xs = [Value(math.sin(k)) for k in range(1, size + 1)]
+    ops = operations(many_to_one(xs))
+    many = {"forward": size * ops, "reverse": 2 * ops}  # n passes; or one forward + one backward
+    t = Value(0.7)
+    outputs = one_to_many(t, size)
+    ops = operations(outputs[-1])  # the last output's graph holds every operation
+    backward = sum(operations(h) for h in outputs)  # one backward pass per output
+    one = {"forward": ops, "reverse": ops + backward}
+    return many, one
+
+
+def seconds(fn, *args, repeat=3):
+    best = math.inf
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn(*args)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+sizes = [2, 4, 8, 16, 32, 64, 128]
+counts = {size: costs(size) for size in sizes}
+timings = {}
+for size in sizes:
+    xs = [math.sin(k) for k in range(1, size + 1)]
+    timings[size] = (
+        {"forward": seconds(forward_mode_gradient, xs), "reverse": seconds(reverse_mode_gradient, xs)},
+        {
+            "forward": seconds(forward_mode_jacobian_column, 0.7, size),
+            "reverse": seconds(reverse_mode_jacobian_column, 0.7, size),
+        },
+    )
+
+print(f"{'size':>5} | {'R^n -> R: forward':>18} {'reverse':>8} | {'R -> R^m: forward':>18} {'reverse':>8}")
+for size in sizes:
+    many, one = counts[size]
+    print(
+        f"{size:5d} | {many['forward']:18d} {many['reverse']:8d} | {one['forward']:18d} {one['reverse']:8d}"
+    )
+
+# %%
+fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+styles = {
+    ("many", "forward"): ("R^n → R, forward mode", "#d62728", "-o"),
+    ("many", "reverse"): ("R^n → R, reverse mode", "#1f77b4", "-o"),
+    ("one", "forward"): ("R → R^m, forward mode", "#d62728", "--s"),
+    ("one", "reverse"): ("R → R^m, reverse mode", "#1f77b4", "--s"),
+}
+for (shape, mode), (label, colour, style) in styles.items():
+    which = 0 if shape == "many" else 1
+    left.plot(sizes, [counts[s][which][mode] for s in sizes], style, color=colour, label=label)
+    right.plot(sizes, [timings[s][which][mode] * 1e3 for s in sizes], style, color=colour, label=label)
+for ax, title, unit in (
+    (left, "operations for the full derivative", "operations"),
+    (right, "time on this machine (best of 3)", "milliseconds"),
+):
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("n (inputs) or m (outputs)")
+    ax.set_ylabel(unit)
+    ax.set_title(title)
+    ax.grid(True, which="major", alpha=0.3)
+left.legend(fontsize=9)
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# Read the left panel along one line at a time. For $f:\mathbb{R}^n \to \mathbb{R}$ (solid
+# lines) reverse mode's count grows like $n$ (one evaluation's worth, twice), while
+# forward mode's grows like $n^2$: $n$ passes, each as long as the function. At $n = 128$
+# that is 49152 operations against 768, a factor of 64, which is $n/2$. For
+# $g:\mathbb{R} \to \mathbb{R}^m$ (dashed lines) the roles swap: forward mode needs one
+# pass, 255 operations at $m = 128$, while reverse mode needs one backward pass per output,
+# 16639 operations, a factor of 65. The timings on the right (which vary from machine to
+# machine, so only the picture shows them) have the same shape: the counting is the cost.
+#
+# So the rule is: **forward mode costs one pass per input, reverse mode one pass per
+# output; use the mode whose count is smaller.** A network's loss is the extreme case,
+# $m = 1$. Forward mode earns its place elsewhere: a simulation with one parameter and
+# many outputs, a Jacobian-vector product (one column in one pass), and in second
+# derivatives, where the two modes are combined.
+
+# %% [markdown]
+# ## 3. Second derivatives: a gradient of a gradient
+#
+# The backward pass computes each gradient with ordinary arithmetic: multiply by a local
+# derivative, add up contributions. If that arithmetic is itself done with `Value`s, the
+# gradient comes out as a `Value` with a graph of its own, and we can differentiate *it*.
+# PyTorch calls this `create_graph=True`; our engine has the same switch in
+# `grad(output, inputs, create_graph=False)`, which returns the derivatives instead of
+# storing them in `.grad`, like `torch.autograd.grad`.
+#
+# Take $f(x) = x^4 - 2x^2$. By hand, $f'(x) = 4x^3 - 4x$ and $f''(x) = 12x^2 - 4$.
+
+# %%
+x = Value(2.0, label="x")
+fx = x**4 - 2 * x**2
+(slope,) = grad(fx, [x], create_graph=True)
+(curvature,) = grad(slope, [x])
+print(f"f(2) = {fx.data:.4f}, f'(2) = {slope.data:.4f} (a {type(slope).__name__}), f''(2) = {curvature:.4f}")
+print(f"by hand:         f'(2) = {4 * 2**3 - 4 * 2:.4f},           f''(2) = {12 * 2**2 - 4:.4f}")
+draw_dot(slope, rankdir="TB", show_grad=False)
+
+# %% [markdown]
+# $f'(2) = 24$ and $f''(2) = 44$, as the formulas say. The drawing is the graph of $f'$:
+# the backward pass of $x^4 - 2x^2$, written down as operations (the local derivatives
+# $4x^3$ and $2x$, times the gradients flowing back, added up at $x$). It is a graph like
+# any other, so `grad` can walk it backwards again.
+#
+# One point proves little. The next cell compares the engine's second derivatives with
+# the formulas at 41 points from $-2$ to $2$, for three functions that exercise
+# different operations, and also checks a mixed partial derivative,
+# $\partial^2 (x^2 y + y^3) / \partial x\, \partial y = 2x$.
+
+
+# %%
+def second_derivative(fn, x0):
+    v = Value(x0)
+    (first,) = grad(fn(v), [v], create_graph=True)
+    return grad(first, [v])[0]
+
+
+cases = {
+    "x^4 - 2x^2": (lambda v: v**4 - 2 * v**2, lambda x: 12 * x**2 - 4),
+    "tanh(x)": (lambda v: v.tanh(), lambda x: -2 * math.tanh(x) * (1 - math.tanh(x) ** 2)),
+    "x exp(-x)": (lambda v: v * (-v).exp(), lambda x: (x - 2) * math.exp(-x)),
+}
+grid = [-2 + 0.1 * k for k in range(41)]
+for name, (fn, exact) in cases.items():
+    worst = max(abs(second_derivative(fn, x0) - exact(x0)) for x0 in grid)
+    print(f"{name:>11}: largest difference from the formula over 41 points: {worst:.1e}")
+
+mixed = []
+for x0 in grid:
+    xv, yv = Value(x0), Value(0.5)
+    (df_dy,) = grad(xv**2 * yv + yv**3, [yv], create_graph=True)
+    mixed.append(abs(grad(df_dy, [xv])[0] - 2 * x0))
+print(f"d2(x^2 y + y^3)/dx dy vs 2x: largest difference {max(mixed):.1e}")
+
+# %% [markdown]
+# All four agree with their formulas at every point: three exactly, and $x e^{-x}$ to
+# within $3.6 \times 10^{-15}$, a few units in the last place.
+#
+# ### Newton's method
+#
+# Gradient descent moves against the slope by a fixed fraction $\eta$ of it. Newton's
+# method also uses the curvature: near a minimum, $f$ looks like a parabola whose slope is
+# $f'(x)$ and whose curvature is $f''(x)$, and that parabola's lowest point is one step
+# away,
+#
+# $$x_{k+1} = x_k - \frac{f'(x_k)}{f''(x_k)} .$$
+#
+# On $f(x) = x^4 - 2x^2$ (minima at $x = \pm 1$, a hump at 0), from $x = 2$:
+
+
+# %%
+def newton(x0, steps):
+    xs = [x0]
+    for _ in range(steps):
+        v = Value(xs[-1])
+        (first,) = grad(v**4 - 2 * v**2, [v], create_graph=True)
+        xs.append(xs[-1] - first.data / grad(first, [v])[0])
+    return xs
+
+
+def gradient_descent(x0, lr, steps):
+    xs = [x0]
+    for _ in range(steps):
+        v = Value(xs[-1])
+        (v**4 - 2 * v**2).backward()
+        xs.append(xs[-1] - lr * v.grad)
+        if not abs(xs[-1]) < 1e6:
+            break  # diverged
+    return xs
+
+
+newton_path = newton(2.0, 7)
+errors = [abs(x - 1) for x in newton_path]
+for k, err in enumerate(errors):
+    ratio = f"   error / previous error squared = {err / errors[k - 1] ** 2:.3f}" if 0 < k and err else ""
+    print(f"step {k}: x = {newton_path[k]:.15f}, error {err:.1e}{ratio}")
+
+# %% [markdown]
+# The error goes 1, 0.45, 0.15, 0.025, 0.00091, 1.2e-6, 2.3e-12 and then 0: from step 3 on
+# the number of correct digits roughly **doubles** every step. That is *quadratic
+# convergence*: each error is about a constant times the previous error squared, and the
+# ratio in the last column settles near 1.5, which is $f'''(1) / (2 f''(1)) = 24/16$.
+#
+# Gradient descent gets a fair race: every learning rate from 0.001 to 0.100 in steps of
+# 0.001, each run for up to 100 steps, and we keep the one that first gets within
+# $10^{-10}$ of 1.
+
+# %%
+finished = {}
+for k in range(1, 101):
+    lr = k / 1000
+    path = gradient_descent(2.0, lr, 100)
+    hits = [i for i, x in enumerate(path) if abs(x - 1) < 1e-10]
+    if hits:
+        finished[lr] = hits[0]
+best_lr = min(finished, key=lambda lr: (finished[lr], lr))
+print(f"rates that reach x = 1: {min(finished):.3f} to {max(finished):.3f}")
+print(f"the fastest: lr = {best_lr:.3f}, {finished[best_lr]} steps;", end=" ")
+print(f"neighbours: lr = {best_lr - 0.001:.3f} takes {finished[round(best_lr - 0.001, 3)]},", end=" ")
+print(f"lr = {best_lr + 0.001:.3f} takes {finished[round(best_lr + 0.001, 3)]}")
+print(f"lr = 0.125 (1 / f''(1)) goes from 2 to {gradient_descent(2.0, 0.125, 1)[1]:.4f}: the other minimum")
+newton_steps = next(i for i, x in enumerate(newton_path) if abs(x - 1) < 1e-10)
+print(f"Newton: {newton_steps} steps")
+
+# %%
+descent = [abs(x - 1) for x in gradient_descent(2.0, best_lr, finished[best_lr])]
+fig, ax = plt.subplots(figsize=(7.5, 4))
+ax.semilogy(
+    range(len(descent)),
+    [max(e, 1e-17) for e in descent],
+    "-o",
+    ms=3,
+    label=f"gradient descent, lr = {best_lr:.3f} (best)",
+)
+ax.semilogy(range(len(errors)), [max(e, 1e-17) for e in errors], "-s", label="Newton's method")
+ax.axhline(1e-10, color="grey", lw=0.8, ls=":")
+ax.set_xlabel("step")
+ax.set_ylabel("|x - 1| (0 drawn at 1e-17)")
+ax.set_title("f(x) = x⁴ − 2x² from x = 2")
+ax.legend()
+ax.grid(True, alpha=0.3)
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# Only rates from 0.025 to 0.083 reach $x = 1$ within 100 steps; the fastest, 0.074, needs 32 steps
+# (its neighbours 0.073 and 0.075 need 33 and 32, so the grid does not cut the race
+# short), against Newton's 6. On the log scale gradient descent is a straight line, a
+# fixed factor per step (linear convergence), and Newton's curve bends ever more steeply
+# down.
+#
+# Why can gradient descent not simply take the step that suits the minimum? Near $x = 1$
+# the ideal rate is $1/f''(1) = 1/8$, and the printout shows what that rate does from
+# $x = 2$, where the curvature is $f''(2) = 44$: one step throws $x$ to exactly $-1$, the
+# *other* minimum. Any rate above $1/12$ overshoots past the hump at 0 in the same way.
+# A single rate must suit both the steep start and the flat finish; Newton's step
+# $1/f''(x)$ changes with $x$ and suits both. The price is the second derivative, which
+# for $n$ inputs is an $n \times n$ matrix, and that is why networks with millions of
+# weights use first-order methods (chapter 10) instead.
+
+# %% [markdown]
+# ## 4. `no_grad()`: no graph where none is needed
+#
+# Every operation on a `Value` records its inputs, so that `backward()` can find them. When
+# no gradient will be asked for, that record is wasted: evaluating a trained model,
+# measuring accuracy, or the update `p.data -= lr * p.grad` itself. Inside
+# `with no_grad():` operations still compute their results, but each result is a plain
+# leaf with no inputs. (PyTorch's `torch.no_grad()` does the same.)
+
+# %%
+x = Value(3.0, label="x")
+y = x * 2 + 1
+with no_grad():
+    z = x * 2 + 1
+print(
+    f"outside: y = {y.data:.4f}, y has {len(y._prev)} inputs, its graph {len(y.topological_order())} values"
+)
+print(f"inside:  z = {z.data:.4f}, z has {len(z._prev)} inputs, its graph {len(z.topological_order())} value")
+z.backward()
+print(f"z.backward() reaches x? x.grad = {x.grad:.4f}")
+y.backward()
+print(f"y.backward() does:      x.grad = {x.grad:.4f}")
+draw_dot(z)
+
+# %% [markdown]
+# Same number, $z = 7 = y$, but $z$ is a lone leaf: its drawing is one box, and its
+# backward pass leaves $x$'s gradient at 0, while $y$'s sends 2 to $x$. How much does that
+# save? The next cell evaluates chapter 9's network, `MLP(2, [16, 16, 1])`, on 50 points of
+# the two-moons data and keeps the 50 outputs, first normally, then under `no_grad()`,
+# measuring the memory still held with Python's `tracemalloc`.
+
+# %%
+model = MLP(2, [16, 16, 1])
+X, _ = make_moons(50, noise=0.1, seed=0)
+
+
+def predictions():
+    return [model([float(p), float(q)]) for p, q in X]
+
+
+def held_after(fn):
+    """(memory still allocated after fn(), the result) in bytes, while the result is kept."""
+    gc.collect()
+    tracemalloc.start()
+    result = fn()
+    held = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    return held, result
+
+
+def predictions_without_graph():
+    with no_grad():
+        return predictions()
+
+
+with_graph, kept = held_after(predictions)
+nodes = len({id(v) for out in kept for v in out.topological_order()})
+without_graph, kept_plain = held_after(predictions_without_graph)
+same = all(p.data == q.data for p, q in zip(kept, kept_plain))
+# Printed coarsely: Jupyter's own threads allocate a few bytes during the measurement too.
+print(f"with the graph:  {nodes} values kept alive, more than {math.floor(with_graph / 1e6)} MB")
+print(
+    f"under no_grad(): {len(kept_plain)} values kept alive, less than {math.ceil(without_graph / 1e5) / 10} MB"
+)
+print(
+    f"more than {10 ** math.floor(math.log10(with_graph / without_graph))} times less memory; same outputs: {same}"
+)
+del kept, kept_plain
+
+# %% [markdown]
+# With the graph, the 50 outputs keep every intermediate value of every forward pass
+# alive (the count above: each output holds its whole graph, and the weights are shared),
+# more than 7 MB. Under `no_grad()` only the 50 results remain, in less than 0.1 MB: more
+# than a hundred times less, for outputs that are identical to the last bit. Training needs the graph;
+# everything after training does not.
+
+# %% [markdown]
+# ## 5. The map from this engine to PyTorch
+#
+# Everything in this course has a PyTorch counterpart with the same job:
+#
+# | this engine | PyTorch | what it is |
+# |---|---|---|
+# | `Value(2.0)` | `torch.tensor(2.0, requires_grad=True)` | a leaf that wants a gradient |
+# | `v.grad` | `t.grad` | $\partial(\text{output})/\partial v$, filled in by `backward()` |
+# | the backward rule (`_local_grads`, `_backward`) | `t.grad_fn` | how to send a gradient to the inputs |
+# | `v._prev` | `t.grad_fn.next_functions` | where it is sent |
+# | `p.grad = 0.0` for each `p` (`zero_grad()`) | `optimizer.zero_grad()` | forget the last step's gradients |
+# | `p.data -= lr * p.grad` (`SGD.step()`) | `optimizer.step()` | the update |
+# | `grad(y, [x], create_graph=True)` | `torch.autograd.grad(y, [x], create_graph=True)` | derivatives as values |
+# | `with no_grad():` | `with torch.no_grad():` | no graph |
+#
+# Below, the same neuron, $o = \tanh(w_1 x_1 + w_2 x_2 + b)$ with loss $(o - 1)^2$, built
+# in both, each line of ours followed by its PyTorch twin. Every PyTorch result is printed on
+# a line starting "PyTorch (optional)", so the chapter runs without it too. (PyTorch uses
+# 64-bit floats here, `dtype=torch.float64`, like Python's.)
+
+# %%
+inputs = [2.0, -1.0]
+start = {"w1": -0.5, "w2": 0.75, "b": 0.25}
+
+params = {name: Value(v, label=name) for name, v in start.items()}
+o = (params["w1"] * inputs[0] + params["w2"] * inputs[1] + params["b"]).tanh()
+loss = (o - 1) ** 2
+loss.backward()
+print(
+    f"ours:  loss = {loss.data:.6f};",
+    ", ".join(f"{k}.grad = {p.grad:.6f}" for k, p in params.items()),
+)
+
+if torch is None:
+    print("PyTorch (optional): not installed (pip install torch to run its side)")
+else:
+    t_params = {name: torch.tensor(v, dtype=torch.float64, requires_grad=True) for name, v in start.items()}
+    t_o = torch.tanh(t_params["w1"] * inputs[0] + t_params["w2"] * inputs[1] + t_params["b"])
+    t_loss = (t_o - 1) ** 2
+    t_loss.backward()
+    print(
+        f"PyTorch (optional): loss = {t_loss.item():.6f}; "
+        + ", ".join(f"{k}.grad = {t.grad.item():.6f}" for k, t in t_params.items())
+    )
+
+# %% [markdown]
+# `Value.grad` ↔ `tensor.grad`: the same three numbers. Next, the graph. Our `loss`
+# remembers its operation (`_op`), its local derivatives and its inputs (`_prev`).
+# PyTorch's tensor remembers a `grad_fn`, an object whose job is the backward rule, and
+# `grad_fn.next_functions` points to the `grad_fn` of each input: the same graph, one
+# level of naming removed. Walking both from the loss down:
+
+
+# %%
+def our_chain(v, depth=4):
+    names = []
+    while v._prev and depth:
+        names.append(f"{v._op} (local derivatives {', '.join(f'{x:.4f}' for x in v._local_grads)})")
+        v, depth = v._prev[0], depth - 1
+    return names
+
+
+def their_chain(fn, depth=4):
+    names = []
+    while fn is not None and depth:
+        names.append(type(fn).__name__)
+        fn, depth = fn.next_functions[0][0] if fn.next_functions else None, depth - 1
+    return names
+
+
+print("ours:   " + " -> ".join(our_chain(loss)))
+if torch is None:
+    print("PyTorch (optional): not installed")
+else:
+    print("PyTorch (optional): " + " -> ".join(their_chain(t_loss.grad_fn)))
+
+# %% [markdown]
+# Ours reads `**2`, `-`, `tanh`, `+`: the loss's square, the subtraction of the target,
+# the tanh, the last addition. PyTorch's `grad_fn` chain (when installed) names the same
+# four steps, `PowBackward0`, `SubBackward0`, `TanhBackward0` and `AddBackward0`: one
+# backward object per operation, exactly our backward rules.
+#
+# Last, one training step in each. Ours uses the package's `SGD`, whose `zero_grad()` and
+# `step()` mirror `torch.optim.SGD`'s.
+
+# %%
+optimizer = SGD(list(params.values()), lr=0.1)
+
+
+def our_step():
+    o = (params["w1"] * inputs[0] + params["w2"] * inputs[1] + params["b"]).tanh()
+    loss = (o - 1) ** 2
+    optimizer.zero_grad()  # p.grad = 0.0 for every parameter
+    loss.backward()
+    optimizer.step()  # p.data -= lr * p.grad
+    return loss.data
+
+
+losses = [our_step() for _ in range(3)]
+print("ours:  losses " + ", ".join(f"{x:.6f}" for x in losses), "; w1 =", f"{params['w1'].data:.6f}")
+
+if torch is None:
+    print("PyTorch (optional): not installed")
+else:
+    t_params = {name: torch.tensor(v, dtype=torch.float64, requires_grad=True) for name, v in start.items()}
+    t_optimizer = torch.optim.SGD(list(t_params.values()), lr=0.1)
+
+    def their_step():
+        t_o = torch.tanh(t_params["w1"] * inputs[0] + t_params["w2"] * inputs[1] + t_params["b"])
+        t_loss = (t_o - 1) ** 2
+        t_optimizer.zero_grad()  # every .grad reset (to None, in recent versions)
+        t_loss.backward()
+        t_optimizer.step()  # p -= lr * p.grad, under torch.no_grad()
+        return t_loss.item()
+
+    t_losses = [their_step() for _ in range(3)]
+    print(
+        "PyTorch (optional): losses "
+        + ", ".join(f"{x:.6f}" for x in t_losses)
+        + f"; w1 = {t_params['w1'].item():.6f}"
+    )
+
+# %% [markdown]
+# The three losses fall from 3.629590 to 1.659090, and $w_1$ ends at 0.373656 in both
+# engines (when PyTorch is installed, its line repeats ours digit for digit). The
+# update inside `step()` runs without recording a graph in both: our `SGD` changes
+# `p.data`, a plain float, and PyTorch wraps its update in `torch.no_grad()`. Section 4's
+# switch at work.
+#
+# That is the whole machine. `loss.backward()` in PyTorch does what `backward()` here does:
+# sort the graph, seed the output with 1, run each node's backward rule once, in reverse
+# order, accumulating into `.grad`. Everything else is tensors (chapter 11), speed
+# (chapter 12) and a great many more operations.
+
+# %% [markdown]
+# ## Exercises
+#
+# **Exercise 13.1.** Write `derivative(f, x)` that returns $f'(x)$ exactly with **one**
+# evaluation of `f`, using `Dual`. The check calls it on functions built from `+`, `-`,
+# `*`, `/` and integer powers, and expects the exact derivative, not a nudged estimate.
+
+# %%
+from micrograd_lesson.exercises import check_cheaper_mode, check_dual_derivative, check_newton_step, reveal
+
+
+def my_derivative(f, x):
+    return 0.0  # replace: evaluate f once on a dual number and read off the tangent
+
+
+print(my_derivative(lambda t: t**3 - 2 * t, 1.5))
+check_dual_derivative(my_derivative)
+
+# %%
+reveal("ch13.dual_derivative")
+
+# %% [markdown]
+# **Exercise 13.2 (predict first).** For $F:\mathbb{R}^n \to \mathbb{R}^m$, write
+# `cheaper_mode(n, m)` returning `(mode, factor)`: the mode (`"forward"`, `"reverse"`, or
+# `"either"` on a tie) that builds the full Jacobian in fewer passes, and how many times
+# fewer. Before you run anything, write down your answers for three cases: the loss of
+# `MLP(2, [16, 16, 1])` as a function of its 337 parameters; the position in 3-D space of a
+# drone as a function of time; and a layer mapping 1000 inputs to 10 outputs. Then check.
+
+
+# %%
+def my_cheaper_mode(n, m):
+    return "reverse", 1.0  # replace: count the passes each mode needs
+
+
+print(my_cheaper_mode(337, 1), my_cheaper_mode(1, 3), my_cheaper_mode(1000, 10))
+check_cheaper_mode(my_cheaper_mode)
+
+# %%
+reveal("ch13.cheaper_mode")
+
+# %% [markdown]
+# **Exercise 13.3 (derive).** Write `newton_step(f, x)` for a function `f` of one `Value`:
+# return the next point $x - f'(x)/f''(x)$, with both derivatives from `grad` (no
+# nudging, no formulas by hand: the check uses functions you have not seen). Before
+# running it, derive $f'$ and $f''$ of $f(x) = x \tanh(x) + x/2$ by hand; the check
+# compares with exactly that.
+
+
+# %%
+def my_newton_step(f, x):
+    return x  # replace: x - f'(x) / f''(x), using grad(..., create_graph=True) and grad again
+
+
+print(my_newton_step(lambda v: v**4 - 2 * v**2, 2.0))
+check_newton_step(my_newton_step)
+
+# %%
+reveal("ch13.newton_step")
+
+# %% [markdown]
+# That is the end of the course. You have built a reverse-mode autodiff engine, checked
+# it against nudging and PyTorch, trained networks with it, carried it to tensors, made it
+# fast, and now seen the roads beyond it: forward mode, higher derivatives, and the names
+# PyTorch gives to the pieces you wrote yourself.

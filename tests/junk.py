@@ -1,0 +1,35 @@
+"""Hypothesis strategies for answers a learner should never get a traceback for."""
+
+import math
+
+from hypothesis import strategies as st
+
+
+def _raiser(error):
+    def fn(*args, **kwargs):
+        raise error
+
+    return fn
+
+
+ERRORS = st.sampled_from([ValueError("bad"), TypeError("type"), ZeroDivisionError("zero"), KeyError("k")])
+
+# Values of every kind a half-finished cell might hold.
+PLAIN = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**6), 10**6),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=5),
+    st.lists(st.floats(-10, 10), max_size=4),
+    st.tuples(st.integers(-20, 20), st.integers(-20, 20)),
+    st.just(math.sin),
+    st.just(object()),
+)
+
+# ... plus functions that return such values, or raise.
+JUNK = st.one_of(
+    PLAIN,
+    PLAIN.map(lambda v: lambda *args, **kwargs: v),
+    ERRORS.map(_raiser),
+)

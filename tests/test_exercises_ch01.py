@@ -1,0 +1,202 @@
+"""Chapter 1 exercise checks: every right answer passes, wrong ones get a hint naming the mistake."""
+
+import math
+
+import pytest
+from hints import hint_of
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from junk import JUNK
+
+from micrograd_lesson.exercises import check_best_h, check_numerical_gradient, check_slope
+from micrograd_lesson.exercises._core import Verdict
+from micrograd_lesson.exercises.ch01 import BEST_H, best_h, numerical_gradient, slope_of_g
+
+EXACT_SLOPE = 4.75  # d/dx (x**3 - 2x) at 1.5
+
+
+def g(x):
+    return x**3 - 2 * x
+
+
+# ---- never raises ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("check", [check_slope, check_best_h, check_numerical_gradient])
+@given(answer=JUNK)
+def test_checks_never_raise_and_refuse_junk(check, answer):
+    result = check(answer)
+    assert isinstance(result, Verdict)
+    assert not result and result.hint
+
+
+# ---- 1. the slope ------------------------------------------------------------------------------------
+
+
+def test_slope_worked_solution_passes():
+    assert check_slope(slope_of_g)
+    assert check_slope(slope_of_g())
+
+
+@given(h=st.floats(1e-8, 1e-3))
+def test_slope_accepts_forward_differences_with_any_sensible_h(h):
+    assert check_slope((g(1.5 + h) - g(1.5)) / h)
+
+
+@given(h=st.floats(1e-6, 1e-2))
+def test_slope_accepts_central_differences(h):
+    assert check_slope(lambda: (g(1.5 + h) - g(1.5 - h)) / (2 * h))
+
+
+@given(rel=st.floats(2e-3, 0.09))
+def test_slope_a_little_off_is_told_h_is_too_large(rel):
+    assert "h is too large" in hint_of(check_slope, EXACT_SLOPE * (1 + rel))
+
+
+@given(value=st.floats(-100, 100))
+def test_slope_rejects_every_number_more_than_a_tenth_of_a_percent_off(value):
+    assume(abs(value - EXACT_SLOPE) > 5e-3)
+    assert not check_slope(value)
+
+
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        (0.375, "height"),  # g(1.5) itself
+        (6.750003, "x**3 alone"),  # the slope of the chapter's g(x) = x**3
+        (-4.75, "sign"),
+        ((g(1.5 + 1e-6) - g(1.5)), "divide"),  # the rise without dividing by h
+        (4.9, "h is too large"),
+        (0.0, "nudge"),
+        ("4.75", "number"),
+        (math.nan, "finite"),
+        (lambda: 1 / 0, "ZeroDivisionError"),
+    ],
+)
+def test_slope_hints(answer, words):
+    assert words in hint_of(check_slope, answer)
+
+
+# ---- 2. the best nudge -------------------------------------------------------------------------------
+
+
+def test_best_h_worked_solution_is_the_balance_point():
+    h = best_h()
+    truncation, roundoff = h, 2.220446049250313e-16 * 1001 / h
+    assert math.isclose(truncation, roundoff, rel_tol=1e-9)
+    assert check_best_h(best_h) and check_best_h(h)
+
+
+@given(factor=st.floats(0.5, 2.0))
+def test_best_h_accepts_the_balance_up_to_a_factor_of_two(factor):
+    # Using eps / 2 (the unit round-off) or 2 eps in the round-off estimate moves h by sqrt(2).
+    assert check_best_h(BEST_H * factor)
+
+
+@given(factor=st.floats(1e-12, 0.49))
+def test_best_h_too_small_is_blamed_on_round_off(factor):
+    h = BEST_H * factor
+    assume(not 0.5 * 1.72e-8 <= h <= 2 * 1.72e-8)  # the chapter's answer has its own hint
+    assert "round-off dominates" in hint_of(check_best_h, h)
+
+
+@given(factor=st.floats(2.01, 1e6))
+def test_best_h_too_large_is_blamed_on_truncation(factor):
+    assert "truncation dominates" in hint_of(check_best_h, BEST_H * factor)
+
+
+def test_best_h_copied_from_the_chapter_gets_its_own_hint():
+    assert "chapter's x**3" in hint_of(check_best_h, 2e-8)
+
+
+@pytest.mark.parametrize("h, words", [(0.0, "positive"), (-1e-7, "positive"), (None, "None")])
+def test_best_h_hints(h, words):
+    assert words in hint_of(check_best_h, h)
+
+
+# ---- 3. a whole gradient -------------------------------------------------------------------------------
+
+
+def difference_gradient(h, central):
+    def gradient(fn, inputs):
+        out = []
+        for i in range(len(inputs)):
+            up, down = list(inputs), list(inputs)
+            up[i] += h
+            down[i] -= h if central else 0.0
+            out.append((fn(*up) - fn(*down)) / ((2 if central else 1) * h))
+        return out
+
+    return gradient
+
+
+def test_numerical_gradient_worked_solution_passes():
+    assert check_numerical_gradient(numerical_gradient)
+
+
+@given(h=st.floats(1e-7, 1e-3))
+def test_numerical_gradient_accepts_central_differences_up_to_h_1e_3(h):
+    assert check_numerical_gradient(difference_gradient(h, central=True))
+
+
+@given(h=st.floats(1e-8, 1e-4))
+def test_numerical_gradient_accepts_forward_differences(h):
+    assert check_numerical_gradient(difference_gradient(h, central=False))
+
+
+def test_numerical_gradient_accepts_tuples_and_numpy():
+    import numpy as np
+
+    assert check_numerical_gradient(lambda fn, xs: tuple(numerical_gradient(fn, xs)))
+    assert check_numerical_gradient(lambda fn, xs: np.array(numerical_gradient(fn, xs)))
+
+
+@given(which=st.integers(0, 10), rel=st.floats(0.06, 50), sign=st.sampled_from([-1, 1]))
+def test_numerical_gradient_rejects_a_wrong_entry_and_names_it(which, rel, sign):
+    def one_wrong(fn, inputs):
+        grads = numerical_gradient(fn, inputs)
+        i = which % len(grads)
+        grads[i] = grads[i] * (1 + sign * rel) + sign * rel
+        return grads
+
+    hint = hint_of(check_numerical_gradient, one_wrong)
+    assert "input" in hint
+
+
+@given(h=st.floats(0.05, 0.5))
+def test_numerical_gradient_with_a_huge_forward_nudge_is_told_so(h):
+    hint = hint_of(check_numerical_gradient, difference_gradient(h, central=False))
+    assert "too large" in hint or "should have slope" in hint
+
+
+def all_at_once(fn, inputs):
+    h = 1e-6
+    return [(fn(*[v + h for v in inputs]) - fn(*inputs)) / h for _ in inputs]
+
+
+def mutates(fn, inputs):
+    for i in range(len(inputs)):
+        inputs[i] += 1e-6
+    return numerical_gradient(fn, inputs)
+
+
+def reversed_order(fn, inputs):
+    return numerical_gradient(fn, inputs)[::-1]
+
+
+@pytest.mark.parametrize(
+    "fn, words",
+    [
+        (all_at_once, "ONE input at a time"),
+        (lambda fn, inputs: [0.0], "partial derivatives"),
+        (lambda fn, inputs: [0.0 for _ in inputs], "every partial derivative is 0"),
+        (lambda fn, inputs: 0.0, "list of numbers"),
+        (lambda fn, inputs: ["a" for _ in inputs], "list of numbers"),
+        (mutates, "changed the inputs"),
+        (reversed_order, "reverse order"),
+        (lambda fn, inputs: 1 / 0, "ZeroDivisionError"),
+        (numerical_gradient(lambda a, b, c: a * b + c, [2.0, -3.0, 10.0]), "function itself"),
+    ],
+)
+def test_numerical_gradient_hints(fn, words):
+    assert words in hint_of(check_numerical_gradient, fn)

@@ -1,0 +1,154 @@
+"""Chapter 3 exercise checks: right answers pass, wrong ones get a hint naming the mistake, nothing raises."""
+
+import math
+
+import pytest
+from hints import Hostile, hint_of
+from hypothesis import given
+from hypothesis import strategies as st
+
+from micrograd_lesson import Value
+from micrograd_lesson.exercises import check_backprop_h, check_step_downhill, check_used_twice
+
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.text(max_size=5),
+    st.lists(st.floats(), max_size=3),
+    st.floats(),
+    st.dictionaries(st.text(max_size=2), st.one_of(st.floats(), st.text(max_size=2)), max_size=6),
+    st.just(lambda: 1 / 0),
+    st.just(float("nan")),
+    st.just({"a": float("inf"), "b": 1.0, "u": 1.0}),
+    st.builds(Hostile),
+    st.just(lambda: Hostile()),
+    st.builds(lambda: dict.fromkeys("abcdeu", Hostile())),
+)
+
+
+def away(x, by):
+    """x moved by at least 0.01 (well outside the tolerance for rounded hand work)."""
+    return x + math.copysign(max(abs(by), 0.01), by)
+
+
+# ---- 1. g = (a + b) * c, h = g * d + e ------------------------------------------------------------
+
+RIGHT_H = {"a": -12.0, "b": -12.0, "c": 9.0, "d": -12.0, "e": 1.0}
+
+
+def test_backprop_h_accepts_the_right_numbers_rounded_or_as_values():
+    assert check_backprop_h(RIGHT_H)
+    assert check_backprop_h({k: round(v + 0.0004, 4) for k, v in RIGHT_H.items()})
+    assert check_backprop_h({k: Value(0.0) for k in RIGHT_H} | {k: _with_grad(v) for k, v in RIGHT_H.items()})
+    assert check_backprop_h(lambda: RIGHT_H)
+
+
+def _with_grad(g):
+    v = Value(0.0)
+    v.grad = g
+    return v
+
+
+@pytest.mark.parametrize(
+    "changes, words",
+    [
+        ({"e": 0.0}, "dh/de"),
+        ({"d": 3.0}, "OTHER factor"),
+        ({"d": 1.0}, "multiplied"),
+        ({"c": -9.0}, "wrong sign"),
+        ({"c": 3.0}, "multiply by g's grad"),
+        ({"a": -4.0}, "dh/dg = d = 3"),
+        ({"b": 1.0}, "+ node's local slope"),
+        ({"a": 12.0}, "wrong sign"),
+        ({"b": 5.0}, "1 × c × d"),
+    ],
+)
+def test_backprop_h_names_the_wrong_gradient(changes, words):
+    hint = hint_of(check_backprop_h, {**RIGHT_H, **changes})
+    assert words in hint
+    assert f"dh/d{next(iter(changes))}" in hint
+
+
+@given(key=st.sampled_from(sorted(RIGHT_H)), by=st.floats(-100, 100))
+def test_backprop_h_rejects_any_perturbed_gradient_and_names_it(key, by):
+    hint = hint_of(check_backprop_h, {**RIGHT_H, key: away(RIGHT_H[key], by)})
+    assert f"dh/d{key}" in hint
+
+
+def test_backprop_h_rejects_bad_shapes():
+    assert "missing 'e'" in hint_of(check_backprop_h, {k: v for k, v in RIGHT_H.items() if k != "e"})
+    assert "dict" in hint_of(check_backprop_h, [-12.0, -12.0, 9.0, -12.0, 1.0])
+    assert "number" in hint_of(check_backprop_h, {**RIGHT_H, "a": "minus twelve"})
+
+
+# ---- 2. values used twice -----------------------------------------------------------------------
+
+RIGHT_TWICE = {"a": 12.0, "b": -27.0, "u": -9.0}
+
+
+def nudged_h(a=3.0, b=-2.0, du=0.0, h=1e-6):
+    u = a * b + du
+    return (u + a) * u
+
+
+def test_used_twice_truth_agrees_with_nudging():
+    h = 1e-6
+    by_nudge = {
+        "a": (nudged_h(a=3.0 + h) - nudged_h(a=3.0 - h)) / (2 * h),
+        "b": (nudged_h(b=-2.0 + h) - nudged_h(b=-2.0 - h)) / (2 * h),
+        "u": (nudged_h(du=h) - nudged_h(du=-h)) / (2 * h),
+    }
+    assert by_nudge == pytest.approx(RIGHT_TWICE, abs=1e-5)
+    assert check_used_twice(by_nudge)  # a careful nudger is right too
+
+
+@pytest.mark.parametrize(
+    "changes, words",
+    [
+        ({"u": -3.0}, "counts only the path u -> h"),  # u's use in v forgotten
+        ({"u": -6.0}, "sum of its two uses"),
+        ({"a": 18.0}, "through u only"),
+        ({"a": -6.0}, "through v only"),
+        ({"a": 30.0}, "dh/da"),
+        ({"b": -9.0}, "u's full grad"),
+        ({"b": 27.0}, "dh/db"),
+    ],
+)
+def test_used_twice_names_the_missing_contribution(changes, words):
+    assert words in hint_of(check_used_twice, {**RIGHT_TWICE, **changes})
+
+
+@given(key=st.sampled_from(sorted(RIGHT_TWICE)), by=st.floats(-100, 100))
+def test_used_twice_rejects_any_perturbation_and_names_the_value(key, by):
+    hint = hint_of(check_used_twice, {**RIGHT_TWICE, key: away(RIGHT_TWICE[key], by)})
+    assert f"dh/d{key}" in hint or "dict" in hint
+
+
+# ---- 3. a step downhill ---------------------------------------------------------------------------
+
+
+def test_step_downhill():
+    assert check_step_downhill(-8.726304)
+    assert check_step_downhill(lambda: -8.7263)
+    assert check_step_downhill(Value(-8.7263))
+    assert "UPHILL" in hint_of(check_step_downhill, -7.286496)
+    assert "has not changed" in hint_of(check_step_downhill, -8.0)
+    assert "first-order" in hint_of(check_step_downhill, -8.72)
+    assert "-0.01" in hint_of(check_step_downhill, -9.0)
+    assert "number" in hint_of(check_step_downhill, "low")
+
+
+@given(by=st.floats(-50, 50))
+def test_step_downhill_rejects_every_other_number(by):
+    assert not check_step_downhill(away(-8.726304, by))
+
+
+# ---- every check, whatever it is given --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("check", [check_backprop_h, check_used_twice, check_step_downhill])
+@given(junk=JUNK)
+def test_checks_never_raise_and_refuse_junk(check, junk):
+    result = check(junk)
+    assert not result
+    assert result.hint

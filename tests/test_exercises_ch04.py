@@ -1,0 +1,400 @@
+"""Chapter 4 exercise checks: every correct answer passes, wrong algorithms fail with a hint naming
+the mistake, and no answer (random orders, junk, functions that raise or recurse) makes a check raise or hang.
+"""
+
+import itertools
+import random
+
+import pytest
+from hints import Hostile, failed_with
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from micrograd_lesson import Value
+from micrograd_lesson.exercises import (
+    check_bfs_prediction,
+    check_mul,
+    check_run_backward,
+    check_topological_order,
+)
+from micrograd_lesson.exercises.ch04 import BFS_X_GRAD, TRUE_X_GRAD
+
+# ---- orders built by common (right and wrong) algorithms ----
+
+
+def recursive_order(root):
+    order, seen = [], set()
+
+    def visit(v):
+        if v not in seen:
+            seen.add(v)
+            for child in v._prev:
+                visit(child)
+            order.append(v)
+
+    visit(root)
+    return order
+
+
+def pre_order(root):
+    """Depth-first, first input first, each node listed when first met (before its inputs)."""
+    order, seen, stack = [], set(), [root]
+    while stack:
+        node = stack.pop()
+        if node not in seen:
+            seen.add(node)
+            order.append(node)
+            stack.extend(reversed(node._prev))
+    return order
+
+
+def breadth_first(root):
+    order, seen, queue = [root], {root}, [root]
+    while queue:
+        for child in queue.pop(0)._prev:
+            if child not in seen:
+                seen.add(child)
+                order.append(child)
+                queue.append(child)
+    return order
+
+
+def is_topological(order):
+    """Every node after its inputs (inputs missing from the list are not compared)."""
+    position = {id(v): i for i, v in enumerate(order)}
+    return all(position.get(id(c), -1) < position[id(v)] for v in order for c in v._prev)
+
+
+# ---- topological_order ----
+
+
+def test_topological_order_accepts_other_valid_orders():
+    assert check_topological_order(lambda root: root.topological_order())
+    assert check_topological_order(lambda root: list(reversed(list(reversed(root.topological_order())))))
+    # Kahn's algorithm: leaves first, then whatever has all its inputs placed; a different valid order.
+
+    def kahn(root):
+        nodes = root.topological_order()
+        waiting = {id(v): len(set(map(id, v._prev))) for v in nodes}
+        users = {id(v): [] for v in nodes}
+        for v in nodes:
+            for c in set(v._prev):
+                users[id(c)].append(v)
+        ready = [v for v in nodes if not v._prev]
+        order = []
+        while ready:
+            v = ready.pop()
+            order.append(v)
+            for u in users[id(v)]:
+                waiting[id(u)] -= 1
+                if waiting[id(u)] == 0:
+                    ready.append(u)
+        return order
+
+    assert check_topological_order(kahn)
+    assert check_topological_order(lambda root: tuple(root.topological_order()))
+
+
+@pytest.mark.parametrize(
+    "fn, words",
+    [
+        (recursive_order, ("recursion", "stack")),
+        (lambda root: list(reversed(root.topological_order())), ("backward order", "reverse")),
+        (pre_order, ("backward order",)),  # right reversed on z = x*y + x ...
+        (lambda root: list(reversed(pre_order(root))), ("2u comes before its input u",)),  # ... not on L
+        (lambda root: list(reversed(breadth_first(root))), ("comes before its input",)),
+        (breadth_first, ("backward order",)),  # valid reversed on z = x*y + x, so that is the hint
+        (lambda root: [root], ("missing",)),
+        (lambda root: [v for v in root.topological_order() if v._prev], ("leaves",)),
+        (lambda root: root.topological_order() * 2, ("twice", "visited")),
+        (lambda root: None, ("return",)),
+        (lambda root: 42, ("list of nodes",)),
+        (lambda root: [v.data for v in root.topological_order()], ("not a node",)),
+        (lambda root: itertools.count(), ("not a node",)),  # an endless iterator does not hang the check
+        (lambda root: 1 / 0, ("ZeroDivisionError",)),
+        (recursive_order(Value(1.0)), ("function itself",)),
+    ],
+)
+def test_topological_order_names_the_mistake(fn, words):
+    assert failed_with(check_topological_order(fn), *words)
+
+
+def test_topological_order_without_visited_set():
+    def no_visited_set(root):
+        order = []
+
+        def visit(v):
+            for child in v._prev:
+                visit(child)
+            order.append(v)
+
+        visit(root)
+        return order
+
+    assert failed_with(check_topological_order(no_visited_set), "twice", "visited")
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_topological_order_on_random_orders_is_right_exactly_when_the_order_is(seed):
+    rng = random.Random(seed)
+    valid = []
+
+    def shuffled(root):
+        order = root.topological_order()
+        if len(order) < 50:  # the 5,000-deep chain stays valid, so the small graphs decide
+            rng.shuffle(order)
+        valid.append(is_topological(order))
+        return order
+
+    result = check_topological_order(shuffled)
+    assert bool(result) == all(valid)
+    assert result.hint or result
+
+
+# ---- run_backward ----
+
+
+def fire_in(order_of):
+    """A run_backward that seeds the root and fires the nodes in order_of(root)."""
+
+    def run_backward(root):
+        root.grad = 1.0
+        for node in order_of(root):
+            node._backward()
+
+    return run_backward
+
+
+def test_run_backward_accepts_correct_walks():
+    assert check_run_backward(fire_in(lambda root: reversed(root.topological_order())))
+    assert check_run_backward(
+        fire_in(
+            lambda root: (
+                reversed(recursive_order(root))
+                if len(root.topological_order()) < 900
+                else reversed(root.topological_order())
+            )
+        )
+    )
+
+    def leaves_anywhere(root):  # leaves do nothing when they fire, so where they sit does not matter
+        order = list(reversed(root.topological_order()))
+        leaves = [v for v in order if not v._prev]
+        return leaves + [v for v in order if v._prev]
+
+    assert check_run_backward(fire_in(leaves_anywhere))
+
+
+@pytest.mark.parametrize(
+    "fn, words",
+    [
+        (fire_in(breadth_first), ("u fired before 2u", "3.0000 instead of 3.0592")),
+        (fire_in(pre_order), ("u fired before 2u",)),
+        (fire_in(lambda root: root.topological_order()), ("fired before", "reversed")),
+        (lambda root: [n._backward() for n in reversed(root.topological_order())], ("grad = 1.0",)),
+        (lambda root: root.backward(), ("must not call",)),
+        (fire_in(lambda root: reversed(recursive_order(root))), ("recursion",)),
+        (fire_in(lambda root: [root]), ("never fired",)),
+        (fire_in(lambda root: []), ("leaves' gradients are still 0",)),
+        (fire_in(lambda root: 2 * list(reversed(root.topological_order()))), ("exactly once",)),
+        (lambda root: 1 / 0, ("ZeroDivisionError",)),
+        ("my_run_backward", ("function itself",)),
+    ],
+)
+def test_run_backward_names_the_mistake(fn, words):
+    assert failed_with(check_run_backward(fn), *words)
+
+
+def test_run_backward_push_and_recurse_is_refused():
+    """The no-sort alternative: fire a node, then recurse into its inputs. It counts u's share twice."""
+
+    def push_and_recurse(root):
+        root.grad = 1.0
+
+        def push(node):
+            node._backward()
+            for child in node._prev:
+                push(child)
+
+        push(root)
+
+    assert failed_with(check_run_backward(push_and_recurse), "fired before")
+
+
+def test_run_backward_leaves_a_usable_graph_behind():
+    """The check swaps the root's class to forbid backward(); it must swap it back."""
+    seen = []
+    check_run_backward(lambda root: seen.append(root))
+    assert type(seen[0]) is Value
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_run_backward_on_random_firing_orders_is_right_exactly_when_users_fire_first(seed):
+    rng = random.Random(seed)
+    valid = []
+
+    def random_firing(root):
+        order = list(reversed(root.topological_order()))
+        if len(order) < 50:
+            rng.shuffle(order)
+        interior = [v for v in order if v._prev]  # leaves fire harmlessly anywhere
+        valid.append(is_topological(list(reversed(interior))))
+        root.grad = 1.0
+        for node in order:
+            node._backward()
+
+    result = check_run_backward(random_firing)
+    assert bool(result) == all(valid)
+
+
+# ---- the breadth-first prediction ----
+
+
+def test_bfs_prediction_numbers_are_what_the_engine_gives():
+    x = Value(0.5)
+    u = x * 3.0
+    L = u + (u * 2.0).tanh()
+    fire_in(breadth_first)(L)
+    assert x.grad == pytest.approx(BFS_X_GRAD, abs=1e-12)
+    x2 = Value(0.5)
+    u2 = x2 * 3.0
+    (u2 + (u2 * 2.0).tanh()).backward()
+    assert x2.grad == pytest.approx(TRUE_X_GRAD, abs=1e-12)
+    assert round(TRUE_X_GRAD, 4) == 3.0592
+
+
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        (3.0592, "true gradient"),
+        (0.0592, "through tanh(2u)"),
+        (0.0, "receive"),
+        (1.0197, "u.grad"),
+        (2.5, "u fires"),
+    ],
+)
+def test_bfs_prediction_hints(answer, words):
+    assert failed_with(check_bfs_prediction(answer), words)
+
+
+@given(st.floats(allow_nan=True, allow_infinity=True))
+def test_bfs_prediction_accepts_only_three(x):
+    assert bool(check_bfs_prediction(x)) == (abs(x - 3.0) <= 5e-4)
+
+
+# ---- mul ----
+
+
+def make_mul(update):
+    def mul(a, b):
+        out = Value(a.data * b.data, (a, b), "*")
+
+        def _backward():
+            update(a, b, out)
+
+        out._backward = _backward
+        return out
+
+    return mul
+
+
+def test_mul_accepts_both_styles():
+    assert check_mul(lambda a, b: Value(a.data * b.data, (a, b), "*", _local_grads=(b.data, a.data)))
+    assert check_mul(lambda a, b: a * b)  # the package's own operator is right too
+
+
+@pytest.mark.parametrize(
+    "fn, words",
+    [
+        (
+            make_mul(
+                lambda a, b, out: (
+                    setattr(a, "grad", b.data * out.grad) or setattr(b, "grad", a.data * out.grad)
+                )
+            ),
+            ("+=",),
+        ),
+        (
+            make_mul(
+                lambda a, b, out: (
+                    setattr(a, "grad", a.grad + a.data * out.grad),
+                    setattr(b, "grad", b.grad + b.data * out.grad),
+                )
+            ),
+            ("swapped",),
+        ),
+        (
+            make_mul(
+                lambda a, b, out: (setattr(a, "grad", a.grad + b.data), setattr(b, "grad", b.grad + a.data))
+            ),
+            ("out.grad",),
+        ),
+        (lambda a, b: Value(a.data * b.data, (a, b), "*"), ("out._backward",)),
+        (lambda a, b: Value(a.data * b.data), ("inputs",)),
+        (lambda a, b: a.data * b.data, ("Value",)),
+        (lambda a, b: 1 / 0, ("ZeroDivisionError",)),
+    ],
+)
+def test_mul_names_the_mistake(fn, words):
+    assert failed_with(check_mul(fn), *words)
+
+
+LOCALS = {
+    "b": lambda a, b, out: b.data,
+    "a": lambda a, b, out: a.data,
+    "1": lambda a, b, out: 1.0,
+    "out": lambda a, b, out: out.data,
+    "junk": lambda a, b, out: "x",
+}
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    da=st.sampled_from(sorted(LOCALS)),
+    db=st.sampled_from(sorted(LOCALS)),
+    accumulate=st.booleans(),
+    times_out_grad=st.booleans(),
+)
+def test_mul_random_rules_pass_only_when_right(da, db, accumulate, times_out_grad):
+    def update(a, b, out):
+        for node, rule in ((a, LOCALS[da]), (b, LOCALS[db])):
+            g = rule(a, b, out) * (out.grad if times_out_grad else 1.0)
+            node.grad = node.grad + g if accumulate else g
+
+    result = check_mul(make_mul(update))
+    assert bool(result) == (da == "b" and db == "a" and accumulate and times_out_grad)
+    assert result or result.hint
+
+
+def junk_answers():
+    def hostile_grads(*args):
+        for x in args:
+            x.grad = Hostile()
+        return args[0]
+
+    def hostile_prev(*args):
+        for x in args:
+            x._prev = Hostile()
+        return args[0]
+
+    return [
+        None,
+        42,
+        "text",
+        Hostile(),
+        lambda *a: Hostile(),
+        lambda *a: [Hostile()],
+        hostile_grads,
+        hostile_prev,
+    ]
+
+
+@pytest.mark.parametrize(
+    "check", [check_topological_order, check_run_backward, check_mul, check_bfs_prediction]
+)
+@pytest.mark.parametrize("junk", range(len(junk_answers())))
+def test_checks_never_raise_on_hostile_answers(check, junk):
+    result = check(junk_answers()[junk])
+    assert not result and result.hint

@@ -1,0 +1,197 @@
+"""Chapter 5 exercise checks: sin (a new operation) and max (a routing one, with a tie to judge).
+
+Right answers in either style (closure or _local_grads) pass; plausible and randomly generated
+wrong rules fail with a hint that names the mistake; nothing a learner passes makes a check raise.
+"""
+
+import math
+
+import pytest
+from hints import Hostile, failed_with
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from micrograd_lesson import Value
+from micrograd_lesson.exercises import check_max, check_sin
+
+
+def closure_op(f, df, assign=False, use_out_grad=True):
+    def op(x):
+        out = Value(f(x.data), (x,), "op")
+
+        def _backward():
+            g = df(x.data) * (out.grad if use_out_grad else 1.0)
+            if assign:
+                x.grad = g
+            else:
+                x.grad += g
+
+        out._backward = _backward
+        return out
+
+    return op
+
+
+def local_op(f, df):
+    return lambda x: Value(f(x.data), (x,), "op", _local_grads=(df(x.data),))
+
+
+# ---- sin ----
+
+
+def test_sin_accepts_both_styles():
+    assert check_sin(closure_op(math.sin, math.cos))
+    assert check_sin(local_op(math.sin, math.cos))
+
+
+@pytest.mark.parametrize(
+    "fn, words",
+    [
+        (closure_op(math.sin, math.cos, assign=True), ("+=",)),
+        (closure_op(math.sin, math.cos, use_out_grad=False), ("out.grad",)),
+        (lambda x: Value(math.sin(x.data)), ("remember its input",)),
+        (lambda x: Value(math.sin(x.data), (x,), "op"), ("_local_grads=", "out._backward")),
+        (lambda x: math.sin(x.data), ("Value",)),
+        (lambda x: x, ("new Value",)),
+        (local_op(lambda x: math.sin(x) + 1, math.cos), ("data",)),
+        (local_op(math.sin, lambda x: -math.cos(x)), ("sign",)),
+        (local_op(math.sin, math.sin), ("cos x, not sin x",)),
+        (local_op(math.sin, lambda x: -math.sin(x)), ("not -sin x",)),
+        (local_op(math.sin, lambda x: "cos"), ("sin",)),
+        (lambda x: 1 / 0, ("ZeroDivisionError",)),
+        (math.sin(0.5), ("function itself",)),
+    ],
+)
+def test_sin_names_the_mistake(fn, words):
+    assert failed_with(check_sin(fn), *words)
+
+
+@settings(max_examples=60, deadline=None)
+@given(scale=st.floats(-3, 3), shift=st.floats(-1, 1))
+def test_sin_refuses_every_other_local_derivative(scale, shift):
+    """Any derivative a*cos(x) + b other than cos(x) itself is refused."""
+    wrong = not (math.isclose(scale, 1.0, abs_tol=1e-7) and math.isclose(shift, 0.0, abs_tol=1e-7))
+    result = check_sin(local_op(math.sin, lambda x: scale * math.cos(x) + shift))
+    assert bool(result) != wrong
+
+
+# ---- max ----
+
+
+def max_rule(win, lose, tie_a, tie_b, style="local"):
+    """A maximum(a, b) giving (win, lose) to the larger and smaller input, (tie_a, tie_b) at a tie."""
+
+    def locals_(a, b):
+        if a.data > b.data:
+            return win, lose
+        if a.data < b.data:
+            return lose, win
+        return tie_a, tie_b
+
+    if style == "local":
+        return lambda a, b: Value(max(a.data, b.data), (a, b), "max", _local_grads=locals_(a, b))
+
+    def maximum(a, b):
+        out = Value(max(a.data, b.data), (a, b), "max")
+        ga, gb = locals_(a, b)
+
+        def _backward():
+            if style == "assign":
+                a.grad = ga * out.grad
+                b.grad = gb * out.grad
+            elif style == "no out.grad":
+                a.grad += ga
+                b.grad += gb
+            else:
+                a.grad += ga * out.grad
+                b.grad += gb * out.grad
+
+        out._backward = _backward
+        return out
+
+    return maximum
+
+
+@pytest.mark.parametrize("tie", [(1.0, 0.0), (0.0, 1.0), (0.5, 0.5), (0.25, 0.75)])
+@pytest.mark.parametrize("style", ["local", "closure"])
+def test_max_accepts_every_valid_tie_rule_in_both_styles(tie, style):
+    assert check_max(max_rule(1.0, 0.0, *tie, style=style))
+
+
+def test_max_accepts_returning_the_larger_input_itself():
+    assert check_max(lambda a, b: a if a.data >= b.data else b)
+
+
+def test_max_agrees_with_pytorch_at_a_tie():
+    torch = pytest.importorskip("torch")
+    a = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
+    b = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
+    torch.maximum(a, b).backward()
+    tie = (a.grad.item(), b.grad.item())
+    assert tie == (0.5, 0.5)
+    assert check_max(max_rule(1.0, 0.0, *tie))
+
+
+@pytest.mark.parametrize(
+    "fn, words",
+    [
+        (max_rule(1.0, 0.0, 1.0, 1.0), ("both inputs got the full gradient", "add up to exactly 1")),
+        (max_rule(1.0, 0.0, 0.0, 0.0), ("add up to 0.0000",)),
+        (max_rule(1.0, 0.0, 1.5, -0.5), ("between 0 and 1",)),
+        (max_rule(0.0, 1.0, 0.5, 0.5), ("SMALLER",)),
+        (max_rule(1.0, 1.0, 0.5, 0.5), ("expected a.grad = 1, b.grad = 0",)),
+        (max_rule(1.0, 0.0, 1.0, 0.0, style="assign"), ("+=",)),
+        (max_rule(1.0, 0.0, 0.5, 0.5, style="assign"), ("+=",)),
+        (max_rule(1.0, 0.0, 0.5, 0.5, style="no out.grad"), ("out.grad",)),
+        (lambda a, b: Value(max(a.data, b.data)), ("remember its inputs",)),
+        (lambda a, b: Value(min(a.data, b.data), (a, b), "max", _local_grads=(1.0, 0.0)), ("data",)),
+        (lambda a, b: max(a.data, b.data), ("return a Value",)),
+        (lambda a, b: Value(max(a.data, b.data), (a, b), "max"), ("failed",)),
+        (lambda a: a, ("TypeError",)),
+        (max, ("TypeError",)),  # Python's max compares Values, which they do not support
+    ],
+)
+def test_max_names_the_mistake(fn, words):
+    assert failed_with(check_max(fn), *words)
+
+
+shares = st.sampled_from([0.0, 0.25, 0.5, 1.0, -0.5, 1.5])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    win=shares, lose=shares, tie_a=shares, tie_b=shares, style=st.sampled_from(["local", "closure", "assign"])
+)
+def test_max_random_rules_pass_exactly_when_they_are_subgradients(win, lose, tie_a, tie_b, style):
+    valid_tie = tie_a + tie_b == 1.0 and 0.0 <= tie_a <= 1.0 and 0.0 <= tie_b <= 1.0
+    right = win == 1.0 and lose == 0.0 and valid_tie
+    if style == "assign":  # max(a, a) keeps only the last share, max(a, b) * a loses a's other path
+        right = False
+    result = check_max(max_rule(win, lose, tie_a, tie_b, style=style))
+    assert bool(result) == right, repr(result)
+
+
+# ---- every check, whatever it is given ----
+
+JUNK = st.one_of(
+    st.none(),
+    st.integers(),
+    st.text(max_size=4),
+    st.just(lambda *args: None),
+    st.just(lambda *args: "text"),
+    st.just(lambda *args: 1 / 0),
+    st.just(lambda *args: Value(float("nan"))),
+    st.just(lambda *args: args[0]),
+    st.just(lambda *args: [args]),
+    st.builds(Hostile),
+    st.just(lambda *args: Hostile()),
+    st.just(lambda *args: [setattr(x, "grad", Hostile()) for x in args] and args[0]),
+    st.just(lambda *args: [setattr(x, "_prev", Hostile()) for x in args] and args[0]),
+)
+
+
+@pytest.mark.parametrize("check", [check_sin, check_max])
+@given(junk=JUNK)
+def test_checks_never_raise_and_refuse_junk(check, junk):
+    result = check(junk)
+    assert not result and result.hint

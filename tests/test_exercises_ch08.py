@@ -1,0 +1,248 @@
+"""Chapter 8 exercise checks: every right answer passes, wrong ones (hand-picked and generated) get a hint."""
+
+import pytest
+from hints import failed_with, hint_of
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from micrograd_lesson import Value
+from micrograd_lesson.exercises import (
+    SOLUTIONS,
+    check_clip_gradients,
+    check_diagnosis,
+    check_learning_rate,
+    check_train_step,
+)
+from micrograd_lesson.exercises.ch08 import _TRUTH, CAUSES, _broken_run, mystery_runs
+
+junk = st.one_of(
+    st.none(),
+    st.integers(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=5),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=3),
+    st.builds(Value, st.floats(-5, 5)),
+    st.sampled_from([lambda *a: None, lambda *a: 1 / 0, lambda *a: "x", lambda *a: [1, 2], lambda *a: {}]),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(junk)
+def test_no_check_raises_on_junk(answer):
+    for check in (check_train_step, check_learning_rate, check_diagnosis, check_clip_gradients):
+        result = check(answer)
+        assert not result and repr(result).startswith("not yet:")
+
+
+def squared_error(model, xs, ys):
+    return sum((model(x) - y) ** 2 for x, y in zip(xs, ys))
+
+
+def step_with(scale=1.0, zero=True, mean=False, returns="before"):
+    """A train_step with one thing changed: the update's size, the zeroing, the loss, or what it returns."""
+
+    def train_step(model, xs, ys, lr):
+        loss = squared_error(model, xs, ys)
+        if mean:
+            loss = loss / len(xs)
+        if zero:
+            model.zero_grad()
+        loss.backward()
+        for p in model.parameters():
+            p.data -= scale * lr * p.grad
+        if returns == "after":
+            return squared_error(model, xs, ys).data
+        return {"before": loss.data, "value": loss, "none": None}[returns]
+
+    return train_step
+
+
+# ---- 1. train_step ----
+
+
+def test_train_step_right_answers_pass():
+    assert check_train_step(step_with())
+    assert check_train_step(step_with(returns="value"))  # the loss Value itself is fine too
+
+
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        (step_with(zero=False), "zero the gradients"),
+        (step_with(scale=-1.0), "uphill"),
+        (step_with(scale=0.0), "did not change"),
+        (step_with(returns="after"), "before"),
+        (step_with(returns="none"), "as a number"),
+        (step_with(mean=True), "mean"),
+        (step_with(scale=2.0), "2 times as far"),
+    ],
+)
+def test_train_step_names_the_mistake(answer, words):
+    assert words in hint_of(check_train_step, answer)
+
+
+def test_train_step_that_raises_or_breaks_a_parameter_gets_a_hint():
+    def broken(model, xs, ys, lr):
+        raise RuntimeError("oops")
+
+    def corrupts(model, xs, ys, lr):
+        loss = squared_error(model, xs, ys)
+        model.parameters()[0].data = "x"
+        return loss.data
+
+    assert "RuntimeError: oops" in hint_of(check_train_step, broken)
+    assert "no longer a number" in hint_of(check_train_step, corrupts)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.floats(min_value=-3, max_value=3).filter(lambda k: abs(k - 1) > 1e-6))
+def test_an_update_of_the_wrong_size_never_passes(scale):
+    assert failed_with(check_train_step(step_with(scale=scale)))
+
+
+# ---- 2. learning_rate ----
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(min_value=0.78, max_value=1.22))
+def test_every_rate_that_empties_the_bowl_passes(lr):
+    # 5 updates leave 2.5 * (1 - lr)**10 of the loss; below 1e-6 when |1 - lr| < 0.229
+    assert check_learning_rate(lr)
+    assert check_learning_rate(lambda: lr)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(min_value=-1e300, max_value=1e300).filter(lambda lr: abs(1 - lr) > 0.23))
+def test_every_other_rate_fails_without_raising(lr):
+    assert failed_with(check_learning_rate(lr))
+
+
+@pytest.mark.parametrize(
+    "lr, words",
+    [
+        (0.5, "too cautious"),
+        (0.05, "too cautious"),
+        (1.5, "overshooting"),
+        (2.0, "stays the same size and flips side"),
+        (3.0, "grows"),
+        (1e200, "grows"),
+        (0.0, "positive"),
+        (-1.0, "positive"),
+        ("1", "as a number"),
+        (float("nan"), "as a number"),
+        (True, "as a number"),
+    ],
+)
+def test_wrong_rates_get_a_hint(lr, words):
+    assert words in hint_of(check_learning_rate, lr)
+
+
+def test_the_stored_hint_does_not_give_the_answer_away():
+    assert "1 - lr = 0" not in hint_of(check_learning_rate, 0.5)
+
+
+# ---- 3. diagnosis ----
+
+
+def test_the_curves_show_what_the_hints_say():
+    runs = mystery_runs()
+    by_cause = {cause: runs[letter] for letter, cause in _TRUTH.items()}
+    assert set(by_cause) == set(CAUSES)
+    stale = by_cause["stale graph"]
+    assert len(set(stale)) == 1  # flat
+    small = by_cause["rate too small"]
+    assert all(b < a for a, b in zip(small, small[1:])) and small[-1] > 0.3 * small[0]  # smooth and slow
+    assert max(by_cause["rate too large"]) > 1e100  # explodes
+    bouncing = by_cause["forgot zero_grad"]
+    rises = sum(b > a for a, b in zip(bouncing, bouncing[1:]))
+    assert max(bouncing) <= bouncing[0] and rises > 20  # finite, and keeps going back up
+    assert _broken_run("forgot zero_grad") == bouncing  # reproducible
+
+
+def test_the_answer_may_be_written_loosely():
+    answer = {letter.lower(): cause.upper().replace(" ", "_") for letter, cause in _TRUTH.items()}
+    assert check_diagnosis(answer)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.permutations(sorted(CAUSES)))
+def test_every_other_assignment_fails_and_names_a_wrong_curve(order):
+    answer = dict(zip(sorted(_TRUTH), order))
+    result = check_diagnosis(answer)
+    if answer == _TRUTH:
+        assert result
+    else:
+        wrong = min(letter for letter in _TRUTH if answer[letter] != _TRUTH[letter])
+        assert failed_with(result, f"curve {wrong} is not '{answer[wrong]}'")
+
+
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        ({"A": "forgot zero_grad"}, "missing"),
+        ({**_TRUTH, "B": "bad luck"}, "not one of the causes"),
+        (list(_TRUTH.items()), "dict"),
+        (dict.fromkeys(_TRUTH, "rate too small"), "curve A"),
+    ],
+)
+def test_diagnosis_names_the_mistake(answer, words):
+    assert words in hint_of(check_diagnosis, answer)
+
+
+def test_the_solution_uses_every_cause_once():
+    answer = SOLUTIONS["ch08.diagnosis"][0]()
+    assert answer == _TRUTH and sorted(answer.values()) == sorted(CAUSES)
+
+
+# ---- 4. clip_gradients ----
+
+
+def clip(each=False, always=False, to_unit=False, returns_new=False, the_data=False):
+    def clip_gradients(params, max_norm):
+        norm = sum(p.grad**2 for p in params) ** 0.5
+        if each:
+            for p in params:
+                p.grad = max(-max_norm, min(max_norm, p.grad))
+        elif norm > max_norm or always:
+            for p in params:
+                if the_data:
+                    p.data *= max_norm / norm
+                elif to_unit:
+                    p.grad /= norm
+                else:
+                    p.grad *= max_norm / norm
+        return min(norm, max_norm) if returns_new else norm
+
+    return clip_gradients
+
+
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        (clip(each=True), "on its own"),
+        (clip(always=True), "leave the grads alone"),
+        (clip(to_unit=True), "exactly max_norm"),
+        (clip(returns_new=True), "before clipping"),
+        (clip(the_data=True), "only p.grad"),
+    ],
+)
+def test_plausible_wrong_clipping_gets_a_hint(answer, words):
+    assert words in hint_of(check_clip_gradients, answer)
+
+
+def test_right_clipping_passes():
+    assert check_clip_gradients(clip())
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(min_value=0.01, max_value=0.99) | st.floats(min_value=1.01, max_value=100))
+def test_clipping_to_the_wrong_length_never_passes(factor):
+    def wrong_length(params, max_norm):
+        norm = sum(p.grad**2 for p in params) ** 0.5
+        if norm > max_norm:
+            for p in params:
+                p.grad *= factor * max_norm / norm
+        return norm
+
+    assert failed_with(check_clip_gradients(wrong_length))
