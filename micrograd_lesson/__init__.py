@@ -10,7 +10,8 @@ from .gradcheck import central_difference, forward_difference, gradcheck, numeri
 from .nn import MLP, Layer, Module, Neuron
 from .optim import SGD, Adam, Optimizer
 from .plots import plot_decision_boundary, plot_losses
-from .train import History, fit, frame_slider
+from .train import History, fit
+from .widgets import frame_slider
 
 __version__ = "0.1.0"
 
