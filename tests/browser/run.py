@@ -4,9 +4,9 @@ Starts JupyterLab from this environment (127.0.0.1, a free port, a token, throwa
 config/data/runtime folders) on a copy of the notebooks, and drives Debian's Chromium
 through Playwright at 1280x800:
 
-1. every notebook, opened without running anything: stored graphs and plots show as
-   pictures, none is wider than the output area or taller than the notebook's view,
-   formulas are typeset, and after 10 s the notebook is not marked modified and its
+1. every notebook, trusted as `make lab` does and opened without running anything:
+   stored graphs and plots show as pictures, none is wider than the output area or
+   taller than the notebook's view, formulas are typeset, and after 10 s the notebook is not marked modified and its
    file is unchanged;
 2. Run All on a graph-heavy chapter (a drawn graph appears, with its node labels)
    and on chapter 9 (the progress bar moves while training runs);
@@ -94,6 +94,10 @@ class Lab:
         (settings / "notification.jupyterlab-settings").write_text(
             json.dumps({"fetchNews": "false", "checkForUpdates": False})
         )
+        # As `make lab` does: trusted notebooks show their stored drawings as SVG.
+        notebooks = sorted(str(p) for p in self.root.glob("*.ipynb"))
+        trust = [sys.executable, "-m", "jupyter", "trust", *notebooks]
+        subprocess.run(trust, env=env, check=True, stdout=subprocess.DEVNULL)
         command = [
             sys.executable, "-m", "jupyter", "lab", "--no-browser",
             "--ip=127.0.0.1", f"--port={self.port}", f"--IdentityProvider.token={self.token}",
