@@ -6,8 +6,8 @@ through Playwright at 1280x800:
 
 1. every notebook, trusted as `make lab` does and opened without running anything:
    stored graphs and plots show as pictures, none is wider than the output area or
-   taller than the notebook's view, formulas are typeset, and after 10 s the notebook is not marked modified and its
-   file is unchanged;
+   taller than the notebook's view, formulas are typeset, and after 10 s the notebook
+   is not marked modified and its file is unchanged;
 2. Run All on a graph-heavy chapter (a drawn graph appears, with its node labels)
    and on chapter 9 (the progress bar moves while training runs);
 3. the static site from `make html`: the index (title, chapter list) and one chapter
