@@ -243,7 +243,8 @@ def _best_direction(nodes, labels):
         across = max(sum(c for _, c in b) + 18 * (len(b) - 1) for b in layers.values())
         width, height = (along, across) if direction == "LR" else (across, along)
         fit[direction] = min(FIT_WIDTH_PX * 0.75 / width, FIT_HEIGHT_PX * 0.75 / height, 1.0)
-    return "LR" if fit["LR"] >= fit["TB"] else "TB"
+    # Left to right is micrograd's way and the shorter picture; top down must earn its height.
+    return "TB" if fit["TB"] > 1.25 * fit["LR"] else "LR"
 
 
 def _text_tree(root):
