@@ -32,15 +32,17 @@ lab: $(READY) check-dot
 	cd notebooks && ../$(BIN)/jupyter lab $(LAB_ARGS) 00_python_you_need.ipynb
 
 # Jupyter refuses to run as root (containers, some hosted machines) unless told it may.
-LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root)
+# Kernels talk over local sockets (ipc) rather than TCP where the system has them: no
+# "running over TCP without encryption" warning, and nothing listens on a port.
+LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root) $(if $(filter Windows_NT,$(OS)),,--KernelManager.transport=ipc)
 
 # Everything CI checks: lint, unit tests, and strict nbval over every notebook (serially).
 test: $(READY) check-dot lint
 	$(BIN)/python -m pytest tests notebooks/*.ipynb $(NBVAL)
 
 lint: $(READY)
-	$(BIN)/ruff check micrograd_lesson tests notebooks site
-	$(BIN)/ruff format --check micrograd_lesson tests notebooks/src site
+	$(BIN)/ruff check micrograd_lesson tests notebooks website
+	$(BIN)/ruff format --check micrograd_lesson tests notebooks/src website
 
 unit: $(READY)
 	$(BIN)/python -m pytest tests
@@ -61,7 +63,7 @@ test-browser: $(READY) check-dot html
 
 # The course as a static web site, build/html/index.html: every chapter with its stored outputs.
 html: $(READY)
-	$(BIN)/python site/build.py
+	$(BIN)/python website/build.py
 
 bench: $(READY)
 	$(BIN)/python -m pip install --quiet micrograd==0.1.0

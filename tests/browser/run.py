@@ -102,7 +102,7 @@ class Lab:
             sys.executable, "-m", "jupyter", "lab", "--no-browser",
             "--ip=127.0.0.1", f"--port={self.port}", f"--IdentityProvider.token={self.token}",
             f"--ServerApp.root_dir={self.root}", "--LabApp.expose_app_in_browser=True",
-            "--ServerApp.port_retries=0",
+            "--ServerApp.port_retries=0", "--KernelManager.transport=ipc",
         ]  # fmt: skip
         if os.geteuid() == 0:
             command.append("--allow-root")

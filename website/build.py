@@ -1,13 +1,13 @@
 """Build the course as a static web site in build/html/ (`make html`), with no network.
 
 Every notebook in notebooks/ is rendered by nbconvert with its stored outputs, in
-JupyterLab's look (nbconvert's "lab" template, extended in site/templates/course
+JupyterLab's look (nbconvert's "lab" template, extended in website/templates/course
 with previous/next links). Formulas are typeset by a local copy of MathJax 2,
 from the jupyter-server-mathjax package, copied into build/html/mathjax/. The
 index lists the chapters in order, each with the description from the chapter
 table in README.md.
 
-    python site/build.py            # then open build/html/index.html
+    python website/build.py            # then open build/html/index.html
 """
 
 import html
