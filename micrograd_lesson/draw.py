@@ -72,6 +72,7 @@ def _escape(text):
 FIT_WIDTH_PX = 840
 FIT_HEIGHT_PX = 600
 PNG_SCALE = 2  # PNG pixels per CSS pixel: sharp on high-density screens too
+RANKSEP = {"LR": "0.5", "TB": "0.25"}  # inches between ranks
 
 
 class Drawing:
@@ -172,8 +173,13 @@ def draw_dot(root, format="svg", rankdir="auto", *, notes=None, show_grad=True, 
 
     # size is in inches at 72 points each, and a point is 4/3 CSS pixels.
     size = f"{FIT_WIDTH_PX * 0.75 / 72:.3f},{FIT_HEIGHT_PX * 0.75 / 72:.3f}"
+    # Tighter than Graphviz's defaults (ranks 0.5 in apart, nodes 0.5 in tall), so that
+    # a drawing shrunk to fit the notebook keeps its text as large as it can; left to
+    # right, arrows keep their length so that they stay visible between wide boxes.
     g = graphviz.Digraph(
-        format=format, graph_attr={"rankdir": rankdir, "size": size}, node_attr={"fontname": "Helvetica"}
+        format=format,
+        graph_attr={"rankdir": rankdir, "size": size, "ranksep": RANKSEP[rankdir], "nodesep": "0.15"},
+        node_attr={"fontname": "Helvetica", "height": "0.3", "margin": "0.05,0.02"},
     )
     for node in nodes:
         name = names[id(node)]
@@ -216,7 +222,8 @@ def _best_direction(nodes, labels):
     operation one layer after its inputs, its result one after that, a leaf just
     before the operation that uses it first); a layer's
     size along the flow is its largest node, across the flow the sum of its nodes.
-    Sizes are in points, for 14 pt Helvetica (about 7.5 points a character).
+    Sizes are in points, for 14 pt Helvetica (about 7.5 points a character) and the
+    spacing draw_dot sets.
     """
     layer = {}
     for node in _inputs_first(nodes[0]):
@@ -231,16 +238,17 @@ def _best_direction(nodes, labels):
     layer.update({key: use - 1 for key, use in first_use.items()})
     boxes = {"LR": {}, "TB": {}}  # layer -> [(along, across)]
     for node in nodes:
-        widths = [7.5 * len(f) + 16 for f in labels[id(node)]]
-        boxes["LR"].setdefault(layer[id(node)], []).append((sum(widths), 36))
-        boxes["TB"].setdefault(layer[id(node)], []).append((max(36, 23 * len(widths)), max(widths)))
+        widths = [7.5 * len(f) + 8 for f in labels[id(node)]]
+        boxes["LR"].setdefault(layer[id(node)], []).append((sum(widths), 22))
+        boxes["TB"].setdefault(layer[id(node)], []).append((max(22, 18 * len(widths)), max(widths)))
         if node._op:
-            boxes["LR"].setdefault(layer[id(node)] - 1, []).append((54, 36))
-            boxes["TB"].setdefault(layer[id(node)] - 1, []).append((36, 54))
+            boxes["LR"].setdefault(layer[id(node)] - 1, []).append((54, 22))
+            boxes["TB"].setdefault(layer[id(node)] - 1, []).append((22, 54))
     fit = {}
     for direction, layers in boxes.items():
-        along = sum(max(a for a, _ in b) for b in layers.values()) + 36 * (len(layers) - 1)
-        across = max(sum(c for _, c in b) + 18 * (len(b) - 1) for b in layers.values())
+        gap = 72 * float(RANKSEP[direction])
+        along = sum(max(a for a, _ in b) for b in layers.values()) + gap * (len(layers) - 1)
+        across = max(sum(c for _, c in b) + 11 * (len(b) - 1) for b in layers.values())
         width, height = (along, across) if direction == "LR" else (across, along)
         fit[direction] = min(FIT_WIDTH_PX * 0.75 / width, FIT_HEIGHT_PX * 0.75 / height, 1.0)
     # Left to right is micrograd's way and the shorter picture; top down must earn its height.
