@@ -274,7 +274,7 @@ print(f"hinge part 0 on every step after that: {all(v == 0 for v in history['dat
 # about 0.011, is the L2 term: the network is only shrinking its weights.
 
 # %%
-fig, (ax_loss, ax_acc, ax_lr) = plt.subplots(1, 3, figsize=(12, 3.6))
+fig, (ax_loss, ax_acc, ax_lr) = plt.subplots(1, 3, figsize=(10.5, 3.2))
 ax_loss.plot(history.loss, color="#2e5cb8", label="total loss")
 ax_loss.plot(history["data loss"], color="#e69f00", linestyle="--", label="hinge part")
 ax_loss.set_yscale("log")
@@ -363,7 +363,7 @@ def boundary_at(step, ax):
 # %%
 for step in (0, 10, 30, 100):
     print(f"after {step:3d} updates: {accuracy_at(step):.0%} of the points correct")
-fig, axes = plt.subplots(1, 4, figsize=(14, 3.4))
+fig, axes = plt.subplots(1, 4, figsize=(10.5, 2.7))
 for ax, step in zip(axes, (0, 10, 30, 100)):
     boundary_at(step, ax)
     ax.set_xticks([])

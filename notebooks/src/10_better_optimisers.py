@@ -271,7 +271,7 @@ for problem, (loss_fn, start, steps, rates) in problems.items():
 # The loss curves, on a log scale so that each factor of ten is the same height:
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
+fig, axes = plt.subplots(1, 2, figsize=(10.5, 3.8))
 for ax, problem in zip(axes, problems):
     curves = {name: results[problem, name][0] for name in makers}
     plot_losses(curves, ax=ax, log=True, title=f"Loss on the {problem}")
@@ -298,7 +298,7 @@ print(f"banana: Adam's loss falls below momentum's for good at step {crossing}")
 # step on the banana), and a large dot in the same colour marks where each run ends:
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
+fig, axes = plt.subplots(1, 2, figsize=(10.5, 4.2))
 grids = {
     "valley": (np.linspace(-9, 2, 200), np.linspace(-1.3, 1.3, 200)),
     "banana": (np.linspace(-2, 2, 200), np.linspace(-1, 3, 200)),
