@@ -244,6 +244,8 @@ def open_each_notebook(page, lab, names):
         detail = [(f"cell {p['cell']}", p["kind"], p["width"]) for p in wide]
         check(not wide, f"{name}: no drawing wider than its output area ({area} px), no plot shrunk by more"
               f" than {SHRINK_LIMIT['png']}x {detail or ''}")  # fmt: skip
+        for p in pictures:  # the height as shown, after JupyterLab shrinks a wide plot
+            p["height"] *= min(1, p["area"] / p["width"]) if p["kind"] == "png" and p["width"] else 1
         tall = [p for p in pictures if p["height"] > p["view"]]
         view = pictures[0]["view"] if pictures else "-"
         detail = [(f"cell {p['cell']}", p["kind"], round(p["height"])) for p in tall]
