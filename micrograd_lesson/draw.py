@@ -66,9 +66,10 @@ def _escape(text):
     return text
 
 
-# The notebook area of JupyterLab in a 1280x800 window, with the file browser open,
-# leaves about 870 px for an output and about 650 px of height on screen. Drawings are
-# laid out to fit inside this box (in CSS pixels); Graphviz shrinks a larger layout.
+# JupyterLab 4.6 in a 1280x800 window, with the file browser open, leaves 848 px for an
+# output and shows 679 px of the notebook's height (measured by tests/browser/run.py).
+# Drawings are laid out to fit inside this box (in CSS pixels); Graphviz shrinks a
+# larger layout to fit.
 FIT_WIDTH_PX = 840
 FIT_HEIGHT_PX = 600
 PNG_SCALE = 2  # PNG pixels per CSS pixel: sharp on high-density screens too
@@ -142,7 +143,8 @@ def draw_dot(root, format="svg", rankdir="auto", *, notes=None, show_grad=True, 
 
     format: what .render() and .pipe() produce ("svg", "png", "pdf", ...).
     rankdir: "LR" (left to right), "TB" (top down), or "auto" (the default):
-        whichever of the two needs less shrinking to fit the notebook.
+        left to right, unless top down needs clearly less shrinking to fit
+        the notebook (long chains, deep networks).
     notes: optional {node: text} shown on those nodes, e.g. the order in
         which backward() visits them.
     show_grad: False hides the grad row (before any backward pass).

@@ -378,7 +378,7 @@ plt.show()
 # moons' tips (98 %), and by step 100 it wraps both tips and every point is correct.
 #
 # The slider below holds all 16 snapshots (when the notebook runs in Jupyter with
-# ipywidgets; a stored copy shows only a note). Drag it to watch the boundary swing
+# ipywidgets; a stored copy shows its first picture). Drag it to watch the boundary swing
 # into place: fast at first, while the learning rate is high, then fine adjustments.
 
 # %%
