@@ -31,6 +31,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 import urllib.request
 import uuid
 from pathlib import Path
@@ -284,7 +285,10 @@ def check_graph_chapter(page, lab, name):
         "() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedSVG img')]"
         ".map(img => img.naturalWidth > 0 ? img.src : '')"
     )
-    texts = [base64.b64decode(src.split(",", 1)[1]).decode() if ";base64," in src else src for src in svgs]
+    texts = [
+        base64.b64decode(src.split(",", 1)[1]).decode() if ";base64," in src else urllib.parse.unquote(src)
+        for src in svgs
+    ]
     check(bool(svgs), f"{name} run in the browser: {len(svgs)} graphs drawn as SVG")
     check(all("data " in t for t in texts), f"{name} run in the browser: every drawn graph has node labels")
     expected = stored_errors(lab.root / f"{name}.ipynb")
