@@ -255,7 +255,9 @@ def open_each_notebook(page, lab, names):
             page.wait_for_timeout(1000)
             math = page.evaluate(MATH_STATE)
             check(math["typeset"] > 0 and math["raw"] == 0, f"{name}: formulas typeset ({math})")
-        page.evaluate("() => document.querySelector('.jp-WindowedPanel-outer').scrollTo(0, 0)")
+        # the screenshot shows the first picture (or the top, when there is none)
+        first = pictures[0]["cell"] - 1 if pictures else 0
+        page.evaluate(f"() => window.jupyterapp.shell.currentWidget.content.scrollToItem({first}, 'start')")
         page.wait_for_timeout(max(0, 10_000 - 1000 * (time.monotonic() - opened)))
         page.screenshot(path=str(SHOTS / f"{name}.png"))
         check(page.evaluate(IS_DIRTY) is False, f"{name}: not marked modified after 10 s open")
