@@ -85,6 +85,7 @@ def _described_class(widget_class):
 
     def mimebundle(self, **kwargs):
         data = widget_class._repr_mimebundle_(self, **kwargs)
+        data["text/plain"] = self.plain_text  # whole: ipywidgets cuts it at 110 characters
         if self.picture is None:
             return data
         # A live notebook shows the widget; a stored one (no widget state) this picture.
