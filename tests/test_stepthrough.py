@@ -323,7 +323,7 @@ def test_in_jupyter_it_is_a_widget_and_a_stored_picture(monkeypatch):
     pytest.importorskip("ipywidgets")
     import micrograd_lesson.stepthrough as stepthrough
 
-    monkeypatch.setattr(stepthrough, "_in_jupyter_kernel", lambda: True)
+    monkeypatch.setattr(stepthrough, "in_jupyter_kernel", lambda: True)
     steps = step_through(chapter_2_graph()["L"])
     bundle = steps._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle  # live: the slider

@@ -96,7 +96,7 @@ W1, W2 = np.meshgrid(np.linspace(-0.5, 2.5, 121), np.linspace(2.5, 5.5, 121))
 bowl = 0.5 * ((W1 - 1) ** 2 + (W2 - 5) ** 2)
 path = np.array(path)
 
-fig, (ax_path, ax_loss) = plt.subplots(1, 2, figsize=(11, 4.8), width_ratios=[1, 1.4])
+fig, (ax_path, ax_loss) = plt.subplots(1, 2, figsize=(10, 4.4), width_ratios=[1, 1.4])
 contours = ax_path.contour(W1, W2, bowl, levels=[0.01, 0.05, 0.2, 0.6, 1.2, 2.5], cmap="viridis")
 ax_path.clabel(contours, fontsize=8)
 ax_path.plot(path[:, 0], path[:, 1], "o-", color="#c0392b", markersize=4, label="gradient descent, lr 0.5")
@@ -218,7 +218,7 @@ print(f"convergence: from step {start_flat} (loss {losses[start_flat]:.4f})")
 for k in (0, end_rapid, start_flat, len(losses) - 1):
     print(f"step {k:2d}: loss {losses[k]:.4f}, gradient length {grad_lengths[k]:.4f}")
 
-fig, (ax, ax_log) = plt.subplots(1, 2, figsize=(11, 4.2))
+fig, (ax, ax_log) = plt.subplots(1, 2, figsize=(10, 3.8))
 phases = [
     (0, end_rapid, "#fde2c8", "1. rapid descent"),
     (end_rapid, start_flat, "#fff3b0", "2. diminishing returns"),
