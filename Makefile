@@ -68,6 +68,8 @@ html: $(READY)
 bench: $(READY)
 	$(BIN)/python -m pip install --quiet micrograd==0.1.0
 	$(BIN)/python benchmarks/bench.py
+	$(BIN)/python -m pip install --quiet torch==2.13.0
+	$(BIN)/python benchmarks/bench_tensor.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis
