@@ -108,8 +108,10 @@ print(f"  {len(leaves) - len(start_weights):,} plain numbers wrapped as Values (
 print(f"  {len(start_weights)} parameters, made before the step")
 
 # %% [markdown]
-# `_backward` runs 68,818 times, once per node of the graph, and `Value.__init__`
-# 68,481 times: 65,077 operations each make one new `Value`, and 3,404 plain numbers are
+# `_backward` runs 68,818 times, once per node of the graph. New nodes come from two
+# places: `_result` makes the 65,077 results of operations (it fills a node's slots
+# directly, without `__init__`'s checks of its input), and `Value.__init__` runs
+# 3,404 times, for the plain numbers that are
 # wrapped in a `Value` where they meet one: each input coordinate once for every
 # first-layer neuron it is multiplied in (100 × 2 × 16 = 3,200), each of the 100 labels,
 # and constants such as the 1 in `1 - y * s`. The other 337 nodes are the parameters,
@@ -147,7 +149,7 @@ plt.show()
 
 # %% [markdown]
 # With the collector off, the functions that make new nodes (`__mul__`, `__add__`,
-# `__init__`) lose the part of their time that was really the collector's; which of them
+# `_result`) lose the part of their time that was really the collector's; which of them
 # carried most of it depends on where each collection happened to start, so it changes
 # from run to run. The functions that make no nodes, such as `_backward`, change much
 # less; how much they move shows the noise in these wall-clock times on a busy machine.

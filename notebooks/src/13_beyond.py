@@ -621,7 +621,7 @@ del kept, kept_plain
 # %% [markdown]
 # With the graph, the 50 outputs keep every intermediate value of every forward pass
 # alive (the count above: each output holds its whole graph, and the weights are shared),
-# more than 7 MB. Under `no_grad()` only the 50 results remain, in less than 0.1 MB: more
+# more than 5 MB. Under `no_grad()` only the 50 results remain, in less than 0.1 MB: more
 # than a hundred times less, for outputs that are identical to the last bit. Training needs the graph;
 # everything after training does not.
 
