@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 READY  := $(VENV)/.installed
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 
-.PHONY: lab test lint unit notebooks execute bench clean check-dot venv
+.PHONY: lab test lint unit notebooks execute bench clean check-dot venv test-browser html
 
 # Create .venv with pip and install the package and its pinned dependencies.
 $(READY): pyproject.toml requirements.txt
@@ -26,21 +26,23 @@ check-dot:
 	  echo "  Windows:       winget install graphviz   (then reopen the terminal)"; \
 	  exit 1; }
 
-# Open the course in JupyterLab. Trusting the notebooks lets stored graphs (SVG) show at once.
+# Open the course in JupyterLab at chapter 0. Trusting the notebooks lets stored graphs (SVG) show at once.
 lab: $(READY) check-dot
-	$(BIN)/jupyter trust notebooks/*.ipynb
-	cd notebooks && ../$(BIN)/jupyter lab $(LAB_ARGS)
+	@$(BIN)/jupyter trust notebooks/*.ipynb >/dev/null
+	cd notebooks && ../$(BIN)/jupyter lab $(LAB_ARGS) 00_python_you_need.ipynb
 
 # Jupyter refuses to run as root (containers, some hosted machines) unless told it may.
-LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root)
+# Kernels talk over local sockets (ipc) rather than TCP where the system has them: no
+# "running over TCP without encryption" warning, and nothing listens on a port.
+LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root) $(if $(filter Windows_NT,$(OS)),,--KernelManager.transport=ipc)
 
 # Everything CI checks: lint, unit tests, and strict nbval over every notebook (serially).
 test: $(READY) check-dot lint
 	$(BIN)/python -m pytest tests notebooks/*.ipynb $(NBVAL)
 
 lint: $(READY)
-	$(BIN)/ruff check micrograd_lesson tests notebooks
-	$(BIN)/ruff format --check micrograd_lesson tests notebooks/src
+	$(BIN)/ruff check micrograd_lesson tests notebooks website
+	$(BIN)/ruff format --check micrograd_lesson tests notebooks/src website
 
 unit: $(READY)
 	$(BIN)/python -m pytest tests
@@ -53,9 +55,21 @@ notebooks: $(READY) check-dot
 execute: $(READY) check-dot
 	$(BIN)/python notebooks/src/build.py $(NB)
 
+# The course in a real browser: JupyterLab and Chromium (/usr/bin/chromium, or CHROMIUM=...),
+# driven by Playwright; screenshots in build/browser/. Checks the site too, so it builds it first.
+CHROMIUM ?= /usr/bin/chromium
+test-browser: $(READY) check-dot html
+	$(BIN)/python tests/browser/run.py --chromium $(CHROMIUM)
+
+# The course as a static web site, build/html/index.html: every chapter with its stored outputs.
+html: $(READY)
+	$(BIN)/python website/build.py
+
 bench: $(READY)
 	$(BIN)/python -m pip install --quiet micrograd==0.1.0
 	$(BIN)/python benchmarks/bench.py
+	$(BIN)/python -m pip install --quiet torch==2.13.0
+	$(BIN)/python benchmarks/bench_tensor.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis

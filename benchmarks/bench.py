@@ -4,49 +4,68 @@ The workload is micrograd's own demo: 100 two-moons points, MLP(2, [16, 16, 1]),
 the max-margin loss mean(relu(1 - y * score)) plus an L2 penalty 1e-4 * sum(p * p),
 and plain SGD with the learning rate 1.0 - 0.9 * k / 100 at step k.
 
-Both engines start from the same weights (ours are copied into micrograd's model)
-and take their steps alternately (ours, theirs, ours, ...), so a machine that gets
-busier or quieter during the run affects both alike. The garbage collector stays
-on. Every timed step ends with gc.collect(): an engine whose graphs hold reference
-cycles (micrograd's closures refer to their own node) pays for freeing them in its
-own step, and the next step, of either engine, starts from a clean heap.
+Each engine runs in a process of its own (a "worker"), so each has its own heap
+and its own garbage collector, exactly as in a learner's session. The two workers
+take their steps alternately (ours, theirs, ours, ...), so a machine that gets
+busier or quieter affects both alike. Both start from the same weights and must
+report the same loss at every step.
 
-Run with `make bench` (it installs micrograd==0.1.0 into .venv first). Every figure
-printed comes from this run; nothing is stored or hard-coded.
+Three ways of running the same loop, each with a fresh pair of workers:
+
+- plain (the headline): the loop as micrograd's demo writes it, default garbage
+  collector, the previous step's loss still alive while the next graph is built;
+- collector off: gc.disable() before the loop, to show what the collector costs;
+- collect after each step: the loss is dropped and gc.collect() is called at the
+  end of every timed step, so every step starts from a clean heap.
+
+Run with `make bench`. Every figure printed comes from this run; nothing is stored.
 """
 
 import gc
+import json
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 import tracemalloc
-from collections import namedtuple
 from pathlib import Path
 
-# Import the package from this checkout, whether or not it is pip-installed.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from micrograd_lesson import nn as our_nn  # noqa: E402
-from micrograd_lesson.datasets import make_moons  # noqa: E402
-from micrograd_lesson.engine import Value as OurValue  # noqa: E402
-
-try:
-    from micrograd import nn as their_nn
-    from micrograd.engine import Value as TheirValue
-except ImportError:
-    sys.exit("micrograd 0.1.0 is not installed: run `make bench`, or `pip install micrograd==0.1.0`.")
-
-STEPS = 20
+ROOT = Path(__file__).resolve().parent.parent
 DATA_SEED = 0
 WEIGHT_SEED = 1337
+MODES = {  # name: (steps, what the row shows)
+    "plain": (20, "plain loop, default collector (the headline)"),
+    "gc-off": (10, "collector off: gc.disable() before the loop"),
+    "collect": (10, "gc.collect() at the end of every step"),
+}
 CHAIN_LENGTH = 1_000_000
 SUM_TERMS = 100_000
 THEIR_CHAIN = 1_000  # deep enough for micrograd's recursive topological sort to fail
 
 
-# ---- the workload: the same code drives both engines ----
+# ---- a worker: one engine, one training loop, driven step by step over a pipe ----
+
+
+def load_engine(engine):
+    """(Value, MLP) of one engine.
+
+    Both workers import the course's package first (and with it NumPy and
+    matplotlib, as in a notebook), so both collectors start from the same heap:
+    a full collection walks every tracked object, and a heap of another size
+    would make it cost more or less for reasons that are not the engine's.
+    """
+    sys.path.insert(0, str(ROOT))  # this checkout, whether or not it is pip-installed
+    import micrograd_lesson  # noqa: F401
+
+    if engine == "ours":
+        from micrograd_lesson.engine import Value
+        from micrograd_lesson.nn import MLP
+    else:
+        from micrograd.engine import Value
+        from micrograd.nn import MLP
+    return Value, MLP
 
 
 def loss_and_accuracy(Value, model, X, y):
@@ -60,38 +79,6 @@ def loss_and_accuracy(Value, model, X, y):
     return data_loss + reg_loss, accuracy
 
 
-Step = namedtuple("Step", "seconds gc_seconds loss accuracy")
-
-
-def train_step(Value, model, X, y, k):
-    """One SGD step, timed, including the gc.collect() that frees its graph."""
-    start = time.perf_counter()
-    loss, accuracy = loss_and_accuracy(Value, model, X, y)
-    model.zero_grad()
-    loss.backward()
-    learning_rate = 1.0 - 0.9 * k / 100
-    for p in model.parameters():
-        p.data -= learning_rate * p.grad
-    loss_value = loss.data
-    del loss  # the graph is now garbage
-    collect_start = time.perf_counter()
-    gc.collect()
-    end = time.perf_counter()
-    return Step(end - start, end - collect_start, loss_value, accuracy)
-
-
-def same_start():
-    """Our MLP and micrograd's, with identical weights."""
-    random.seed(WEIGHT_SEED)
-    ours = our_nn.MLP(2, [16, 16, 1])
-    theirs = their_nn.MLP(2, [16, 16, 1])
-    ours_params, their_params = ours.parameters(), theirs.parameters()
-    assert len(ours_params) == len(their_params) == 337
-    for p, q in zip(ours_params, their_params):  # both list each neuron's w, then b
-        q.data = p.data
-    return ours, theirs
-
-
 def count_nodes(root):
     """Distinct nodes reachable from root (an explicit stack: no recursion limit)."""
     seen, stack = set(), [root]
@@ -103,6 +90,42 @@ def count_nodes(root):
     return len(seen)
 
 
+def worker(engine, mode):
+    """Read the setup, then one command per line: "step" or "memory"; answer in JSON."""
+    Value, MLP = load_engine(engine)
+    setup = json.loads(sys.stdin.readline())
+    X, y = setup["X"], setup["y"]
+    model = MLP(2, [16, 16, 1])
+    for p, w in zip(model.parameters(), setup["weights"], strict=True):
+        p.data = w
+    gc.collect()
+    heap = len(gc.get_objects())  # the tracked objects a full collection starts from
+    if mode == "gc-off":
+        gc.disable()
+    loss, k = None, 0
+    for command in sys.stdin:
+        if command.strip() == "memory":
+            print(json.dumps(graph_memory(Value, model, X, y)), flush=True)
+            continue
+        start, start_cpu = time.perf_counter(), time.process_time()
+        # The loop body of micrograd's demo. `loss` still holds the previous
+        # step's graph while this one is built, as in a plain Python loop.
+        loss, accuracy = loss_and_accuracy(Value, model, X, y)
+        model.zero_grad()
+        loss.backward()
+        learning_rate = 1.0 - 0.9 * k / 100
+        for p in model.parameters():
+            p.data -= learning_rate * p.grad
+        loss_value = loss.data
+        if mode == "collect":
+            loss = None  # the graph is now garbage; free it inside this step
+            gc.collect()
+        seconds, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+        answer = {"seconds": seconds, "cpu": cpu, "loss": loss_value, "accuracy": accuracy, "heap": heap}
+        print(json.dumps(answer), flush=True)
+        k += 1
+
+
 def graph_memory(Value, model, X, y):
     """Bytes allocated while building and backpropagating one step's graph, and its node count."""
     gc.collect()
@@ -110,60 +133,125 @@ def graph_memory(Value, model, X, y):
     before = tracemalloc.get_traced_memory()[0]
     loss, _ = loss_and_accuracy(Value, model, X, y)
     loss.backward()
-    held, peak = tracemalloc.get_traced_memory()
+    held = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
-    nodes = count_nodes(loss)
-    del loss
-    gc.collect()
-    return held - before, peak - before, nodes
+    return {"bytes": held, "nodes": count_nodes(loss)}
 
 
-# ---- the parts ----
+class Worker:
+    """The parent's handle on a worker process."""
+
+    def __init__(self, engine, mode, setup):
+        self.process = subprocess.Popen(
+            [sys.executable, __file__, "--worker", engine, mode],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        self.send(json.dumps(setup))
+
+    def send(self, line):
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def ask(self, command):
+        self.send(command)
+        answer = self.process.stdout.readline()
+        if not answer:
+            sys.exit(f"a benchmark worker died (exit code {self.process.wait()})")
+        return json.loads(answer)
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait()
 
 
-def compare_training():
+# ---- the parent: the same start for both, steps alternated, figures printed ----
+
+
+def setup():
+    """The data and our MLP's initial weights, sent to both workers."""
+    from micrograd_lesson.datasets import make_moons
+    from micrograd_lesson.nn import MLP
+
     X, y = make_moons(100, noise=0.1, seed=DATA_SEED)
-    X = [(float(a), float(b)) for a, b in X]
-    y = [float(v) for v in y]
-    ours, theirs = same_start()
+    random.seed(WEIGHT_SEED)
+    weights = [p.data for p in MLP(2, [16, 16, 1]).parameters()]
+    assert len(weights) == 337
+    return {"X": [[float(a), float(b)] for a, b in X], "y": [float(v) for v in y], "weights": weights}
 
-    ours_steps, their_steps = [], []
-    for k in range(STEPS):  # alternate: a step of ours, then a step of theirs
-        ours_steps.append(train_step(OurValue, ours, X, y, k))
-        their_steps.append(train_step(TheirValue, theirs, X, y, k))
 
-    print(f"Training: micrograd's demo, {len(X)} points, MLP(2, [16, 16, 1]), {STEPS} steps each")
-    header = ("step", "ours s", "theirs s", "loss (ours)", "loss (theirs)", "|diff|", "acc")
-    print("{:>4} {:>8} {:>9} {:>16} {:>16} {:>8} {:>5}".format(*header))
-    for k, (o, t) in enumerate(zip(ours_steps, their_steps)):
-        diff = abs(o.loss - t.loss)
-        times = f"{k:4d} {o.seconds:8.3f} {t.seconds:9.3f}"
-        print(f"{times} {o.loss:16.12f} {t.loss:16.12f} {diff:8.1e} {o.accuracy:5.0%}")
+def run_mode(mode, start):
+    """Both engines, steps alternated; {engine: [step answers]}."""
+    steps = MODES[mode][0]
+    workers = {engine: Worker(engine, mode, start) for engine in ("ours", "micrograd")}
+    answers = {engine: [] for engine in workers}
+    for _ in range(steps):
+        for engine, w in workers.items():
+            answers[engine].append(w.ask("step"))
+    memory = {engine: w.ask("memory") for engine, w in workers.items()} if mode == "plain" else None
+    for w in workers.values():
+        w.close()
+    return answers, memory
 
-    mean_ours = statistics.mean(s.seconds for s in ours_steps)
-    mean_theirs = statistics.mean(s.seconds for s in their_steps)
-    median_ours = statistics.median(s.seconds for s in ours_steps)
-    median_theirs = statistics.median(s.seconds for s in their_steps)
-    gc_ours = statistics.mean(s.gc_seconds for s in ours_steps)
-    gc_theirs = statistics.mean(s.gc_seconds for s in their_steps)
-    worst = max(abs(o.loss - t.loss) for o, t in zip(ours_steps, their_steps))
-    same_accuracy = all(o.accuracy == t.accuracy for o, t in zip(ours_steps, their_steps))
-    ratio = mean_theirs / mean_ours
-    print()
-    print("seconds per step: mean (median); of which the closing gc.collect()")
-    print(f"  ours            {mean_ours:.3f} ({median_ours:.3f}); {gc_ours:.3f}")
-    print(f"  micrograd 0.1.0 {mean_theirs:.3f} ({median_theirs:.3f}); {gc_theirs:.3f}")
-    print(f"ours is {ratio:.1f}x faster (goal: at least 5x): {'met' if ratio >= 5 else 'NOT met'}")
-    agree = "within" if worst <= 1e-9 else "OUTSIDE"
-    print(f"losses agree step by step: largest difference {worst:.1e} ({agree} 1e-9)")
-    print(f"training accuracies {'identical' if same_accuracy else 'DIFFER'} at every step")
-    return X, y
+
+def report_mode(mode, answers):
+    """Print one row's figures; return its mean seconds per step (wall and CPU) and loss gap."""
+    ours, theirs = answers["ours"], answers["micrograd"]
+    worst = max(abs(o["loss"] - t["loss"]) for o, t in zip(ours, theirs))
+    same_accuracy = all(o["accuracy"] == t["accuracy"] for o, t in zip(ours, theirs))
+    figures = {}
+    for clock in ("seconds", "cpu"):
+        figures[clock] = {e: statistics.mean(a[clock] for a in answers[e]) for e in answers}
+    median = {e: statistics.median(a["seconds"] for a in answers[e]) for e in answers}
+    print(f"{MODES[mode][1]}: {len(ours)} steps each; seconds per step, mean (median) and CPU")
+    print(
+        f"  (objects tracked by the collector before the loop: {ours[0]['heap']:,} and {theirs[0]['heap']:,})"
+    )
+    for engine, name in (("ours", "ours"), ("micrograd", "micrograd 0.1.0")):
+        wall, cpu = figures["seconds"][engine], figures["cpu"][engine]
+        print(f"  {name:16} {wall:.3f} ({median[engine]:.3f}), CPU {cpu:.3f}")
+    ratios = [figures[c]["micrograd"] / figures[c]["ours"] for c in ("seconds", "cpu")]
+    print(f"  ours is {ratios[0]:.1f}x faster ({ratios[1]:.1f}x in CPU time)")
+    print(
+        f"  losses: largest difference at any step {worst:.1e}; "
+        f"accuracies {'identical' if same_accuracy else 'DIFFER'} at every step"
+    )
+    return figures, worst
+
+
+def report_steps(answers):
+    ours, theirs = answers["ours"], answers["micrograd"]
+    print("step by step (plain loop):")
+    print(
+        "{:>4} {:>8} {:>9} {:>16} {:>16} {:>5}".format(
+            "step", "ours s", "theirs s", "loss (ours)", "loss (theirs)", "acc"
+        )
+    )
+    for k, (o, t) in enumerate(zip(ours, theirs)):
+        print(
+            f"{k:4d} {o['seconds']:8.3f} {t['seconds']:9.3f} "
+            f"{o['loss']:16.12f} {t['loss']:16.12f} {o['accuracy']:5.0%}"
+        )
+
+
+def report_memory(memory):
+    print("memory for one step's graph (tracemalloc, after forward and backward):")
+    for engine, m in memory.items():
+        name = "micrograd 0.1.0" if engine == "micrograd" else engine
+        print(
+            f"  {name:16} {m['nodes']:,} nodes, {m['bytes'] / 2**20:5.1f} MiB: "
+            f"{m['bytes'] / m['nodes']:4.0f} bytes per node"
+        )
 
 
 def deep_graphs():
-    print()
-    print("Deep graphs (ours):")
-    x = OurValue(1.0)
+    from micrograd.engine import Value as TheirValue
+
+    from micrograd_lesson.engine import Value
+
+    print("deep graphs (ours):")
+    x = Value(1.0)
     y = x
     start = time.perf_counter()
     for _ in range(CHAIN_LENGTH):
@@ -176,8 +264,7 @@ def deep_graphs():
         f"backward in {done - built:.2f} s (d out / d x = {x.grad:+.1f})"
     )
     del x, y
-
-    terms = [OurValue(float(i)) for i in range(SUM_TERMS)]
+    terms = [Value(float(i)) for i in range(SUM_TERMS)]
     start = time.perf_counter()
     total = sum(terms)
     built = time.perf_counter()
@@ -188,8 +275,6 @@ def deep_graphs():
         f"  sum() of {SUM_TERMS:,} terms: built in {built - start:.2f} s, backward in {done - built:.2f} s "
         f"(every term's grad is 1: {ok})"
     )
-    del terms, total
-
     z = TheirValue(1.0)
     for _ in range(THEIR_CHAIN):
         z = z + 1
@@ -200,34 +285,52 @@ def deep_graphs():
         )
     except RecursionError as e:
         print(f"  micrograd 0.1.0 on a chain of {THEIR_CHAIN:,} additions: RecursionError: {e}")
-    del z
-    gc.collect()
-
-
-def memory(X, y):
-    ours, theirs = same_start()
-    print()
-    print("Memory for one step's graph (tracemalloc, after forward and backward):")
-    for name, Value, model in (("ours", OurValue, ours), ("micrograd 0.1.0", TheirValue, theirs)):
-        held, peak, nodes = graph_memory(Value, model, X, y)
-        mib = 2**20
-        print(
-            f"  {name:16} {nodes:,} nodes: {held / mib:5.1f} MiB held, {held / nodes:4.0f} bytes per node",
-            end="",
-        )
-        print(f" (peak {peak / mib:.1f} MiB)")
 
 
 def main():
-    gc.enable()
-    print(
-        f"Python {platform.python_version()} on {platform.machine()}; garbage collector on: {gc.isenabled()}"
-    )
+    sys.path.insert(0, str(ROOT))
+    try:
+        import micrograd  # noqa: F401
+    except ImportError:
+        sys.exit("micrograd 0.1.0 is not installed: run `make bench`, or `pip install micrograd==0.1.0`.")
+    print(f"Python {platform.python_version()} on {platform.machine()}")
+    print("micrograd's demo: 100 two-moons points, MLP(2, [16, 16, 1]), hinge loss + L2, SGD")
+    print("each engine in its own process, steps alternated (ours, theirs, ...)")
     print()
-    X, y = compare_training()
-    memory(X, y)
+    start = setup()
+    results = {}
+    for mode in MODES:
+        answers, memory = run_mode(mode, start)
+        if mode == "plain":
+            report_steps(answers)
+            print()
+        results[mode] = report_mode(mode, answers)
+        if memory:
+            report_memory(memory)
+        print()
+    print("summary, seconds per step (mean of the steps; CPU = this process's CPU time):")
+    print(f"  {'':46} {'ours':>6} {'micrograd':>9} {'ratio':>6} {'CPU ratio':>9}")
+    for mode, (figures, _) in results.items():
+        wall, cpu = figures["seconds"], figures["cpu"]
+        ratio, cpu_ratio = wall["micrograd"] / wall["ours"], cpu["micrograd"] / cpu["ours"]
+        print(
+            f"  {MODES[mode][1][:46]:46} {wall['ours']:6.3f} {wall['micrograd']:9.3f} "
+            f"{ratio:5.1f}x {cpu_ratio:8.1f}x"
+        )
+    wall = results["plain"][0]["seconds"]
+    ratio = wall["micrograd"] / wall["ours"]
+    print(
+        f"headline (plain loop): {ratio:.1f}x micrograd 0.1.0; "
+        f"goal at least 10x: {'met' if ratio >= 10 else 'NOT met'}"
+    )
+    worst = max(w for _, w in results.values())
+    print(f"losses agree with micrograd's at every step of every row to {worst:.1e}")
+    print()
     deep_graphs()
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--worker"]:
+        worker(*sys.argv[2:4])
+    else:
+        main()

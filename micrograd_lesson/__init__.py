@@ -12,7 +12,8 @@ from .optim import SGD, Adam, Optimizer
 from .plots import plot_decision_boundary, plot_losses
 from .stepthrough import step_through
 from .tensor import Tensor
-from .train import History, fit, frame_slider
+from .train import History, fit
+from .widgets import frame_slider
 
 __version__ = "0.1.0"
 

@@ -39,6 +39,22 @@ def _walk(root):
     return order
 
 
+def _inputs_first(root):
+    """Every node reachable from root, each after all of its inputs (no recursion)."""
+    done, order, stack = set(), [], [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if id(node) in done:
+            continue
+        if expanded:
+            done.add(id(node))
+            order.append(node)
+            continue
+        stack.append((node, True))
+        stack.extend((child, False) for child in _inputs(node) if id(child) not in done)
+    return order
+
+
 def _fmt(x):
     return f"{x:.4f}"
 
@@ -50,27 +66,51 @@ def _escape(text):
     return text
 
 
-class Drawing:
-    """A drawn graph: shows as SVG (with a PNG fallback) in Jupyter, as text elsewhere."""
+# JupyterLab 4.6 in a 1280x800 window, with the file browser open, leaves 848 px for an
+# output and shows 679 px of the notebook's height (measured by tests/browser/run.py).
+# Drawings are laid out to fit inside this box (in CSS pixels); Graphviz shrinks a
+# larger layout to fit.
+FIT_WIDTH_PX = 840
+FIT_HEIGHT_PX = 600
+PNG_SCALE = 2  # PNG pixels per CSS pixel: sharp on high-density screens too
+RANKSEP = {"LR": "0.5", "TB": "0.25"}  # inches between ranks
 
-    def __init__(self, graph, summary, text_tree):
-        self.graph = graph  # the graphviz.Digraph, for .render() and friends
+
+class Drawing:
+    """A drawn graph: shows as SVG (with a PNG fallback) in Jupyter, as text elsewhere.
+
+    Like the graphviz.Digraph that micrograd's draw_dot returns, it has
+    .render(filename) and .pipe(); `format` is what those produce by default.
+    """
+
+    def __init__(self, graph, summary, text_tree, format="svg"):
+        self.graph = graph  # the graphviz.Digraph
         self.summary = summary
         self.text_tree = text_tree
+        self.format = format
 
     @property
     def source(self):
         """The DOT text: identical on every run for the same graph."""
         return self.graph.source
 
-    def pipe(self, format="svg"):
+    def pipe(self, format=None):
         """Rendered bytes, or None when Graphviz's `dot` is not installed."""
         if shutil.which("dot") is None:
             return None
         try:
-            return self.graph.pipe(format=format)
+            return self.graph.pipe(format=format or self.format)
         except (graphviz.ExecutableNotFound, subprocess.CalledProcessError):
             return None
+
+    def render(self, filename="graph", directory=None, format=None, **kwargs):
+        """Write the DOT source to `filename` and the drawing beside it (e.g. graph.svg).
+
+        Returns the drawing's path, as graphviz.Digraph.render does.
+        """
+        if shutil.which("dot") is None:
+            raise RuntimeError(INSTALL_HINT)
+        return self.graph.render(filename, directory=directory, format=format or self.format, **kwargs)
 
     def save(self, path):
         """Write an .svg, .png or .pdf file (chosen by the file's suffix)."""
@@ -85,27 +125,37 @@ class Drawing:
         svg = self.pipe("svg")
         if svg is None:
             return {"text/plain": f"{INSTALL_HINT}\n{self.text_tree}"}
-        return {
-            "image/svg+xml": svg.decode("utf-8"),
-            # Jupyter hides SVG in notebooks it does not trust; PNG always shows.
-            "image/png": self.pipe("png"),
-            "text/plain": self.summary,
-        }
+        # Jupyter hides SVG in notebooks it does not trust; PNG always shows. It is drawn
+        # at PNG_SCALE times the size and shown at the SVG's size, so it stays sharp.
+        png = self.graph.copy()
+        png.graph_attr["dpi"] = str(96 * PNG_SCALE)
+        png_bytes = png.pipe(format="png")
+        width = int.from_bytes(png_bytes[16:20], "big") // PNG_SCALE
+        data = {"image/svg+xml": svg.decode("utf-8"), "image/png": png_bytes, "text/plain": self.summary}
+        return data, {"image/png": {"width": width}}
 
     def __repr__(self):
         return self.summary
 
 
-def draw_dot(root, rankdir="LR", notes=None, show_grad=True, max_nodes=MAX_NODES):
-    """Draw the graph that produced `root`.
+def draw_dot(root, format="svg", rankdir="auto", *, notes=None, show_grad=True, max_nodes=MAX_NODES):
+    """Draw the graph that produced `root`; it shows in Jupyter, fitted to the notebook's width.
 
-    rankdir: "LR" (left to right, the default) or "TB" (top down).
+    format: what .render() and .pipe() produce ("svg", "png", "pdf", ...).
+    rankdir: "LR" (left to right), "TB" (top down), or "auto" (the default):
+        left to right, unless top down needs clearly less shrinking to fit
+        the notebook (long chains, deep networks).
     notes: optional {node: text} shown on those nodes, e.g. the order in
         which backward() visits them.
     show_grad: False hides the grad row (before any backward pass).
+
+    The first two parameters are micrograd's, so draw_dot(root, format="svg",
+    rankdir="LR").render("gout") works as it does there.
     """
-    if rankdir not in ("LR", "TB"):
-        raise ValueError(f"rankdir must be 'LR' or 'TB', got {rankdir!r}")
+    if rankdir not in ("LR", "TB", "auto"):
+        raise ValueError(f"rankdir must be 'LR', 'TB' or 'auto', got {rankdir!r}")
+    if format not in graphviz.FORMATS:
+        raise ValueError(f"format must be one Graphviz writes, such as 'svg', 'png' or 'pdf'; got {format!r}")
     for attr in ("data", "_prev", "_op"):
         if not hasattr(root, attr):
             raise TypeError(
@@ -119,21 +169,25 @@ def draw_dot(root, rankdir="LR", notes=None, show_grad=True, max_nodes=MAX_NODES
         )
     notes = {id(k): v for k, v in (notes or {}).items()}
     names = {id(n): f"n{i}" for i, n in enumerate(nodes)}  # a counter, not id(): stable
+    labels = {id(n): _fields(n, show_grad, notes.get(id(n))) for n in nodes}
+    if rankdir == "auto":
+        rankdir = _best_direction(nodes, labels)
 
-    g = graphviz.Digraph(graph_attr={"rankdir": rankdir}, node_attr={"fontname": "Helvetica"})
+    # size is in inches at 72 points each, and a point is 4/3 CSS pixels.
+    size = f"{FIT_WIDTH_PX * 0.75 / 72:.3f},{FIT_HEIGHT_PX * 0.75 / 72:.3f}"
+    # Tighter than Graphviz's defaults (ranks 0.5 in apart, nodes 0.5 in tall), so that
+    # a drawing shrunk to fit the notebook keeps its text as large as it can; left to
+    # right, arrows keep their length so that they stay visible between wide boxes.
+    g = graphviz.Digraph(
+        format=format,
+        graph_attr={"rankdir": rankdir, "size": size, "ranksep": RANKSEP[rankdir], "nodesep": "0.15"},
+        node_attr={"fontname": "Helvetica", "height": "0.3", "margin": "0.05,0.02"},
+    )
     for node in nodes:
         name = names[id(node)]
-        fields = [f"data {_fmt(node.data)}"]
-        if show_grad and hasattr(node, "grad"):
-            fields.append(f"grad {_fmt(node.grad)}")
-        label = getattr(node, "label", "")
-        if label:
-            fields.insert(0, str(label))
-        if id(node) in notes:
-            fields.append(str(notes[id(node)]))
-        fields = [_escape(f) for f in fields]
         # Braces flip a record's fields across the layout's direction: side by side
         # left to right, stacked top down, so a top-down drawing stays narrow.
+        fields = [_escape(f) for f in labels[id(node)]]
         g.node(name, label="{ " + " | ".join(fields) + " }", shape="record")
         if node._op:
             g.node(name + "_op", label=str(node._op), shape="ellipse")
@@ -147,7 +201,60 @@ def draw_dot(root, rankdir="LR", notes=None, show_grad=True, max_nodes=MAX_NODES
         f"<computation graph: {len(nodes)} values, {n_ops} operation{'s' * (n_ops != 1)}; "
         f"{root_name} = {_fmt(root.data)}>"
     )
-    return Drawing(g, summary, _text_tree(root))
+    return Drawing(g, summary, _text_tree(root), format)
+
+
+def _fields(node, show_grad, note):
+    """The rows of a node's box: label, data, grad, note."""
+    fields = [f"data {_fmt(node.data)}"]
+    if show_grad and hasattr(node, "grad"):
+        fields.append(f"grad {_fmt(node.grad)}")
+    label = getattr(node, "label", "")
+    if label:
+        fields.insert(0, str(label))
+    if note is not None:
+        fields.append(str(note))
+    return fields
+
+
+def _best_direction(nodes, labels):
+    """ "LR" or "TB", whichever Graphviz will need to shrink less to fit the box.
+
+    An estimate from the graph's shape, not a layout: nodes sit in layers (an
+    operation one layer after its inputs, its result one after that, a leaf just
+    before the operation that uses it first); a layer's
+    size along the flow is its largest node, across the flow the sum of its nodes.
+    Sizes are in points, for 14 pt Helvetica (about 7.5 points a character) and the
+    spacing draw_dot sets.
+    """
+    layer = {}
+    for node in _inputs_first(nodes[0]):
+        below = max((layer[id(c)] for c in _inputs(node)), default=-1)
+        layer[id(node)] = below + 2 if node._op else below + 1
+    first_use = {}  # like dot, a leaf sits just before the operation that first uses it
+    for node in nodes:
+        for child in _inputs(node):
+            if not _inputs(child):
+                use = layer[id(node)] - 1 if node._op else layer[id(node)]
+                first_use[id(child)] = min(first_use.get(id(child), use), use)
+    layer.update({key: use - 1 for key, use in first_use.items()})
+    boxes = {"LR": {}, "TB": {}}  # layer -> [(along, across)]
+    for node in nodes:
+        widths = [7.5 * len(f) + 8 for f in labels[id(node)]]
+        boxes["LR"].setdefault(layer[id(node)], []).append((sum(widths), 22))
+        boxes["TB"].setdefault(layer[id(node)], []).append((max(22, 18 * len(widths)), max(widths)))
+        if node._op:
+            boxes["LR"].setdefault(layer[id(node)] - 1, []).append((54, 22))
+            boxes["TB"].setdefault(layer[id(node)] - 1, []).append((22, 54))
+    fit = {}
+    for direction, layers in boxes.items():
+        gap = 72 * float(RANKSEP[direction])
+        along = sum(max(a for a, _ in b) for b in layers.values()) + gap * (len(layers) - 1)
+        across = max(sum(c for _, c in b) + 11 * (len(b) - 1) for b in layers.values())
+        width, height = (along, across) if direction == "LR" else (across, along)
+        fit[direction] = min(FIT_WIDTH_PX * 0.75 / width, FIT_HEIGHT_PX * 0.75 / height, 1.0)
+    # Left to right is micrograd's way and the shorter picture; top down must earn its height.
+    return "TB" if fit["TB"] > 1.25 * fit["LR"] else "LR"
 
 
 def _text_tree(root):

@@ -2,10 +2,15 @@
 
 Every arithmetic operation on a `Value` makes a new `Value` that remembers
 its inputs (`_prev`), the operation (`_op`) and the *local derivatives* of
-the result with respect to each input. `backward()` then walks the graph
-from the output back to the leaves, applying the chain rule at each node:
+the result with respect to each input (`_local_grads`). `backward()` then
+walks the graph from the output back to the leaves, applying the chain rule
+at each node:
 
     input.grad += local_derivative * output.grad
+
+`grad()` does the same without touching `.grad`, and can record that walk as
+a graph of its own, for second derivatives. Inside `no_grad()` operations
+compute their values but record nothing.
 
 The API matches the well-known micrograd, so code written for it runs here.
 """
@@ -29,32 +34,69 @@ def _check_number(data):
 
 
 def _short(x):
-    """A float rounded to 6 significant digits, for stable reprs."""
-    return repr(float(f"{x:.6g}"))
+    """x to 6 significant digits, so a repr is short and the same on every run.
+
+    From a million up every digit is kept: rounding 123456789.0 to 123457000.0
+    would show zeros that are not there.
+    """
+    return repr(x) if abs(x) >= 1e6 else repr(float(f"{x:.6g}"))
 
 
 class Value:
     """A scalar that remembers how it was computed, so it can backpropagate."""
 
-    # Fixed slots make a node smaller and quicker to build than a dict of attributes.
-    # "__dict__" still lets micrograd-style code set `out._backward = ...` on a node;
-    # "__weakref__" lets a weak reference watch a node being freed.
-    __slots__ = ("data", "grad", "_prev", "_op", "label", "_local_grads", "__dict__", "__weakref__")
+    # A node keeps its (at most two) inputs and their local derivatives in fixed
+    # slots, not in tuples: then a node is one object, not three, for Python's
+    # garbage collector to track, and a training step's graph of 65,000 nodes
+    # costs the collector about a third of the work. "__dict__" still lets code set
+    # `out._backward = ...` or a label on a node; "__weakref__" lets a weak
+    # reference watch a node being freed.
+    __slots__ = ("data", "grad", "_op", "_a", "_b", "_da", "_db", "__dict__", "__weakref__")
 
-    _exponent = None  # x ** n sets it to n, for its derivative rule written in Values
+    label = ""  # a class default: only a labelled node stores a label of its own
+    _exponent = None  # x ** n stores n, for its derivative rule written in Values
 
     def __init__(self, data, _children=(), _op="", label="", _local_grads=()):
         self.data = _check_number(data)
         self.grad = 0.0  # d(output)/d(self), filled in by backward()
-        if not _recording:  # inside no_grad(): a result with no history, a leaf
-            _children, _op, _local_grads = (), "", ()
-        # A tuple, not a set: b = a + a must list `a` twice (so it gets both
-        # contributions), and a fixed order gives the same drawing every run.
-        self._prev = tuple(_children)
-        self._op = _op
-        self.label = label
-        # d(self)/d(child) for each child, computed once, when the op runs.
-        self._local_grads = tuple(_local_grads)
+        self._op = _op if _recording else ""
+        if label:
+            self.label = label
+        self._a = self._b = self._da = self._db = None
+        if _children and _recording:  # inside no_grad() the result is a leaf
+            self._record(tuple(_children), tuple(_local_grads))
+
+    def _record(self, children, local_grads):
+        """Keep the inputs, in order, and their local derivatives (if given)."""
+        if len(children) > 2:
+            raise ValueError(
+                f"a Value remembers at most 2 inputs, got {len(children)} for {self._op!r}: "
+                f"build it from operations with one or two inputs"
+            )
+        if local_grads and len(local_grads) != len(children):  # else inputs would be dropped
+            raise ValueError(
+                f"a {self._op!r} node has {len(children)} inputs but {len(local_grads)} local derivatives"
+            )
+        # In order, repeats kept: b = a + a holds `a` in both slots (so it gets
+        # both contributions), and a fixed order gives the same drawing every run.
+        # With one input, the second slot stays None.
+        self._a, self._b = (children + (None,))[:2]
+        if local_grads:
+            self._da, self._db = (local_grads + (None,))[:2]
+
+    @property
+    def _prev(self):
+        """The inputs, in order: () for a leaf, (a,) or (a, b) for a result."""
+        if self._a is None:
+            return ()
+        return (self._a,) if self._b is None else (self._a, self._b)
+
+    @property
+    def _local_grads(self):
+        """d(self)/d(input) for each input in `_prev`; () if none was given."""
+        if self._da is None:
+            return ()
+        return (self._da,) if self._b is None else (self._da, self._db)
 
     def __repr__(self):
         label = f", label={self.label!r}" if self.label else ""
@@ -67,20 +109,20 @@ class Value:
         if other is NotImplemented:
             return other
         # d(a+b)/da = 1 and d(a+b)/db = 1: addition passes gradients through.
-        return Value(self.data + other.data, (self, other), "+", _local_grads=(1.0, 1.0))
+        return _result(self.data + other.data, "+", self, 1.0, other, 1.0)
 
     def __mul__(self, other):
         other = _as_value(other)
         if other is NotImplemented:
             return other
         # d(a*b)/da = b and d(a*b)/db = a: each input is scaled by the other.
-        return Value(self.data * other.data, (self, other), "*", _local_grads=(other.data, self.data))
+        return _result(self.data * other.data, "*", self, other.data, other, self.data)
 
     def __sub__(self, other):
         other = _as_value(other)
         if other is NotImplemented:
             return other
-        return Value(self.data - other.data, (self, other), "-", _local_grads=(1.0, -1.0))
+        return _result(self.data - other.data, "-", self, 1.0, other, -1.0)
 
     def __truediv__(self, other):
         other = _as_value(other)
@@ -90,7 +132,7 @@ class Value:
             raise ZeroDivisionError(f"division by zero: {self!r} / {other!r}")
         # d(a/b)/da = 1/b and d(a/b)/db = -a/b**2.
         b = other.data
-        return Value(self.data / b, (self, other), "/", _local_grads=(1 / b, -self.data / b**2))
+        return _result(self.data / b, "/", self, 1 / b, other, -self.data / b**2)
 
     def __pow__(self, other):
         if isinstance(other, Value):
@@ -108,8 +150,8 @@ class Value:
             slope = 0.0 if n == 0 else None
         else:
             slope = n * x ** (n - 1)
-        out = Value(x**n, (self,), f"**{other:g}", _local_grads=(slope,))
-        if out._prev:
+        out = _result(x**n, f"**{other:g}", self, slope)
+        if _recording:
             out._exponent = n
         return out
 
@@ -122,10 +164,10 @@ class Value:
                 f"x**y * log(x)); got base {x}. Use a plain number as the exponent instead."
             )
         out = x**y
-        return Value(out, (self, other), "**", _local_grads=(y * x ** (y - 1), out * math.log(x)))
+        return _result(out, "**", self, y * x ** (y - 1), other, out * math.log(x))
 
     def __neg__(self):
-        return Value(-self.data, (self,), "neg", _local_grads=(-1.0,))
+        return _result(-self.data, "neg", self, -1.0)
 
     # Reflected forms, so that 2 * a, 1 - a, 1 / a and 2 ** a work too.
     def __radd__(self, other):
@@ -153,41 +195,49 @@ class Value:
             out = math.exp(self.data)
         except OverflowError:
             raise OverflowError(f"exp({self.data}) overflows a float (inputs above ~709.78)") from None
-        return Value(out, (self,), "exp", _local_grads=(out,))  # d(e^x)/dx = e^x
+        return _result(out, "exp", self, out)  # d(e^x)/dx = e^x
 
     def log(self):
         if self.data <= 0:
             raise ValueError(f"log needs a positive input, got {self.data}")
-        return Value(math.log(self.data), (self,), "log", _local_grads=(1 / self.data,))
+        return _result(math.log(self.data), "log", self, 1 / self.data)
 
     def tanh(self):
         t = math.tanh(self.data)  # math.tanh never overflows: tanh(1000) is 1.0
-        return Value(t, (self,), "tanh", _local_grads=(1 - t * t,))
+        return _result(t, "tanh", self, 1 - t * t)
 
     def sigmoid(self):
         s = _stable_sigmoid(self.data)
-        return Value(s, (self,), "sigmoid", _local_grads=(s * (1 - s),))
+        return _result(s, "sigmoid", self, s * (1 - s))
 
     def relu(self):
         x = self.data
         # The slope is 1 right of zero and 0 left of it; at exactly 0 we pick 0.
-        return Value(max(x, 0.0), (self,), "ReLU", _local_grads=(1.0 if x > 0 else 0.0,))
+        return _result(max(x, 0.0), "ReLU", self, 1.0 if x > 0 else 0.0)
 
     # ---- backpropagation ----
 
     def _backward(self):
         """Chain rule at one node: pass this node's grad on to its inputs."""
-        if len(self._local_grads) != len(self._prev):  # else zip would drop inputs silently
-            raise RuntimeError(
-                f"a {self._op!r} node has {len(self._prev)} inputs but {len(self._local_grads)} local "
-                f"derivatives: pass _local_grads=(...) to Value, or set out._backward to a function"
+        a = self._a
+        if a is None:  # a leaf: nothing to pass on
+            return
+        if self._da is None:
+            raise self._no_local_derivative()
+        a.grad += self._da * self.grad
+        if self._b is not None:
+            self._b.grad += self._db * self.grad
+
+    def _no_local_derivative(self):
+        """The error for a node that has inputs but no local derivative to pass back."""
+        if self._exponent is not None:
+            return ZeroDivisionError(
+                f"the derivative of x{self._op} does not exist at x = {self._a.data} (it is infinite)"
             )
-        for child, local in zip(self._prev, self._local_grads):
-            if local is None:
-                raise ZeroDivisionError(
-                    f"the derivative of {self._op} does not exist at {child.data} (it is infinite)"
-                )
-            child.grad += local * self.grad
+        return RuntimeError(
+            f"a {self._op!r} node has {len(self._prev)} inputs but 0 local derivatives: "
+            f"pass _local_grads=(...) to Value, or set out._backward to a function"
+        )
 
     def backward(self):
         """Fill in `.grad` of every node in the graph: d(self)/d(node).
@@ -201,7 +251,7 @@ class Value:
         """
         order = self.topological_order()
         for node in order:
-            if node._prev:
+            if node._a is not None:
                 node.grad = 0.0
         self.grad += 1.0  # d(self)/d(self) = 1
         for node in reversed(order):
@@ -212,21 +262,38 @@ class Value:
 
         Iterative depth-first search with an explicit stack, so a chain of a
         million nodes works (a recursive version stops at Python's ~1000-deep
-        recursion limit).
+        recursion limit). The node on top of the stack goes down into its
+        first unvisited input; when it has none left, it is done.
         """
-        order, visited = [], set()
-        stack = [(self, False)]
+        order, visited, stack = [], {self}, [self]
         while stack:
-            node, inputs_done = stack.pop()
-            if inputs_done:
-                order.append(node)  # all its inputs are already in `order`
-            elif node not in visited:
-                visited.add(node)
-                stack.append((node, True))
-                for child in reversed(node._prev):
-                    if child not in visited:  # skipping seen inputs early keeps the stack short
-                        stack.append((child, False))
+            node = stack[-1]
+            a, b = node._a, node._b
+            if a is not None and a not in visited:
+                visited.add(a)
+                stack.append(a)
+            elif b is not None and b not in visited:
+                visited.add(b)
+                stack.append(b)
+            else:
+                order.append(stack.pop())  # all its inputs are already in `order`
         return order
+
+
+def _result(data, op, a, da, b=None, db=None):
+    """A new node made by one of the engine's own operations.
+
+    It sets the slots directly instead of going through `Value(...)`: the
+    inputs are known to be Values and `data` a float, so nothing needs checking.
+    """
+    out = object.__new__(Value)
+    out.data = data
+    out.grad = 0.0
+    if _recording:
+        out._op, out._a, out._da, out._b, out._db = op, a, da, b, db
+    else:  # inside no_grad(): a leaf, holding nothing
+        out._op, out._a, out._da, out._b, out._db = "", None, None, None, None
+    return out
 
 
 def _as_value(x):
@@ -256,9 +323,9 @@ def no_grad():
     """Compute values without recording how: every result is a plain leaf.
 
     Use it where no gradient will be asked for (evaluating a trained model,
-    updating weights): no inputs are kept, so each step's graph can be freed
-    as soon as the result is. Nesting works, and leaving the block, even by
-    an exception, restores what was there before.
+    updating weights): no inputs are kept, so each intermediate result is
+    freed as soon as nothing else refers to it. Nesting works, and leaving
+    the block, even by an exception, restores what was there before.
     """
     global _recording
     before = _recording
@@ -292,11 +359,14 @@ _RULES_IN_VALUES = {
 
 def _local_grads_in_values(node):
     """The node's local derivatives as Values (or constants), for create_graph."""
+    own_backward = getattr(node._backward, "__func__", None) is not Value._backward
+    if node._da is None and not own_backward:
+        raise node._no_local_derivative()
     if node._exponent is not None:  # x ** n with a plain number n
         n = node._exponent
-        return (0.0,) if n == 0 else (n * node._prev[0] ** (n - 1),)
+        return (0.0,) if n == 0 else (n * node._a ** (n - 1),)
     rule = _RULES_IN_VALUES.get(node._op)
-    if rule is None or "_backward" in vars(node):
+    if rule is None or own_backward:  # a micrograd-style closure: its rule is not known
         raise NotImplementedError(
             f"grad(create_graph=True) cannot differentiate through a {node._op!r} node: "
             f"it has no derivative rule written in Values (only the engine's own operations have one)"
@@ -322,7 +392,12 @@ def grad(output, inputs, create_graph=False):
             raise TypeError(f"grad() needs Values as inputs, got {type(x).__name__}: {x!r}")
     order = output.topological_order()
     if create_graph:
-        grads = _backward_in_values(output, order)
+        global _recording
+        before, _recording = _recording, True  # recorded even inside no_grad(), as in PyTorch
+        try:
+            grads = _backward_in_values(output, order)
+        finally:
+            _recording = before
         return [_as_value(grads.get(x, 0.0)) for x in inputs]
     # Run the ordinary backward rules (closures included) on scratch grads,
     # then put every node's `.grad` back as it was.

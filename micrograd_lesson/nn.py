@@ -34,11 +34,23 @@ class Neuron(Module):
             raise ValueError(f"activation must be one of {ACTIVATIONS}, got {activation!r}")
         self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
         self.b = Value(0.0)
-        self.activation = activation if nonlin else "linear"
+        # `nonlin` is a plain attribute, as in micrograd: set it to False and the
+        # neuron is linear. `activation` names what the neuron applies, and stays
+        # in step with `nonlin` whichever of the two is set.
+        self._nonlinearity = "relu" if activation == "linear" else activation
+        self.nonlin = nonlin and activation != "linear"
 
     @property
-    def nonlin(self):
-        return self.activation != "linear"
+    def activation(self):
+        return self._nonlinearity if self.nonlin else "linear"
+
+    @activation.setter
+    def activation(self, name):
+        if name not in ACTIVATIONS:
+            raise ValueError(f"activation must be one of {ACTIVATIONS}, got {name!r}")
+        self.nonlin = name != "linear"
+        if self.nonlin:
+            self._nonlinearity = name
 
     def __call__(self, x):
         x = _as_list(x)
@@ -46,9 +58,7 @@ class Neuron(Module):
             raise ValueError(f"this Neuron takes {len(self.w)} inputs, got {len(x)}")
         # Start the sum at b, so the bias is added without an extra node.
         act = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
-        if self.activation == "linear":
-            return act
-        return getattr(act, self.activation)()
+        return getattr(act, self._nonlinearity)() if self.nonlin else act
 
     def parameters(self):
         return self.w + [self.b]

@@ -26,7 +26,7 @@ import html
 import graphviz
 
 from .draw import INSTALL_HINT, Drawing, _fmt, _inputs, _walk
-from .train import _described, _in_jupyter_kernel, _widgets
+from .widgets import _described, _ipywidgets, in_jupyter_kernel
 
 __all__ = ["BackwardSteps", "step_through"]
 
@@ -226,14 +226,15 @@ class BackwardSteps:
     def __repr__(self):
         k = self.start
         now = self.text(k).splitlines()[0] if k < len(self.steps) else "done: " + self._leaf_grads(6)
+        steps = "1 step" if len(self.steps) == 1 else f"{len(self.steps)} steps"
         return (
-            f"<backward pass of {self.names[id(self.root)]}: {len(self.steps)} steps, now at step {k}; "
+            f"<backward pass of {self.names[id(self.root)]}: {steps}, now at step {k}; "
             f"{now}. Move the slider (or the previous/next buttons) to replay it.>"
         )
 
     def widget(self):
         """A slider with previous/next buttons over the frames, drawn once up front."""
-        widgets = _widgets()
+        widgets = _ipywidgets()
         if widgets is None:
             raise ImportError("the interactive step-through needs ipywidgets: pip install ipywidgets")
         svgs = [self.svg(k) for k in range(len(self))]
@@ -258,7 +259,7 @@ class BackwardSteps:
         svg = self.svg(self.start)
         if svg is None:
             return {"text/plain": f"{INSTALL_HINT}\n{self.text()}"}
-        if _widgets() is not None and _in_jupyter_kernel():
+        if _ipywidgets() is not None and in_jupyter_kernel():
             bundle = self.widget()._repr_mimebundle_()
             # A saved notebook drops the live widget; this picture of the frame it showed stays,
             # and the whole description (ipywidgets cuts its text at 110 characters).

@@ -31,6 +31,8 @@ def _as_array(data):
         raise TypeError("Tensor(data) needs numbers or an array, got a Tensor; use it directly")
     if data is None or isinstance(data, (bool, np.bool_)):  # NumPy would make them nan and 1.0
         raise TypeError(f"Tensor(data) needs real numbers, got {data!r}")
+    if np.iscomplexobj(data):  # NumPy would drop the imaginary part with only a warning
+        raise TypeError(f"Tensor(data) needs real numbers, got complex: {data!r}")
     try:
         array = np.asarray(data, dtype=np.float64)
     except (TypeError, ValueError):
@@ -58,6 +60,8 @@ class Tensor:
 
     def __init__(self, data, requires_grad=False, _children=(), _op=""):
         self.data = _as_array(data)
+        if not _children and self.data is data:  # a leaf gets its own copy: training must not
+            self.data = data.copy()  # change the caller's array behind their back
         self.grad = None  # d(output)/d(self), the shape of data, filled in by backward()
         self.requires_grad = bool(requires_grad)
         self._prev = tuple(_children)
@@ -142,7 +146,9 @@ class Tensor:
         out = self._result(self.data**exponent, (self,), f"**{exponent:g}")
 
         def _backward():
-            self._accumulate(exponent * self.data ** (exponent - 1) * out.grad)
+            # n * x**(n-1); for n = 0 that is 0 everywhere (0 * 0**-1 would make nan at x = 0)
+            slope = exponent * self.data ** (exponent - 1) if exponent else np.zeros_like(self.data)
+            self._accumulate(slope * out.grad)
 
         out._backward = _backward
         return out
@@ -418,16 +424,24 @@ def log_softmax(logits):
     Subtracting each row's maximum first changes nothing mathematically
     (softmax(z) = softmax(z - c)) but keeps every exp() at most 1.
     """
+    if not isinstance(logits, Tensor):
+        raise TypeError(
+            f"log_softmax needs a Tensor of logits, got {type(logits).__name__}; wrap it: Tensor(...)"
+        )
     shifted = logits - logits.data.max(axis=-1, keepdims=True)  # a constant: no gradient through the max
     return shifted - shifted.exp().sum(axis=-1, keepdims=True).log()
 
 
 def cross_entropy(logits, labels):
     """Mean softmax cross-entropy of (batch, classes) logits against integer labels 0..classes-1."""
+    if not isinstance(logits, Tensor):
+        raise TypeError(
+            f"cross_entropy needs a Tensor of logits, got {type(logits).__name__}; wrap it: Tensor(...)"
+        )
     labels = np.asarray(labels)
-    if logits.data.ndim != 2 or labels.shape != (logits.shape[0],):
+    if logits.data.ndim != 2 or labels.shape != (logits.shape[0],) or labels.size == 0:
         raise ValueError(
-            f"cross_entropy needs logits of shape (batch, classes) and one label per row; "
+            f"cross_entropy needs logits of shape (batch, classes) and one label per row, batch >= 1; "
             f"got logits {logits.shape} and labels {labels.shape}"
         )
     if not np.issubdtype(labels.dtype, np.integer) or labels.min() < 0 or labels.max() >= logits.shape[1]:

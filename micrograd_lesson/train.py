@@ -8,19 +8,15 @@ Every training loop in the course has the same four lines at its heart:
     p.data -= lr * p.grad       # 4. update: a small step downhill
 
 `fit` runs them `steps` times and keeps a `History`. Inside Jupyter it shows a
-progress bar while it runs; anywhere else it is silent. The bar is an
-ipywidgets widget updated in place, so a stored notebook keeps only the
-widget's one-line description, identical on every run.
-
-`frame_slider` shows pictures taken during training (one per step) with a
-slider to move between them.
+progress bar while it runs (micrograd_lesson.widgets); anywhere else it is silent.
 """
 
-import functools
-import io
 import math
 
-__all__ = ["History", "fit", "frame_slider"]
+from .optim import SGD
+from .widgets import ProgressBar
+
+__all__ = ["History", "fit"]
 
 
 class History:
@@ -64,8 +60,9 @@ def fit(model, loss_fn, steps, lr=None, optimizer=None, progress=True, callback=
         parameters and returns the loss (a Value), or (loss, {"accuracy": 0.9, ...}).
     lr: the learning rate, a number or a function of the step k = 0, 1, ...
         (a schedule, e.g. lambda k: 1.0 - 0.9 * k / steps).
-    optimizer: optional, e.g. micrograd_lesson.optim.Adam(params); it then does
-        the zeroing and the update, and lr (if given) overrides its rate.
+    optimizer: optional, e.g. micrograd_lesson.optim.Adam(params); it does the
+        zeroing and the update, and lr (if given) overrides its rate. Without
+        one, fit uses SGD(params, lr): plain gradient descent, p.data -= lr * p.grad.
     progress: show a progress bar in Jupyter (never anywhere else).
     callback: callback(step, history) after every update, where step is the
         number of updates made so far (1 .. steps).
@@ -78,34 +75,27 @@ def fit(model, loss_fn, steps, lr=None, optimizer=None, progress=True, callback=
         raise ValueError(f"steps must be a whole number >= 0, got {steps!r}")
     if lr is None and optimizer is None:
         raise ValueError("fit needs a learning rate: fit(model, loss_fn, steps, lr=0.05)")
+    if optimizer is None:  # plain gradient descent: p.data -= lr * p.grad
+        optimizer = SGD(params, lr=lr(0) if callable(lr) else lr)
     history = History()
-    bar = _ProgressBar(steps) if progress else None
+    bar = ProgressBar(steps) if progress else None
     for k in range(steps):
-        rate = lr(k) if callable(lr) else lr
+        if lr is not None:
+            optimizer.lr = lr(k) if callable(lr) else lr
         try:
             out = loss_fn()  # 1. forward
             loss, metrics = out if isinstance(out, tuple) else (out, {})
             if not math.isfinite(loss.data):
                 history.stopped = f"step {k}: the loss is {loss.data}"
                 break
-            if optimizer is None:
-                for p in params:  # 2. zero
-                    p.grad = 0.0
-                loss.backward()  # 3. backward
-                for p in params:  # 4. update
-                    p.data -= rate * p.grad
-            else:
-                if rate is not None:
-                    optimizer.lr = rate
-                optimizer.zero_grad()
-                loss.backward()
-                optimizer.step()
-                rate = optimizer.lr
+            optimizer.zero_grad()  # 2. zero
+            loss.backward()  # 3. backward
+            optimizer.step()  # 4. update
         except OverflowError:
             history.stopped = f"step {k}: OverflowError, a number grew past the largest float"
             break
         history.loss.append(loss.data)
-        history.lr.append(rate)
+        history.lr.append(optimizer.lr)
         for name, value in metrics.items():
             history.metrics.setdefault(name, []).append(float(value))
         if bar:
@@ -113,13 +103,16 @@ def fit(model, loss_fn, steps, lr=None, optimizer=None, progress=True, callback=
         if callback is not None:
             callback(k + 1, history)
     if bar:
-        bar.update(len(history), _status(history), final=True)
+        bar.finish(len(history), _status(history, steps))
     return history
 
 
-def _status(history):
+def _status(history, steps=None):
     """One line for the progress bar: the latest loss and metrics."""
-    parts = [f"step {len(history)}", f"loss {_fmt(history.loss[-1])}"] if history.loss else ["step 0"]
+    of = f" of {steps}" if steps is not None else ""
+    parts = [f"step {len(history)}{of}"]
+    if history.loss:
+        parts.append(f"loss {_fmt(history.loss[-1])}")
     parts += [f"{name} {_fmt(values[-1])}" for name, values in history.metrics.items()]
     if history.stopped:
         parts.append(f"stopped at {history.stopped}")
@@ -129,105 +122,3 @@ def _status(history):
 def _fmt(x):
     """A number at fixed precision; huge ones (a diverging loss) in scientific notation."""
     return f"{x:.4f}" if abs(x) < 1e4 else f"{x:.3e}"
-
-
-def _in_jupyter_kernel():
-    """True when running inside a Jupyter kernel (a notebook), False in plain Python."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return False
-    shell = get_ipython()
-    return shell is not None and hasattr(shell, "kernel")
-
-
-def _widgets():
-    try:
-        import ipywidgets
-    except ImportError:
-        return None
-    return ipywidgets
-
-
-class _ProgressBar:
-    """A bar and a status line, updated in place; does nothing outside Jupyter."""
-
-    def __init__(self, total):
-        self.total = total
-        self.every = max(1, total // 100)  # at most ~100 redraws, however long the run
-        self.widget = None
-        widgets = _widgets()
-        if widgets is None or not _in_jupyter_kernel():
-            return
-        from IPython.display import display
-
-        self.bar = widgets.IntProgress(value=0, min=0, max=max(total, 1), description="training")
-        self.label = widgets.Label(value=f"step 0 of {total}")
-        text = f"<progress bar for {total} training steps>"
-        self.widget = _described(widgets.HBox, text, [self.bar, self.label])
-        display(self.widget)
-
-    def __bool__(self):
-        return self.widget is not None
-
-    def update(self, done, text, final=False):
-        if self.widget is None or not (final or done % self.every == 0):
-            return
-        self.bar.value = done
-        self.bar.bar_style = "success" if final and done == self.total else ""
-        if final and done < self.total:
-            self.bar.bar_style = "danger"
-        self.label.value = text
-
-
-@functools.cache
-def _described_class(widget_class):
-    return type(widget_class.__name__, (widget_class,), {"__repr__": _plain_text, "__module__": __name__})
-
-
-def _plain_text(widget):
-    return widget.plain_text
-
-
-def _described(widget_class, text, children):
-    """A box widget whose plain-text form is `text`.
-
-    A stored notebook keeps a widget's plain text (what a viewer without the
-    live widget shows) and nbval compares it; a fixed description keeps it
-    short, readable and identical on every run.
-    """
-    widget = _described_class(widget_class)(children)
-    widget.plain_text = text
-    return widget
-
-
-def frame_slider(frames, description="step"):
-    """A slider that flips through pictures, e.g. a decision boundary during training.
-
-    frames: {step: matplotlib Figure} (or PNG bytes); each figure is drawn
-    once, up front, and closed, so moving the slider is instant.
-    Returns the widget; make it the last line of a cell to show it.
-    """
-    widgets = _widgets()
-    if widgets is None:
-        raise ImportError("frame_slider needs ipywidgets: pip install ipywidgets")
-    if not frames:
-        raise ValueError("frame_slider needs at least one frame")
-    pngs = {step: _png(frame) for step, frame in frames.items()}
-    steps = list(pngs)
-    image = widgets.Image(value=pngs[steps[0]], format="png")
-    slider = widgets.SelectionSlider(options=steps, value=steps[0], description=description)
-    slider.observe(lambda change: setattr(image, "value", pngs[change["new"]]), names="value")
-    text = f"<slider over {len(steps)} frames, {description} {steps[0]} to {steps[-1]}>"
-    return _described(widgets.VBox, text, [slider, image])
-
-
-def _png(frame):
-    if isinstance(frame, bytes):
-        return frame
-    import matplotlib.pyplot as plt
-
-    buffer = io.BytesIO()
-    frame.savefig(buffer, format="png", dpi=80, bbox_inches="tight")
-    plt.close(frame)
-    return buffer.getvalue()

@@ -34,3 +34,31 @@ class Hostile:
 
     def __getattr__(self, name):
         raise RuntimeError("getattr")
+
+
+class HostileDict(dict):
+    """A dict whose lookups raise: a check reading a dict of answers must still answer with a hint."""
+
+    def __contains__(self, key):
+        raise RuntimeError("contains")
+
+    def __getitem__(self, key):
+        raise RuntimeError("getitem")
+
+
+def hostile_value():
+    """A package Value whose data raises when read, as a learner's odd subclass might."""
+    from micrograd_lesson import Value
+
+    class HostileValue(Value):
+        __slots__ = ()
+
+        @property
+        def data(self):
+            raise RuntimeError("data")
+
+        @data.setter
+        def data(self, value):
+            pass
+
+    return HostileValue(1.0)

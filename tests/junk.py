@@ -1,7 +1,9 @@
 """Hypothesis strategies for answers a learner should never get a traceback for."""
 
+import itertools
 import math
 
+from hints import Hostile
 from hypothesis import strategies as st
 
 
@@ -33,3 +35,11 @@ JUNK = st.one_of(
     PLAIN.map(lambda v: lambda *args, **kwargs: v),
     ERRORS.map(_raiser),
 )
+
+
+# Objects that break the usual ways a check looks at an answer (every hook of Hostile raises,
+# and an endless iterator must not hang a check), plus functions returning them.
+HOSTILE_VALUES = st.sampled_from([Hostile, itertools.count, lambda: itertools.repeat(1.0)]).map(
+    lambda make: make()  # made fresh: hypothesis itself cannot hash or compare a Hostile
+)
+HOSTILE = st.one_of(HOSTILE_VALUES, HOSTILE_VALUES.map(lambda v: lambda *args, **kwargs: v))

@@ -1,6 +1,7 @@
 """draw_dot: deterministic DOT source, what the drawing shows, and life without Graphviz."""
 
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -11,7 +12,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from micrograd_lesson.draw import INSTALL_HINT, draw_dot
+from micrograd_lesson import MLP
+from micrograd_lesson.draw import FIT_HEIGHT_PX, FIT_WIDTH_PX, INSTALL_HINT, PNG_SCALE, draw_dot
 from micrograd_lesson.engine import Value
 
 REPO = Path(__file__).resolve().parent.parent
@@ -140,9 +142,34 @@ def test_rankdir(rankdir):
     assert '"{ d | data' in source
 
 
-def test_unknown_rankdir_is_refused():
-    with pytest.raises(ValueError, match="rankdir must be 'LR' or 'TB'"):
+def test_unknown_rankdir_and_format_are_refused():
+    with pytest.raises(ValueError, match="rankdir must be 'LR', 'TB' or 'auto', got 'RL'"):
         draw_dot(Value(1.0), rankdir="RL")
+    with pytest.raises(ValueError, match="format must be one Graphviz writes.*got 'jpeg2'"):
+        draw_dot(Value(1.0), format="jpeg2")
+
+
+def chain(n):
+    x = Value(0.5, label="x")
+    for _ in range(n):
+        x = (x * 1.5).tanh()
+    return x
+
+
+def test_auto_direction_keeps_small_graphs_left_to_right_and_stacks_long_chains():
+    a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+    assert "rankdir=LR" in draw_dot(a * b).source  # fits as it is: micrograd's direction
+    assert "rankdir=TB" in draw_dot(chain(6)).source  # 12 operations in a row: far too wide
+    # an explicit direction is kept, whatever the shape
+    assert "rankdir=LR" in draw_dot(chain(6), rankdir="LR").source
+    assert "rankdir=TB" in draw_dot(a * b, rankdir="TB").source
+
+
+def test_the_layout_is_bounded_to_the_notebook_area():
+    size = re.search(r'size="([\d.]+),([\d.]+)"', draw_dot(chain(2)).source)
+    width_in, height_in = map(float, size.groups())
+    # inches at 72 points, a point is 4/3 CSS pixels
+    assert round(width_in * 96) == FIT_WIDTH_PX and round(height_in * 96) == FIT_HEIGHT_PX
 
 
 def test_notes_appear_on_their_nodes():
@@ -207,15 +234,52 @@ def test_text_tree():
 # ---- rendering ----
 
 
+def svg_size_px(svg):
+    width, height = re.search(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"', svg).groups()
+    return float(width) * 4 / 3, float(height) * 4 / 3
+
+
+def png_size(png):
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+
+
 @needs_dot
 def test_mimebundle_has_svg_png_and_plain_text():
     *_, d = small_graph()
-    bundle = draw_dot(d)._repr_mimebundle_()
+    bundle, metadata = draw_dot(d)._repr_mimebundle_()
     assert set(bundle) == {"image/svg+xml", "image/png", "text/plain"}
     assert "<svg" in bundle["image/svg+xml"] and "data 4.0000" in bundle["image/svg+xml"]
     assert bundle["image/png"].startswith(b"\x89PNG\r\n\x1a\n")
     assert bundle["text/plain"].startswith("<computation graph")
     assert not re.search(r"0x[0-9a-f]{6,}", bundle["text/plain"])
+    # the PNG has PNG_SCALE pixels per CSS pixel and is shown at the SVG's width
+    svg_width, _ = svg_size_px(bundle["image/svg+xml"])
+    png_width, _ = png_size(bundle["image/png"])
+    assert metadata == {"image/png": {"width": png_width // PNG_SCALE}}
+    assert abs(png_width / PNG_SCALE - svg_width) <= 2
+
+
+@needs_dot
+@pytest.mark.parametrize("rankdir", ["auto", "LR", "TB"])
+def test_a_big_graph_is_shrunk_to_fit_the_notebook_area(rankdir):
+    random.seed(0)
+    out = MLP(3, [4, 4, 1])([1.0, -2.0, 3.0])  # 125 values: thousands of pixels at full size
+    bundle, _ = draw_dot(out, rankdir=rankdir)._repr_mimebundle_()
+    width, height = svg_size_px(bundle["image/svg+xml"])
+    assert width <= FIT_WIDTH_PX + 1 and height <= FIT_HEIGHT_PX + 1
+    assert max(width, height) >= min(FIT_WIDTH_PX, FIT_HEIGHT_PX) - 1  # shrunk to the box, no further
+
+
+@needs_dot
+def test_micrograd_style_format_and_render(tmp_path):
+    # micrograd's trace_graph notebook: dot = draw_dot(root, format='svg', rankdir='LR'); dot.render('gout')
+    *_, d = small_graph()
+    dot = draw_dot(d, format="svg", rankdir="LR")
+    path = dot.render(str(tmp_path / "gout"))
+    assert path.endswith("gout.svg") and b"<svg" in (tmp_path / "gout.svg").read_bytes()
+    assert (tmp_path / "gout").read_text() == dot.source  # the DOT source, as graphviz writes it
+    png = draw_dot(d, "png")  # format is the second positional parameter, as in micrograd
+    assert png.format == "png" and png.pipe().startswith(b"\x89PNG")
 
 
 @needs_dot
@@ -240,3 +304,5 @@ def test_without_dot_on_path_it_falls_back_to_text(monkeypatch, tmp_path):
     assert drawing.pipe("svg") is None
     with pytest.raises(RuntimeError, match="was not found"):
         drawing.save(tmp_path / "g.svg")
+    with pytest.raises(RuntimeError, match="was not found"):
+        drawing.render(str(tmp_path / "g"))

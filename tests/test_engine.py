@@ -510,6 +510,15 @@ def test_grad_needs_values():
         grad(Value(1.0), ["x"])
 
 
+def test_create_graph_records_even_inside_no_grad_as_torch_does():
+    x = Value(2.0)
+    f = x**4 - 2 * x**2  # recorded outside the block
+    with no_grad():
+        (slope,) = grad(f, [x], create_graph=True)
+        assert (x * 3)._prev == ()  # the block is still in force after grad() returns
+    assert slope.data == 24.0 and grad(slope, [x]) == [44.0]  # f''(2) = 12 * 4 - 4, not a silent 0
+
+
 # ---- no_grad(): results without a history ----
 
 
@@ -568,3 +577,102 @@ def test_no_grad_saves_memory():
     with no_grad():
         not_recorded = held_by_result()
     assert not_recorded < recorded / 100  # one live node against a 2000-node graph
+
+
+# ---- how a node is stored ----
+
+
+def test_a_node_is_one_object_for_the_garbage_collector():
+    # The plain training loop's speed rests on this: the collector's work grows with the
+    # number of objects it tracks, and a node holds its inputs and local derivatives in
+    # slots, not in tuples of its own (which would make three objects per node).
+    was_enabled = gc.isenabled()
+    gc.disable()  # no collection in between, so every new tracked object is counted
+    try:
+        before = len(gc.get_objects())
+        x = Value(0.5)
+        y = x
+        for _ in range(10_000):
+            y = (y * 1.0001).tanh()  # 3 nodes: the constant 1.0001, the product, the tanh
+        tracked = len(gc.get_objects()) - before
+    finally:
+        if was_enabled:
+            gc.enable()
+    assert len(y.topological_order()) == 30_001
+    assert 30_000 <= tracked < 30_100  # one per node (and a few loop objects)
+
+
+def test_prev_and_local_grads_are_aligned_tuples():
+    a, b = Value(2.0), Value(-3.0)
+    assert (a * b)._local_grads == (-3.0, 2.0)
+    assert (a - b)._local_grads == (1.0, -1.0)
+    assert a.tanh()._local_grads == (pytest.approx(1 - math.tanh(2.0) ** 2),)
+    assert a._prev == () and a._local_grads == ()
+    custom = Value(4.0, (a,), "square", _local_grads=(4.0,))
+    assert custom._prev == (a,) and custom._local_grads == (4.0,)
+    custom.backward()
+    assert a.grad == 4.0
+
+
+def test_more_than_two_inputs_or_mismatched_local_derivatives_are_refused():
+    a, b, c = Value(1.0), Value(2.0), Value(3.0)
+    with pytest.raises(ValueError, match="at most 2 inputs, got 3 for 'sum3'"):
+        Value(6.0, (a, b, c), "sum3")
+    with pytest.raises(ValueError, match="'\\+' node has 2 inputs but 1 local derivatives"):
+        Value(3.0, (a, b), "+", _local_grads=(1.0,))
+
+
+# ---- what micrograd computes, we compute ----
+
+
+def test_zero_to_a_power_between_0_and_1_has_a_value_but_no_derivative():
+    a = Value(0.0)
+    out = a**0.5
+    assert out.data == 0.0  # micrograd computes it too
+    with pytest.raises(ZeroDivisionError, match=r"derivative of x\*\*0.5 does not exist at x = 0.0"):
+        out.backward()
+
+
+def test_zero_to_the_power_zero_is_one_with_slope_zero():
+    a = Value(0.0)
+    out = a**0
+    assert out.data == 1.0
+    out.backward()
+    assert a.grad == 0.0
+    b = Value(0.0)
+    (b**1).backward()  # the slope of x**1 is 1 everywhere, 0 included
+    assert b.grad == 1.0
+
+
+@pytest.mark.parametrize(
+    "x, shown",
+    [(123456789.0, "123456789.0"), (-2.5e20, "-2.5e+20"), (1234567.25, "1234567.25"), (float("inf"), "inf")],
+)
+def test_repr_of_large_numbers_keeps_every_digit(x, shown):
+    assert repr(Value(x)) == f"Value(data={shown}, grad=0.0)"
+
+
+def test_micrograd_readme_example_runs_unchanged():
+    # The example at the top of micrograd's README, line for line.
+    a = Value(-4.0)
+    b = Value(2.0)
+    c = a + b
+    d = a * b + b**3
+    c += c + 1
+    c += 1 + c + (-a)
+    d += d * 2 + (b + a).relu()
+    d += 3 * d + (b - a).relu()
+    e = c - d
+    f = e**2
+    g = f / 2.0
+    g += 10.0 / f
+    assert f"{g.data:.4f}" == "24.7041"  # the README's "prints 24.7041"
+    g.backward()
+    assert f"{a.grad:.4f}" == "138.8338"  # "prints 138.8338"
+    assert f"{b.grad:.4f}" == "645.5773"  # "prints 645.5773"
+
+
+def test_grad_with_create_graph_names_a_derivative_that_does_not_exist():
+    a = Value(0.0)
+    with pytest.raises(ZeroDivisionError, match=r"derivative of x\*\*0.5 does not exist at x = 0.0"):
+        grad(a**0.5, [a], create_graph=True)

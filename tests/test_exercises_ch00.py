@@ -4,7 +4,7 @@ import pytest
 from hints import hint_of
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from junk import JUNK
+from junk import HOSTILE, JUNK
 
 from micrograd_lesson.exercises import check_rsub, check_scalers, check_zip_prediction
 from micrograd_lesson.exercises._core import Verdict
@@ -14,6 +14,14 @@ from micrograd_lesson.exercises.ch00 import ZIP_ANSWER, Num, fixed_scalers, pred
 @pytest.mark.parametrize("check", [check_rsub, check_scalers, check_zip_prediction])
 @given(answer=JUNK)
 def test_checks_never_raise_and_refuse_junk(check, answer):
+    result = check(answer)
+    assert isinstance(result, Verdict)
+    assert not result and result.hint
+
+
+@pytest.mark.parametrize("check", [check_rsub, check_scalers, check_zip_prediction])
+@given(answer=HOSTILE)
+def test_checks_never_raise_or_hang_on_hostile_objects(check, answer):
     result = check(answer)
     assert isinstance(result, Verdict)
     assert not result and result.hint
@@ -78,11 +86,41 @@ def test_rsub_rejects_every_wrong_pair_of_formulas(sub, rsub):
 def test_rsub_hints():
     swapped = num_class(lambda a, b: a - b, lambda a, b: a - b)  # the stub's bug: __rsub__ = __sub__
     assert "operands are swapped" in hint_of(check_rsub, swapped)
-    assert "__rsub__: is it defined" in hint_of(check_rsub, num_class(lambda a, b: a - b, None))
+    assert "__rsub__(10): is it defined" in hint_of(check_rsub, num_class(lambda a, b: a - b, None))
     assert "isinstance" in hint_of(check_rsub, num_class(lambda a, b: a - b, lambda a, b: b - a, wrap=False))
-    assert "__sub__ defined" in hint_of(check_rsub, type("Empty", (), {}))
+    assert "Num(v) should keep v" in hint_of(check_rsub, type("Empty", (), {}))
+    no_sub = type("NoSub", (), {"__init__": lambda self, v: setattr(self, "value", v)})
+    assert "__sub__ defined" in hint_of(check_rsub, no_sub)
     assert "with a number in .value" in hint_of(check_rsub, int)
     assert "class itself" in hint_of(check_rsub, Num(3))
+    raising_rsub = num_class(lambda a, b: a - b, lambda a, b: 1 / 0)  # defined, but it fails
+    assert "ZeroDivisionError" in hint_of(check_rsub, raising_rsub)
+
+
+def test_rsub_rejects_a_subtraction_that_changes_its_operand():
+    class InPlace(num_class(lambda a, b: a - b, None)):
+        def __rsub__(self, other):  # right answer, but Num(3) itself becomes Num(7)
+            self.value = other - self.value
+            return self
+
+    assert "changed its operand Num(3)" in hint_of(check_rsub, InPlace)
+
+
+def test_rsub_never_raises_when_value_cannot_be_read():
+    class NoValue:
+        def __init__(self, value):
+            pass
+
+        def __sub__(self, other):
+            return self
+
+        __rsub__ = __sub__
+
+        @property
+        def value(self):
+            raise ValueError("no value")
+
+    assert "readable .value" in hint_of(check_rsub, NoValue)
 
 
 # ---- 0.2 closures made in a loop ---------------------------------------------------------------------

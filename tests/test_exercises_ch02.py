@@ -4,7 +4,7 @@ import pytest
 from hints import hint_of
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from junk import JUNK
+from junk import HOSTILE, JUNK
 
 from micrograd_lesson import Value as PackageValue
 from micrograd_lesson.exercises import check_node_count, check_q, check_subtraction
@@ -21,6 +21,28 @@ def test_checks_never_raise_and_refuse_junk(check, answer):
     result = check(answer)
     assert isinstance(result, Verdict)
     assert not result and result.hint
+
+
+@pytest.mark.parametrize("check", CHECKS)
+@given(answer=HOSTILE)
+def test_checks_never_raise_or_hang_on_hostile_objects(check, answer):
+    result = check(answer)
+    assert isinstance(result, Verdict)
+    assert not result and result.hint
+
+
+class Unreadable:
+    """Looks like a Value from outside, but reading data, _prev or _op raises."""
+
+    def __getattr__(self, name):
+        raise ValueError(f"reading {name}")
+
+
+def test_checks_never_raise_when_a_node_cannot_be_read():
+    assert not check_subtraction(make_sub(lambda s, o: Unreadable()))
+    assert not check_q(Unreadable())
+    leaf = ScreenValue(2.0)
+    assert not check_q(ScreenValue(48.0, (leaf, Unreadable()), "*"))
 
 
 def test_worked_solutions_pass():
@@ -60,6 +82,12 @@ def test_subtraction_rejects_any_other_op_name(op):
     assert '"-"' in hint
 
 
+def in_place_sub(self, other):
+    """The right result, but it overwrites self.data on the way."""
+    self.data = self.data - other.data
+    return ScreenValue(self.data, (self, other), "-")
+
+
 @pytest.mark.parametrize(
     "cls, words",
     [
@@ -71,6 +99,7 @@ def test_subtraction_rejects_any_other_op_name(op):
         (make_sub(lambda s, o: None), "new Value"),
         (make_sub(lambda s, o: 1 / 0), "ZeroDivisionError"),
         (make_sub(lambda s, o: s), "NEW Value"),
+        (make_sub(in_place_sub), "changed x or y"),
         (ScreenValue, "__sub__"),
         (ScreenValue(1.0), "class itself"),
     ],

@@ -3,7 +3,7 @@
 import math
 
 import pytest
-from hints import Hostile, hint_of
+from hints import Hostile, HostileDict, hint_of
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -23,6 +23,7 @@ JUNK = st.one_of(
     st.builds(Hostile),
     st.just(lambda: Hostile()),
     st.builds(lambda: dict.fromkeys("abcdeu", Hostile())),
+    st.builds(lambda: HostileDict.fromkeys("abcdeu", 1.0)),
 )
 
 

@@ -6,7 +6,7 @@ import itertools
 import random
 
 import pytest
-from hints import Hostile, failed_with
+from hints import Hostile, failed_with, hostile_value
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -45,6 +45,18 @@ def pre_order(root):
             seen.add(node)
             order.append(node)
             stack.extend(reversed(node._prev))
+    return order
+
+
+def pre_order_last_input_first(root):
+    """Depth-first pre-order that pushes the inputs in order, so the last input is visited first."""
+    order, seen, stack = [], set(), [root]
+    while stack:
+        node = stack.pop()
+        if node not in seen:
+            seen.add(node)
+            order.append(node)
+            stack.extend(node._prev)
     return order
 
 
@@ -191,13 +203,18 @@ def test_run_backward_accepts_correct_walks():
     [
         (fire_in(breadth_first), ("u fired before 2u", "3.0000 instead of 3.0592")),
         (fire_in(pre_order), ("u fired before 2u",)),
+        # right by luck on L = u + t (it reaches t before u); M = t + u catches it
+        (fire_in(pre_order_last_input_first), ("M = t + u", "u fired before 2u")),
         (fire_in(lambda root: root.topological_order()), ("fired before", "reversed")),
         (lambda root: [n._backward() for n in reversed(root.topological_order())], ("grad = 1.0",)),
         (lambda root: root.backward(), ("must not call",)),
         (fire_in(lambda root: reversed(recursive_order(root))), ("recursion",)),
         (fire_in(lambda root: [root]), ("never fired",)),
         (fire_in(lambda root: []), ("leaves' gradients are still 0",)),
-        (fire_in(lambda root: 2 * list(reversed(root.topological_order()))), ("exactly once",)),
+        (
+            fire_in(lambda root: 2 * list(reversed(root.topological_order()))),
+            ("fired 2 times", "exactly once"),
+        ),
         (lambda root: 1 / 0, ("ZeroDivisionError",)),
         ("my_run_backward", ("function itself",)),
     ],
@@ -220,6 +237,20 @@ def test_run_backward_push_and_recurse_is_refused():
         push(root)
 
     assert failed_with(check_run_backward(push_and_recurse), "fired before")
+
+
+def test_run_backward_push_with_a_stack_is_refused():
+    """The same shortcut with a stack instead of recursion: u fires twice, each time after its users."""
+
+    def push_with_a_stack(root):
+        root.grad = 1.0
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            node._backward()
+            stack.extend(node._prev)
+
+    assert failed_with(check_run_backward(push_with_a_stack), "u fired 2 times", "exactly once")
 
 
 def test_run_backward_leaves_a_usable_graph_behind():
@@ -388,6 +419,7 @@ def junk_answers():
         lambda *a: [Hostile()],
         hostile_grads,
         hostile_prev,
+        lambda *a: hostile_value(),
     ]
 
 

@@ -7,7 +7,7 @@ wrong rules fail with a hint that names the mistake; nothing a learner passes ma
 import math
 
 import pytest
-from hints import Hostile, failed_with
+from hints import Hostile, failed_with, hostile_value
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -187,6 +187,7 @@ JUNK = st.one_of(
     st.just(lambda *args: Hostile()),
     st.just(lambda *args: [setattr(x, "grad", Hostile()) for x in args] and args[0]),
     st.just(lambda *args: [setattr(x, "_prev", Hostile()) for x in args] and args[0]),
+    st.just(lambda *args: hostile_value()),
 )
 
 

@@ -97,6 +97,18 @@ def test_grad_check_names_the_mistake():
     assert failed_with(check_grad_check(lambda f, x: (numeric(f, x), from_backward(f, x))), "first number")
 
 
+@settings(max_examples=20, deadline=None)
+@given(st.floats(min_value=1e-7, max_value=1e-4), st.booleans())
+def test_grad_check_with_a_one_sided_difference_never_passes(h, right):
+    def one_sided(f, x):
+        side = h if right else -h
+        return from_backward(f, x), (f(Value(x + side)).data - f(Value(x)).data) / side
+
+    result = check_grad_check(one_sided)
+    assert failed_with(result)  # a large h is already too inaccurate; a small one is caught by where it looks
+    assert h > 1e-6 or failed_with(result, "one side")
+
+
 def test_grad_check_accepts_a_list_and_other_step_sizes():
     assert check_grad_check(lambda f, x: [from_backward(f, x), numeric(f, x, h=1e-4)])
 

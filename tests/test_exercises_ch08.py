@@ -39,7 +39,7 @@ def squared_error(model, xs, ys):
     return sum((model(x) - y) ** 2 for x, y in zip(xs, ys))
 
 
-def step_with(scale=1.0, zero=True, mean=False, returns="before"):
+def step_with(scale=1.0, zero=True, mean=False, returns="before", zero_after=False, how_many=None):
     """A train_step with one thing changed: the update's size, the zeroing, the loss, or what it returns."""
 
     def train_step(model, xs, ys, lr):
@@ -49,7 +49,9 @@ def step_with(scale=1.0, zero=True, mean=False, returns="before"):
         if zero:
             model.zero_grad()
         loss.backward()
-        for p in model.parameters():
+        if zero_after:
+            model.zero_grad()
+        for p in model.parameters()[:how_many]:
             p.data -= scale * lr * p.grad
         if returns == "after":
             return squared_error(model, xs, ys).data
@@ -76,10 +78,20 @@ def test_train_step_right_answers_pass():
         (step_with(returns="none"), "as a number"),
         (step_with(mean=True), "mean"),
         (step_with(scale=2.0), "2 times as far"),
+        (step_with(zero=False, zero_after=True), "*before* loss.backward()"),
+        (step_with(how_many=10), "31 of the 41 parameters did not move"),
     ],
 )
 def test_train_step_names_the_mistake(answer, words):
     assert words in hint_of(check_train_step, answer)
+
+
+def test_the_stub_is_told_to_update_not_to_move_its_zeroing():
+    def stub(model, xs, ys, lr):
+        return squared_error(model, xs, ys).data
+
+    hint = hint_of(check_train_step, stub)
+    assert "did not change" in hint and "*before*" not in hint
 
 
 def test_train_step_that_raises_or_breaks_a_parameter_gets_a_hint():

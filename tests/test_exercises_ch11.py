@@ -2,7 +2,7 @@
 well as hand-picked, are refused with a hint that names the mistake; nothing makes a check raise."""
 
 import numpy as np
-from hints import hint_of
+from hints import Hostile, hint_of
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -62,6 +62,20 @@ def test_unbroadcast_hints_name_the_mistake():
 
     assert "stretched axes [1]" in hint_of(check_unbroadcast, leading_only)
     assert "ZeroDivisionError" in hint_of(check_unbroadcast, lambda grad, shape: 1 / 0)
+    # Right shape, wrong numbers where nothing was broadcast: no talk of stretched axes.
+    for wrong in (lambda grad, shape: 2 * grad, lambda grad, shape: np.zeros(shape)):
+        hint = hint_of(check_unbroadcast, wrong)
+        assert "nothing was broadcast" in hint and "stretched" not in hint
+
+
+def test_unbroadcast_refuses_an_answer_right_only_on_the_fixed_cases():
+    fixed = {((3, 4), (3, 4)), ((4,), (3, 4)), ((3, 1), (3, 4)), ((1, 4), (3, 4)), ((), (2, 3))}
+    fixed |= {((2, 1, 3), (4, 2, 5, 3)), ((1,), (5,))}
+
+    def memorised(grad, shape):
+        return unbroadcast(grad, shape) if (shape, grad.shape) in fixed else grad
+
+    assert not check_unbroadcast(memorised)
 
 
 @given(factor=st.floats(-5, 5).filter(lambda f: abs(f - 1) > 1e-6), case=st.integers(0, 6))
@@ -150,6 +164,10 @@ def test_recursive_visits_refuses_every_other_formula(a, b, c, d):
 def test_recursive_visits_hints():
     assert "number of nodes" in hint_of(check_recursive_visits, lambda k: 3 * k + 1)
     assert "paths to x alone" in hint_of(check_recursive_visits, lambda k: 2**k)
+    # A formula that meets 3k + 1 or 2**k at one k is not called either of them.
+    for wrong in (lambda k: 3 * 2**k - 2, lambda k: k + 1):
+        hint = hint_of(check_recursive_visits, wrong)
+        assert "number of nodes" not in hint and "paths to x alone" not in hint and "k = 1" in hint
     assert "1048573" not in hint_of(check_recursive_visits, lambda k: 5)  # a hint does not leak far answers
     assert "float(k)" not in hint_of(check_recursive_visits, lambda k: float("nan"))
 
@@ -162,3 +180,11 @@ def test_recursive_visits_accepts_floats_and_numpy_ints():
 @given(junk=JUNK)
 def test_recursive_visits_refuses_junk_without_raising(junk):
     assert not check_recursive_visits(lambda k: junk)
+
+
+def test_checks_answer_a_hostile_object_without_raising():
+    hostile = Hostile()
+    for check in (check_unbroadcast, check_matmul_backward, check_recursive_visits):
+        assert not check(hostile)
+        assert not check(lambda *args: hostile)
+        assert not check(lambda *args: (hostile, hostile))

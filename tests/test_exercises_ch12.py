@@ -2,7 +2,7 @@
 well as hand-picked, are refused with a hint that names the mistake; nothing makes a check raise."""
 
 import numpy as np
-from hints import hint_of
+from hints import Hostile, hint_of
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -100,10 +100,33 @@ def test_cross_entropy_grad_refuses_softmax_alone():
         e = np.exp(z - z.max(axis=1, keepdims=True))
         return e / e.sum(axis=1, keepdims=True) / len(t)
 
-    assert "softmax(logits) - one_hot" in hint_of(check_cross_entropy_grad, softmax_only)
+    assert "log-sum-exp term alone" in hint_of(check_cross_entropy_grad, softmax_only)
+
+
+def test_cross_entropy_grad_hints_name_other_half_derivations():
+    def one_hot_only(z, t):
+        return -np.eye(z.shape[1])[t] / len(t)
+
+    assert "-z_t alone" in hint_of(check_cross_entropy_grad, one_hot_only)
+
+    def by_classes(z, t):
+        return cross_entropy_grad(z, t) * len(t) / z.shape[1]
+
+    assert "not by the number of classes" in hint_of(check_cross_entropy_grad, by_classes)
+    hint = hint_of(check_cross_entropy_grad, lambda z, t: np.zeros_like(z))  # the stub
+    assert "row 0 should be" in hint and "one_hot" not in hint  # numbers to aim at, not the formula
+    assert "sums to 0" in hint_of(check_cross_entropy_grad, lambda z, t: np.ones_like(z))
 
 
 @given(junk=JUNK)
 def test_cross_entropy_grad_refuses_junk_without_raising(junk):
     assert not check_cross_entropy_grad(lambda z, t: junk)
     assert not check_cross_entropy_grad(junk)
+
+
+def test_checks_answer_a_hostile_object_without_raising():
+    hostile = Hostile()
+    for check in (check_confusion_matrix, check_cross_entropy_grad):
+        assert not check(hostile)
+        assert not check(lambda *args: hostile)
+        assert not check(lambda *args: [hostile])

@@ -135,3 +135,63 @@ def test_unknown_activation_is_refused(make):
 def test_sizes_must_be_positive(make, text):
     with pytest.raises(ValueError, match=text):
         make()
+
+
+def test_nonlin_is_a_plain_settable_attribute_kept_in_step_with_activation():
+    random.seed(0)
+    n = Neuron(2, activation="tanh")
+    x = [1.5, -0.5]
+    assert n(x)._op == "tanh" and n.nonlin is True
+    n.nonlin = False  # as micrograd's code may do
+    assert n(x)._op == "+" and n.activation == "linear" and repr(n) == "LinearNeuron(2)"
+    n.nonlin = True  # back to the nonlinearity it was made with
+    assert n(x)._op == "tanh" and n.activation == "tanh"
+    n.activation = "linear"
+    assert n.nonlin is False and n(x)._op == "+"
+    n.activation = "sigmoid"
+    assert n.nonlin is True and n(x)._op == "sigmoid"
+    with pytest.raises(ValueError, match="activation must be one of.*'gelu'"):
+        n.activation = "gelu"
+    assert not Neuron(2, activation="linear").nonlin
+
+
+def test_micrograd_demo_code_runs_unchanged_and_matches_micrograd():
+    """The loss cell of micrograd's demo.ipynb, written as there (NumPy inputs, map, a
+    batch), run on both engines from the same weights: the same loss and gradients."""
+    micrograd = pytest.importorskip("micrograd.nn")
+    from micrograd.engine import Value as TheirValue
+
+    from micrograd_lesson.datasets import make_moons
+
+    X, y = make_moons(20, noise=0.1, seed=1)
+
+    def demo_loss(Value, model):
+        Xb, yb = X, y
+        inputs = [list(map(Value, xrow)) for xrow in Xb]
+        scores = list(map(model, inputs))
+        losses = [(1 + -yi * scorei).relu() for yi, scorei in zip(yb, scores)]
+        data_loss = sum(losses) * (1.0 / len(losses))
+        alpha = 1e-4
+        reg_loss = alpha * sum(p * p for p in model.parameters())
+        total_loss = data_loss + reg_loss
+        accuracy = [(yi > 0) == (scorei.data > 0) for yi, scorei in zip(yb, scores)]
+        return total_loss, sum(accuracy) / len(accuracy)
+
+    random.seed(5)
+    ours = MLP(2, [16, 16, 1])
+    theirs = micrograd.MLP(2, [16, 16, 1])
+    for p, q in zip(ours.parameters(), theirs.parameters(), strict=True):
+        q.data = p.data
+    for k in range(3):  # the demo's optimisation loop, three steps
+        results = []
+        for engine, model in ((Value, ours), (TheirValue, theirs)):
+            total_loss, acc = demo_loss(engine, model)
+            model.zero_grad()
+            total_loss.backward()
+            learning_rate = 1.0 - 0.9 * k / 100
+            for p in model.parameters():
+                p.data -= learning_rate * p.grad
+            results.append((total_loss.data, acc, [p.grad for p in model.parameters()]))
+        (loss, acc, grads), (their_loss, their_acc, their_grads) = results
+        assert loss == pytest.approx(their_loss, rel=1e-12) and acc == their_acc
+        assert grads == pytest.approx(their_grads, rel=1e-9, abs=1e-15)

@@ -271,6 +271,10 @@ def test_repr_says_what_is_shown():
         "<backward pass of L: 3 steps, now at step 3; done: a.grad = 6.0000, b.grad = -4.0000"
     )
     assert "now at step 0; step 0 of 3: start at the output" in repr(step_through(g["L"], start=0))
+    a = Value(3.0, label="a")
+    square = a * a
+    square.label = "s"
+    assert repr(step_through(square)).startswith("<backward pass of s: 1 step, now at step 1; done: a.grad")
 
 
 @needs_dot
@@ -319,7 +323,7 @@ def test_in_jupyter_it_is_a_widget_and_a_stored_picture(monkeypatch):
     pytest.importorskip("ipywidgets")
     import micrograd_lesson.stepthrough as stepthrough
 
-    monkeypatch.setattr(stepthrough, "_in_jupyter_kernel", lambda: True)
+    monkeypatch.setattr(stepthrough, "in_jupyter_kernel", lambda: True)
     steps = step_through(chapter_2_graph()["L"])
     bundle = steps._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle  # live: the slider

@@ -285,6 +285,7 @@ def test_backward_without_any_requires_grad_says_so():
         (lambda: Linear(3, 2)(np.ones((4, 2))), r"rows of 3 numbers.*\(4, 2\)"),
         (lambda: cross_entropy(Tensor(np.zeros((2, 3))), [0, 3]), r"labels in 0..2"),
         (lambda: cross_entropy(Tensor(np.zeros((2, 3))), [0, 1, 2]), r"logits \(2, 3\) and labels \(3,\)"),
+        (lambda: cross_entropy(Tensor(np.zeros((0, 3))), []), r"batch >= 1.*logits \(0, 3\)"),
     ],
 )
 def test_shape_and_value_errors_name_the_problem(expr, pattern):
@@ -292,7 +293,7 @@ def test_shape_and_value_errors_name_the_problem(expr, pattern):
         expr()
 
 
-@pytest.mark.parametrize("bad", ["abc", None, {"a": 1}, Value(1.0), True])
+@pytest.mark.parametrize("bad", ["abc", None, {"a": 1}, Value(1.0), True, 1 + 2j, np.array([1.0, 2j])])
 def test_bad_data_is_a_type_error_naming_it(bad):
     with pytest.raises(TypeError, match="Tensor"):
         Tensor(bad)
@@ -301,6 +302,28 @@ def test_bad_data_is_a_type_error_naming_it(bad):
 def test_power_needs_a_number_exponent():
     with pytest.raises(TypeError, match="real number n"):
         Tensor([1.0]) ** Tensor([2.0])
+
+
+def test_a_leaf_never_shares_the_callers_array():
+    w0 = np.ones(3)
+    w = Tensor(w0, requires_grad=True)
+    (w * w).sum().backward()
+    SGD([w], lr=0.1).step()
+    np.testing.assert_array_equal(w0, [1.0, 1.0, 1.0])  # the caller's array is untouched
+    np.testing.assert_allclose(w.data, [0.8, 0.8, 0.8])
+
+
+def test_losses_need_tensor_logits():
+    for loss in (lambda z: cross_entropy(z, [0, 1]), log_softmax):
+        with pytest.raises(TypeError, match="needs a Tensor of logits, got ndarray"):
+            loss(np.zeros((2, 3)))
+
+
+def test_power_zero_has_slope_zero_even_at_zero():
+    x = Tensor([0.0, 2.0], requires_grad=True)
+    with np.errstate(all="raise"):  # no 0 * inf behind the scenes
+        (x**0).sum().backward()
+    np.testing.assert_array_equal(x.grad, [0.0, 0.0])
 
 
 def test_ndarray_on_the_left_gives_a_tensor():

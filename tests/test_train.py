@@ -1,13 +1,11 @@
-"""fit(): the four-line training loop, its History, its progress bar, and frame_slider."""
+"""fit(): the four-line training loop and its History (the progress bar: test_widgets.py)."""
 
 import math
 import random
 
-import matplotlib.pyplot as plt
 import pytest
 
-import micrograd_lesson.train as train
-from micrograd_lesson import MLP, History, Value, fit, four_examples, frame_slider
+from micrograd_lesson import MLP, History, Value, fit, four_examples
 from micrograd_lesson.optim import SGD, Adam
 
 
@@ -126,98 +124,11 @@ def test_bad_arguments_are_refused_clearly():
             fit([w1, w2], loss_fn, steps=steps, lr=0.1)
 
 
-def test_progress_is_silent_outside_jupyter(capsys):
+def test_without_an_optimizer_each_update_is_plain_gradient_descent():
     (w1, w2), loss_fn = bowl()
-    fit([w1, w2], loss_fn, steps=3, lr=0.5)  # progress=True by default
-    out = capsys.readouterr()
-    assert out.out == "" and out.err == ""
-    assert not train._in_jupyter_kernel()
-    assert not train._ProgressBar(3)
-
-
-@pytest.fixture
-def fake_kernel(monkeypatch):
-    """Pretend to run in Jupyter: collect what would be displayed."""
-    shown = []
-    monkeypatch.setattr(train, "_in_jupyter_kernel", lambda: True)
-    monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
-    return shown
-
-
-def test_in_jupyter_a_widget_is_shown_whose_stored_text_is_fixed(fake_kernel):
-    (w1, w2), loss_fn = bowl()
-    fit([w1, w2], loss_fn, steps=5, lr=0.5)
-    (widget,) = fake_kernel
-    bundle = widget._repr_mimebundle_()
-    # nbval compares text/plain (fixed, no ids or timings) and skips the widget-view data
-    assert bundle["text/plain"] == "<progress bar for 5 training steps>"
-    assert set(bundle) == {"text/plain", "application/vnd.jupyter.widget-view+json"}
-    bar, label = widget.children
-    assert bar.value == 5 and bar.max == 5 and bar.bar_style == "success"
-    assert label.value.startswith("step 5 · loss 0.0098")
-
-
-def test_the_stored_text_is_the_same_on_every_run(fake_kernel):
-    for _ in range(2):
-        (w1, w2), loss_fn = bowl()
-        fit([w1, w2], loss_fn, steps=200, lr=0.1)
-    first, second = (w._repr_mimebundle_()["text/plain"] for w in fake_kernel)
-    assert first == second == "<progress bar for 200 training steps>"
-
-
-def test_a_long_run_updates_the_bar_about_a_hundred_times(fake_kernel, monkeypatch):
-    updates = []
-    original = train._ProgressBar.update
-
-    def counting(self, done, text, final=False):
-        if final or done % self.every == 0:
-            updates.append(done)
-        original(self, done, text, final)
-
-    monkeypatch.setattr(train._ProgressBar, "update", counting)
-    (w1, w2), loss_fn = bowl()
-    fit([w1, w2], loss_fn, steps=1000, lr=0.1)
-    assert 100 <= len(updates) <= 102 and updates[-1] == 1000
-
-
-def test_a_run_that_stops_early_turns_the_bar_red(fake_kernel):
-    w = Value(3.0)
-    fit([w], lambda: w**2, steps=1000, lr=10.0)
-    bar, label = fake_kernel[0].children
-    assert bar.bar_style == "danger" and bar.value < 1000 and "stopped" in label.value
-    assert "e+" in label.value and len(label.value) < 120  # a huge loss in scientific notation
-
-
-def test_progress_false_shows_nothing_even_in_jupyter(fake_kernel):
-    (w1, w2), loss_fn = bowl()
-    fit([w1, w2], loss_fn, steps=3, lr=0.5, progress=False)
-    assert fake_kernel == []
-
-
-def test_frame_slider_flips_between_prerendered_pictures():
-    frames = {}
-    for step in (0, 10, 30):
-        fig, ax = plt.subplots(figsize=(2, 2))
-        ax.plot([0, 1], [0, step])
-        frames[step] = fig
-    widget = frame_slider(frames)
-    assert plt.get_fignums() == []  # every figure was rendered once and closed
-    assert widget._repr_mimebundle_()["text/plain"] == "<slider over 3 frames, step 0 to 30>"
-    slider, image = widget.children
-    assert list(slider.options) == [0, 10, 30] and bytes(image.value).startswith(b"\x89PNG")
-    first = bytes(image.value)
-    slider.value = 30
-    assert bytes(image.value) != first
-    slider.value = 0
-    assert bytes(image.value) == first
-
-
-def test_frame_slider_takes_png_bytes_and_refuses_nothing():
-    widget = frame_slider({1: b"\x89PNG one", 2: b"\x89PNG two"}, description="epoch")
-    assert bytes(widget.children[1].value) == b"\x89PNG one"
-    assert "epoch 1 to 2" in repr(widget)
-    with pytest.raises(ValueError, match="at least one frame"):
-        frame_slider({})
+    fit([w1, w2], loss_fn, steps=1, lr=0.25, progress=False)
+    # gradients at (2, 3) are (1, -2): one step of p -= 0.25 * grad, no momentum
+    assert (w1.data, w2.data) == (2.0 - 0.25 * 1.0, 3.0 + 0.25 * 2.0)
 
 
 def test_history_starts_empty():

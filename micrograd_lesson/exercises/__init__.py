@@ -75,6 +75,7 @@ from .ch13 import (
     check_cheaper_mode,
     check_dual_derivative,
     check_newton_step,
+    check_reverse_rules,
 )
 
 __all__ = [
@@ -123,4 +124,5 @@ __all__ = [
     "check_dual_derivative",
     "check_cheaper_mode",
     "check_newton_step",
+    "check_reverse_rules",
 ]

@@ -7,8 +7,10 @@ traceback. Each worked solution is registered with the check it must pass,
 so the tests can run every solution through its check.
 """
 
+import functools
 import html
 import inspect
+import itertools
 import math
 import textwrap
 
@@ -36,11 +38,6 @@ class Verdict:
         return "correct" if self.ok else f"not yet: {self.hint}"
 
 
-def verdict(ok, hint=""):
-    """Deprecated alias of Verdict, kept only until every chapter module uses Verdict directly."""
-    return Verdict(ok, hint)
-
-
 def as_number(x):
     """x as a float if it is a real number (int, float, numpy scalar, 0-d array), else None. Never raises."""
     if isinstance(x, (bool, str, bytes)):  # float("4.75") would turn text into a number
@@ -63,6 +60,22 @@ def as_array(x):
 
         return np.asarray(x, dtype=float)
     except Exception:  # junk of any kind is "not an array"
+        return None
+
+
+def shown(x, width=40):
+    """repr(x) cut to `width` characters for a hint, or "a <type>" if repr fails. Never raises."""
+    try:
+        return repr(x)[:width]
+    except Exception:  # a learner's class may have a broken __repr__
+        return f"a {type(x).__name__}"
+
+
+def first(items, n):
+    """Up to n items of an iterable as a list, or None if it cannot be iterated. Never raises or hangs."""
+    try:
+        return list(itertools.islice(items, n))
+    except Exception:  # not iterable, or its iterator raised
         return None
 
 
@@ -90,6 +103,24 @@ def attempt(fn, *args):
         return fn(*args), None
     except Exception as e:  # noqa: BLE001 - any error becomes a hint, not a traceback
         return None, f"your function raised {type(e).__name__}: {e}"
+
+
+def never_raises(check):
+    """Wrap a check so that an answer which misbehaves when it is read (a property that
+    raises, a dict whose lookups fail) still gets a hint instead of a traceback."""
+
+    @functools.wraps(check)
+    def guarded(*args, **kwargs):
+        try:
+            return check(*args, **kwargs)
+        except Exception as e:  # noqa: BLE001 - a hostile answer becomes a hint, not a traceback
+            return Verdict(
+                False,
+                f"reading your answer raised {type(e).__name__}: {e}. "
+                "Submit plain numbers, dicts of numbers, Values or functions, as the exercise asks",
+            )
+
+    return guarded
 
 
 def solution(name, check):

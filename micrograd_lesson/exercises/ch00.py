@@ -1,16 +1,20 @@
 """Chapter 0 exercises: find the bug in a reflected operator and in a closure; predict what zip does."""
 
-from ._core import Verdict, as_number, attempt, call_or_value, close, solution
+import operator
+
+from ._core import Verdict, as_number, attempt, call_or_value, close, first, shown, solution
 
 __all__ = ["check_rsub", "check_scalers", "check_zip_prediction"]
 
 
 def _value_of(result):
     """(number, None) if `result` is a Num-like object with a numeric .value, else (None, what it is)."""
-    value = getattr(result, "value", None)
+    value, err = attempt(getattr, result, "value")  # a .value property may raise anything
+    if err:
+        return None, f"a {type(result).__name__} without a readable .value"
     number = None if isinstance(value, (str, bytes)) else as_number(value)
     if number is None:
-        return None, f"a {type(result).__name__}" if not hasattr(result, "value") else f".value {value!r:.40}"
+        return None, f".value {shown(value)}"
     return number, None
 
 
@@ -20,32 +24,50 @@ def _value_of(result):
 def check_rsub(Num):
     """Num(v) keeps v in .value; Num - Num, Num - number and number - Num all give the right Num."""
     if not isinstance(Num, type):
-        return Verdict(False, f"pass the class itself, e.g. check_rsub(Num); got {Num!r:.40}")
-    cases = [
-        ("Num(10) - Num(3)", lambda: Num(10) - Num(3), 7),
-        ("Num(10) - 3", lambda: Num(10) - 3, 7),
-        ("Num(3) - Num(10)", lambda: Num(3) - Num(10), -7),
-        ("10 - Num(3)", lambda: 10 - Num(3), 7),
-        ("0 - Num(5)", lambda: 0 - Num(5), -5),
-        ("2.5 - Num(10)", lambda: 2.5 - Num(10), -7.5),
+        return Verdict(False, f"pass the class itself, e.g. check_rsub(Num); got {shown(Num)}")
+    cases = [  # (text, left operand, right operand, expected); None means "a plain number"
+        ("Num(10) - Num(3)", (Num, 10), (Num, 3), 7),
+        ("Num(10) - 3", (Num, 10), (None, 3), 7),
+        ("Num(3) - Num(10)", (Num, 3), (Num, 10), -7),
+        ("10 - Num(3)", (None, 10), (Num, 3), 7),
+        ("0 - Num(5)", (None, 0), (Num, 5), -5),
+        ("2.5 - Num(10)", (None, 2.5), (Num, 10), -7.5),
     ]
-    for text, run, expected in cases:
-        result, error = attempt(run)
+    for text, (left_cls, left), (right_cls, right), expected in cases:
+        operands = []
+        for cls, v in ((left_cls, left), (right_cls, right)):
+            operand, error = attempt(cls, v) if cls else (v, None)
+            if error:
+                error = error.replace("your function raised", "it raised")
+                return Verdict(False, f"Num({v}) failed: {error} (Num(v) should keep v in .value)")
+            operands.append(operand)
+        result, error = attempt(operator.sub, *operands)
         if error:
             error = error.replace("your function raised", "it raised")  # a class, not a function
-            if text.startswith("Num(") and text.endswith(")"):
-                error += " (Python calls Num(10).__sub__(Num(3)): is __sub__ defined?)"
-            elif text == "Num(10) - 3":
+            if left_cls and right_cls:
+                error += f" (Python calls Num({left}).__sub__(Num({right})): is __sub__ defined?)"
+            elif left_cls:
                 error += " (wrap a plain number in Num with isinstance before subtracting)"
             else:
-                error += " (the number gives up on a Num, so Python calls the Num's __rsub__: is it defined?)"
+                error += (
+                    f" (the number gives up, so Python calls Num({right}).__rsub__({left}): "
+                    "is it defined, and does it run?)"
+                )
             return Verdict(False, f"{text} failed: {error}")
         got, what = _value_of(result)
         if what:
             return Verdict(False, f"{text} should return a Num with a number in .value, got {what}")
         if close(got, expected):
+            for cls, v, operand in zip((left_cls, right_cls), (left, right), operands):
+                kept, _ = _value_of(operand)
+                if cls and not close(kept, v):
+                    return Verdict(
+                        False,
+                        f"{text} changed its operand Num({v}): subtraction must return a NEW Num and leave "
+                        "self and other as they were",
+                    )
             continue
-        if close(got, -expected) and text[0].isdigit():
+        if close(got, -expected) and not left_cls:
             return Verdict(
                 False,
                 f"{text} gave {got:g}, the wrong sign: the operands are swapped. When Python calls "
@@ -80,9 +102,9 @@ def check_scalers(scalers):
         scalers, hint = call_or_value(scalers)
         if hint:
             return Verdict(False, f"pass the list of three functions itself ({hint})")
-    functions, err = attempt(list, scalers)
-    if err or len(functions) != 3:
-        return Verdict(False, f"pass a list of three functions, one per n in (1, 2, 3); got {scalers!r:.40}")
+    functions = first(scalers, 4)  # never more: an endless iterator must not hang the check
+    if functions is None or len(functions) != 3:
+        return Verdict(False, f"pass a list of three functions, one per n in (1, 2, 3); got {shown(scalers)}")
     if not all(callable(f) for f in functions):
         return Verdict(False, "every entry of the list should be a function (a lambda, or make_scaler(n))")
     for x in (10, -2.5):
@@ -103,7 +125,7 @@ def check_scalers(scalers):
                 "Give each function its own n that never changes (section 4 shows one way)",
             )
         k, out = next((k, o) for k, o in enumerate(outputs, start=1) if not close(o, k * x))
-        return Verdict(False, f"scalers[{k - 1}]({x:g}) gave {out!r:.40}, expected {k * x:g}")
+        return Verdict(False, f"scalers[{k - 1}]({x:g}) gave {shown(out)}, expected {k * x:g}")
     return Verdict(True)
 
 
@@ -138,7 +160,7 @@ def check_zip_prediction(answer):
     if hint:
         return Verdict(False, hint)
     if value is None:
-        return Verdict(False, "the answer is None; replace it with the number you predict")
+        return Verdict(False, "your answer is still None; replace it with the number you predict")
     number = None if isinstance(value, (str, bytes)) else as_number(value)
     if number is None:
         return Verdict(False, f"predict a number; got {type(value).__name__}")

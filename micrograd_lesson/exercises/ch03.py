@@ -2,7 +2,7 @@
 
 import math
 
-from ._core import Verdict, as_number, call_or_value, close, solution
+from ._core import Verdict, as_number, call_or_value, close, never_raises, shown, solution
 
 __all__ = ["check_backprop_h", "check_used_twice", "check_step_downhill"]
 
@@ -11,14 +11,6 @@ TOL = 1e-3  # answers worked by hand are often rounded to 3 or 4 decimals
 
 def _close(x, y):
     return close(x, y, rel=0.0, abs_tol=TOL)
-
-
-def _short(x):
-    """repr(x) cut short, for a hint; never raises."""
-    try:
-        return repr(x)[:60]
-    except Exception:
-        return type(x).__name__
 
 
 def _unwrap(x, attr):
@@ -36,7 +28,7 @@ def _grads(answer, keys):
         return None, hint
     example = ", ".join(f"{k!r}: ..." for k in keys)
     if not isinstance(answer, dict):
-        return None, f"submit a dict of gradients such as {{{example}}}; got {_short(answer)}"
+        return None, f"submit a dict of gradients such as {{{example}}}; got {shown(answer)}"
     missing = [k for k in keys if k not in answer]
     if missing:
         return None, f"the dict is missing {', '.join(repr(k) for k in missing)}"
@@ -44,7 +36,7 @@ def _grads(answer, keys):
     for k in keys:
         v = as_number(_unwrap(answer[k], "grad"))
         if v is None or not math.isfinite(v):
-            return None, f"the gradient for {k!r} should be a finite number, got {_short(answer[k])}"
+            return None, f"the gradient for {k!r} should be a finite number, got {shown(answer[k])}"
         out[k] = v
     return out, None
 
@@ -63,6 +55,7 @@ def _h_grads():
     return {"a": s_grad, "b": s_grad, "c": s * g_grad, "d": g, "e": 1.0}
 
 
+@never_raises
 def check_backprop_h(grads):
     """grads: {"a": ..., "b": ..., "c": ..., "d": ..., "e": ...}, dh/dx for h = (a + b) * c * d + e."""
     got, hint = _grads(grads, "abcde")
@@ -131,6 +124,7 @@ def _twice_grads(a, b):
     return {"a": b * u_grad + v_grad, "b": a * u_grad, "u": u_grad}
 
 
+@never_raises
 def check_used_twice(grads):
     """grads: {"a", "b", "u"} -> dh/d(that value) for u = a*b, v = u + a, h = v*u at a = 3, b = -2."""
     got, hint = _grads(grads, ["a", "b", "u"])
@@ -198,6 +192,7 @@ def _L(a, b, c, f):
     return (a * b + c) * f
 
 
+@never_raises
 def check_step_downhill(new_L):
     """new_L: L = (a*b + c)*f after moving each leaf by -0.01 × its gradient."""
     got, hint = call_or_value(new_L)
@@ -205,7 +200,7 @@ def check_step_downhill(new_L):
         return Verdict(False, hint)
     new_L = as_number(_unwrap(got, "data"))
     if new_L is None or not math.isfinite(new_L):
-        return Verdict(False, f"submit the new value of L as a number, got {_short(got)}")
+        return Verdict(False, f"submit the new value of L as a number, got {shown(got)}")
     grads = {"a": 6.0, "b": -4.0, "c": -2.0, "f": 4.0}
     start = {"a": 2.0, "b": -3.0, "c": 10.0, "f": -2.0}
     down = _L(*(start[k] - 0.01 * grads[k] for k in "abcf"))  # -8.7263

@@ -1,16 +1,25 @@
 """Chapter 4 exercises: automating the backward pass.
 
 The graphs the checks run on share an intermediate node (u in u = 3x,
-L = u + tanh(2u)), so a backward pass that fires nodes breadth-first or in
-pre-order gives a wrong gradient and is refused; a plain chain 5,000 deep
-catches recursion.
+L = u + tanh(2u)), once with L's inputs in each order, so a backward pass that
+fires nodes breadth-first or in a depth-first pre-order (either input first)
+gives a wrong gradient and is refused; a plain chain 5,000 deep catches recursion.
 """
 
-import itertools
 import math
 
 from ..engine import Value
-from ._core import Verdict, as_number, attempt, call_or_value, close, not_a_function, solution
+from ._core import (
+    Verdict,
+    as_number,
+    attempt,
+    call_or_value,
+    close,
+    first,
+    never_raises,
+    not_a_function,
+    solution,
+)
 
 __all__ = ["check_topological_order", "check_run_backward", "check_mul", "check_bfs_prediction"]
 
@@ -49,6 +58,20 @@ def _shared_u(x0=0.5):
     return {"x": x, "u": u, "2u": m, "t": t, "L": L}, "L"
 
 
+def _shared_u_mirrored(x0=0.5):
+    """M = tanh(2u) + u: the same graph with M's inputs the other way round.
+
+    A walk that happens to reach tanh(2u) before u on L (a depth-first pre-order
+    that visits the last input first) reaches u first here, and fires it too early.
+    """
+    x = Value(x0, label="x")
+    u = _named(x * 3.0, "u")
+    m = _named(u * 2.0, "2u")
+    t = _named(m.tanh(), "t")
+    M = _named(t + u, "M")
+    return {"x": x, "u": u, "2u": m, "t": t, "M": M}, "M"
+
+
 def _two_paths():
     """g = tanh(0.1 * d * e) with d = a*b and e = a + b: shared leaves and a chain on top."""
     a, b = Value(-2.0, label="a"), Value(3.0, label="b")
@@ -73,11 +96,12 @@ GRAPH_TEXT = {  # how a hint names each graph, by its root
     "x": "a graph that is a single leaf x",
     "z": "z = x*y + x",
     "L": "u = 3x, t = tanh(2u), L = u + t",
+    "M": "u = 3x, t = tanh(2u), M = t + u",
     "g": "d = a*b, e = a + b, f = d*e, g = tanh(0.1 f)",
     "y": "y = x + x + ... + x (5,000 additions)",
 }
-ORDER_GRAPHS = (_single_leaf, _z_graph, _shared_u, _two_paths, _chain)
-BACKWARD_GRAPHS = (_z_graph, _shared_u, _two_paths, _chain)
+ORDER_GRAPHS = (_single_leaf, _z_graph, _shared_u, _shared_u_mirrored, _two_paths, _chain)
+BACKWARD_GRAPHS = (_z_graph, _shared_u, _shared_u_mirrored, _two_paths, _chain)
 RECURSION_HINT = (
     "a 5,000-deep chain hits Python's recursion limit: keep your own stack in a list "
     "(or use root.topological_order()) instead of a function that calls itself"
@@ -120,11 +144,11 @@ def _order_problem(order, nodes, inputs):
     """None if `order` lists the graph of `nodes` topologically, else a hint. Never raises, never hangs."""
     if order is None:
         return "your function returned None: did you forget `return`?"
-    try:
-        # Twice the graph's size is plenty to show duplicates; an endless iterator stops here.
-        order = list(itertools.islice(iter(order), 2 * len(nodes) + 1))
-    except Exception:
+    # Twice the graph's size is plenty to show duplicates; an endless iterator stops here.
+    listed = first(order, 2 * len(nodes) + 1)
+    if listed is None:
         return f"return a list of nodes, got {_describe(order)}"
+    order = listed
     wanted = {id(n) for n in nodes}
     positions = {}
     for i, node in enumerate(order):
@@ -155,6 +179,7 @@ def _order_problem(order, nodes, inputs):
     )
 
 
+@never_raises
 def check_topological_order(topological_order):
     """topological_order(root) lists every node once, each after all of its inputs."""
     hint = not_a_function(topological_order, "your topological_order function")
@@ -238,6 +263,7 @@ def _fired_too_early(fired, nodes, inputs):
     return None
 
 
+@never_raises
 def check_run_backward(run_backward):
     """run_backward(root) fills in every node's .grad, as root.backward() would."""
     hint = not_a_function(run_backward, "your run_backward function")
@@ -286,6 +312,16 @@ def check_run_backward(run_backward):
                 "A node may fire only after every node that uses it: loop over reversed(topological order), "
                 "not breadth-first or in the order you first meet the nodes",
             )
+        repeated = [n for n in every_node if inputs[id(n)] and sum(f is n for f in fired) > 1]
+        if repeated:
+            node = repeated[0]
+            times = sum(f is node for f in fired)
+            return Verdict(
+                False,
+                f"{where}: {_name(node)} fired {times} times, and each time it passed "
+                "its whole grad on again, so its inputs counted it more than once. Call each node's "
+                "_backward() exactly once, in reversed topological order",
+            )
         silent = [n for n in every_node if inputs[id(n)] and not any(f is n for f in fired)]
         if fired and silent:
             return Verdict(
@@ -321,6 +357,7 @@ TRUE_X_GRAD = 3.0 + 6.0 * (1.0 - math.tanh(6.0 * SHARED_X) ** 2)  # 3.0592
 BFS_X_GRAD = 3.0  # u fires with only L's share, 1, and passes 3 * 1 to x
 
 
+@never_raises
 def check_bfs_prediction(prediction):
     """prediction: x.grad that a breadth-first backward gives on u = 3x, L = u + tanh(2u) at x = 0.5."""
     got, hint = call_or_value(prediction)
@@ -399,6 +436,7 @@ def _mul_and_backward(mul, a, b, then=None):
     return None
 
 
+@never_raises
 def check_mul(mul):
     """mul(a, b) returns a Value a*b that passes the right gradients back to a and b."""
     hint = not_a_function(mul, "your mul function")

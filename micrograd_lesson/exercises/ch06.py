@@ -127,6 +127,19 @@ def _pair(got):
     return (a, n), None
 
 
+def _where_grad_check_looks(grad_check, x=2.0):
+    """The offsets from x of the Values the learner's grad_check passes to f, or None if it raised."""
+    offsets = []
+
+    def probe(v):
+        t = as_number(getattr(v, "data", v))
+        offsets.append(None if t is None else t - x)
+        return v**3
+
+    _, error = attempt(grad_check, probe, x)
+    return None if error else offsets
+
+
 def check_grad_check(grad_check):
     """grad_check(f, x) returns (gradient from backward(), central-difference estimate)."""
     wrong = not_a_function(grad_check, "your function")
@@ -164,6 +177,13 @@ def check_grad_check(grad_check):
                 False,
                 f"for {text} the second number (by nudging) should be about {truth:.6f}, got {numeric!r}",
             )
+    offsets = [d for d in (_where_grad_check_looks(grad_check) or [0.0, 1.0, -1.0]) if d is not None]
+    if not (any(d > 0 for d in offsets) and any(d < 0 for d in offsets)):
+        return Verdict(
+            False,
+            "your second number looks at one side of x only: that is a one-sided difference; use "
+            "the central difference, (f(Value(x + h)).data - f(Value(x - h)).data) / (2 * h)",
+        )
     return Verdict(True)
 
 

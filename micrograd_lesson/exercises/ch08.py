@@ -55,6 +55,14 @@ def check_train_step(train_step):
     xs, ys = four_examples()
     lr = 0.05
     mine, ref = _network(3), _network(3)
+    wiped = []  # for each model.zero_grad() call: were there gradients to wipe?
+    zero_grad = mine.zero_grad
+
+    def watched_zero_grad():
+        wiped.append(any(p.grad != 0 for p in mine.parameters()))
+        zero_grad()
+
+    mine.zero_grad = watched_zero_grad
     for step in range(3):
         before = _numbers(mine)
         got, error = attempt(train_step, mine, xs, ys, lr)
@@ -81,6 +89,12 @@ def check_train_step(train_step):
                 "squared-error loss computed *before* the update",
             )
         if after == before:
+            if step == 0 and any(wiped):  # zero_grad() ran after backward() had filled the grads
+                return Verdict(
+                    False,
+                    "the parameters did not change, and every p.grad is 0 after your step: zero the "
+                    "gradients *before* loss.backward(); zeroing after it wipes them before the update",
+                )
             return Verdict(False, "the parameters did not change: update each p.data -= lr * p.grad")
         if all(close(a, t, rel=1e-9, abs_tol=1e-12) for a, t in zip(after, target)):
             continue
@@ -97,6 +111,11 @@ def check_train_step(train_step):
         elif len(ratios) == 1:
             (ratio,) = ratios
             hint = f"every parameter moved {ratio:g} times as far as it should: move by exactly -lr * p.grad"
+        elif any(m == 0.0 and abs(w) > 1e-12 for m, w in zip(moved, wanted)):
+            still = sum(m == 0.0 and abs(w) > 1e-12 for m, w in zip(moved, wanted))
+            hint = (
+                f"{still} of the {len(moved)} parameters did not move: update every one of model.parameters()"
+            )
         else:
             hint = "the update is off: each parameter should move by exactly -lr * p.grad"
         return Verdict(False, hint)

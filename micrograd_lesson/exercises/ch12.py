@@ -90,18 +90,40 @@ def check_cross_entropy_grad(cross_entropy_grad):
             )
         if np.allclose(got, want, rtol=1e-7, atol=1e-10):
             continue
-        if not np.all(np.isfinite(got)):
-            hint = "your numbers overflow for large logits: subtract each row's maximum before exp()"
-        elif np.allclose(got, want * batch, rtol=1e-7, atol=1e-10):
-            hint = (
-                f"right direction, {batch} times too big: the loss is a MEAN over the batch, so divide by it"
-            )
-        elif np.allclose(got, -want, rtol=1e-7, atol=1e-10):
-            hint = "the sign is flipped: it is softmax minus one-hot, not one-hot minus softmax"
-        else:
-            hint = "the gradient is (softmax(logits) - one_hot(labels)) / batch size"
+        hint = _cross_entropy_hint(got, want, logits, labels)
         return Verdict(False, f"{where}: {hint}")
     return Verdict(True)
+
+
+def _cross_entropy_hint(got, want, logits, labels):
+    """Name the learner's mistake by comparing with the usual wrong derivations."""
+    batch = len(labels)
+    one_hot = np.eye(logits.shape[1])[labels]
+    probs = want + one_hot / batch  # softmax(logits) / batch
+    if not np.all(np.isfinite(got)):
+        return "your numbers overflow for large logits: subtract each row's maximum before exp()"
+    for wrong, hint in (
+        (
+            want * batch,
+            f"right direction, {batch} times too big: the loss is a MEAN over the batch, so divide by it",
+        ),
+        (-want, "the sign is flipped: it is softmax minus one-hot, not one-hot minus softmax"),
+        (
+            probs,
+            "that is the derivative of the log-sum-exp term alone; -z_t contributes too "
+            "(-1 at the true class)",
+        ),
+        (-one_hot / batch, "that is the derivative of -z_t alone; the log-sum-exp term contributes too"),
+        (want * batch / logits.shape[1], "divide by the batch size (rows), not by the number of classes"),
+    ):
+        if np.allclose(got, wrong, rtol=1e-7, atol=1e-10):
+            return hint
+    if not np.allclose(got.sum(axis=1), 0, atol=1e-9):
+        return (
+            f"wrong numbers, e.g. row 0 should be {np.round(want[0], 4)}; in the true gradient every row "
+            f"sums to 0 (yours: {got[0].sum():.4g} in row 0)"
+        )
+    return f"wrong numbers, e.g. row 0 should be {np.round(want[0], 4)}, not {np.round(got[0], 4)}"
 
 
 @solution("ch12.cross_entropy_grad", check=check_cross_entropy_grad)

@@ -1,11 +1,11 @@
-"""Chapter 13 exercises: forward mode, which mode wins, and a Newton step."""
+"""Chapter 13 exercises: forward mode, which mode wins, a Newton step, a reverse-mode Jacobian's cost."""
 
 import math
 
 from ..engine import Value, grad
 from ._core import Verdict, as_number, attempt, not_a_function, solution
 
-__all__ = ["check_dual_derivative", "check_cheaper_mode", "check_newton_step"]
+__all__ = ["check_dual_derivative", "check_cheaper_mode", "check_newton_step", "check_reverse_rules"]
 
 
 # ---- 13.1 derivative(f, x) with dual numbers ----
@@ -38,6 +38,12 @@ def check_dual_derivative(derivative):
             return Verdict(False, f"for {text} you returned f(x) = {value:g}: return the tangent part, .dot")
         if number == 0:
             return Verdict(False, f"for {text} you got 0: seed the input's tangent with 1, Dual(x, 1.0)")
+        times = number / exact if math.isfinite(number) and exact else 0.0
+        if times != 1 and times == round(times) and abs(times) > 1:
+            return Verdict(
+                False,
+                f"for {text} you got {times:g} times f'(x): seed the tangent with dx/dx = 1, Dual(x, 1.0)",
+            )
         if math.isclose(number, exact, rel_tol=1e-4):
             return Verdict(
                 False,
@@ -101,6 +107,14 @@ def _truth(n, m):
     return ("forward", m / n) if n < m else ("reverse", n / m)
 
 
+def _shown(x):
+    """repr(x) for a hint, even for an object whose __repr__ raises."""
+    try:
+        return repr(x)
+    except Exception:
+        return f"a {type(x).__name__}"
+
+
 def check_cheaper_mode(cheaper_mode):
     """cheaper_mode(n, m) for f: R^n -> R^m returns (mode, factor): the mode with fewer passes, and how many
     times fewer ("either", 1.0 on a tie)."""
@@ -114,13 +128,14 @@ def check_cheaper_mode(cheaper_mode):
         if error:
             return Verdict(False, f"for {shape}: {error}")
         if not isinstance(got, tuple) or len(got) != 2:
-            return Verdict(False, f"return a pair (mode, factor), e.g. ('reverse', 337.0); got {got!r}")
+            return Verdict(False, f"return a pair (mode, factor), e.g. ('reverse', 337.0); got {_shown(got)}")
         mode, factor = got
-        if mode not in ("forward", "reverse", "either"):
-            return Verdict(False, f"the mode is 'forward', 'reverse' or 'either'; got {mode!r}")
+        if not isinstance(mode, str) or mode not in ("forward", "reverse", "either"):
+            return Verdict(False, f"the mode is 'forward', 'reverse' or 'either'; got {_shown(mode)}")
         if mode != want_mode:
             if want_mode == "either":
-                return Verdict(False, f"for {shape} both modes need {n} passes: answer ('either', 1.0)")
+                passes = "one pass" if n == 1 else f"{n} passes"
+                return Verdict(False, f"for {shape} both modes need {passes}: answer ('either', 1.0)")
             return Verdict(
                 False,
                 f"for {shape} you chose {mode}: forward mode needs one pass per input ({n}), "
@@ -133,7 +148,7 @@ def check_cheaper_mode(cheaper_mode):
             return Verdict(
                 False,
                 f"for {shape} {want_mode} mode is right; the factor is how many times fewer passes it needs "
-                f"than the other mode ({max(n, m)} / {min(n, m)}), got {factor!r}",
+                f"than the other mode ({max(n, m)} / {min(n, m)}), got {_shown(factor)}",
             )
     return Verdict(True)
 
@@ -196,6 +211,7 @@ def check_newton_step(newton_step):
             x - d2 / d1: "the fraction is upside down: f'(x) / f''(x), not f''(x) / f'(x)",
             x - d1: "that is a gradient-descent step of rate 1; divide by f''(x) instead",
             x - d1 / d2 / 2: "you halved the step; Newton's step is the full f'(x) / f''(x)",
+            x - 1: "your step is exactly 1, f'(x) divided by itself: f''(x) is grad() of the slope, not of f",
         }
         for value, hint in wrong.items():
             if math.isclose(number, value, rel_tol=1e-9):
@@ -216,3 +232,71 @@ def newton_step(f, x):
     (slope,) = grad(f(v), [v], create_graph=True)  # f'(x) as a Value, with a graph of its own
     (curvature,) = grad(slope, [v])  # f''(x)
     return x - slope.data / curvature
+
+
+# ---- 13.4 reverse_rules(m): backward rules for the chain's full Jacobian, derived, not counted ----
+
+_CHAIN_LENGTHS = [*range(1, 21), 40, 128, 1000]
+
+
+def _chain_rules(m):
+    """Output k of the chain h1 = tanh(t), h(k+1) = tanh(hk * t) holds 2k - 1 operations, and its
+    backward pass applies one rule per operation: 1 + 3 + ... + (2m - 1) = m * m in all.
+    (tests/test_exercises_ch13.py counts the real graphs to confirm it.)"""
+    return m * m
+
+
+# Formulas a learner may reach instead, each with what it gets wrong (judged over every m at once).
+_WRONG_COUNTS = [
+    (
+        lambda m: m * (2 * m - 1),
+        "you gave every backward pass the whole chain, 2m - 1 operations; the pass for output k "
+        "reaches only output k's own graph, 2k - 1 operations",
+    ),
+    (lambda m: 2 * m - 1, "that is one backward pass, the last output's; reverse mode runs one per output"),
+    (lambda m: m, "that is the number of backward passes; each applies one rule per operation it reaches"),
+    (
+        lambda m: m * m + 2 * m - 1,
+        "you added the forward pass's 2m - 1 values; count only the backward rules",
+    ),
+    (
+        lambda m: 2 * (2 * m - 1),
+        "that is forward mode's cost (one pass, a value and a tangent per operation)",
+    ),
+]
+
+
+def check_reverse_rules(reverse_rules):
+    """reverse_rules(m) is how many backward rules reverse mode applies to build the full Jacobian of
+    the chapter's one_to_many(t, m): one backward pass per output, each over that output's graph."""
+    problem = not_a_function(reverse_rules, "your reverse_rules function")
+    if problem is not None:  # a Verdict, falsy because it says "not yet"
+        return problem
+    answers = {}
+    for m in _CHAIN_LENGTHS:
+        got, error = attempt(reverse_rules, m)
+        if error:
+            return Verdict(False, f"for m = {m}: {error}")
+        answers[m] = as_number(got)
+        if answers[m] is None:
+            return Verdict(False, f"for m = {m} return a count (a number), got a {type(got).__name__}")
+    wrong = [m for m in _CHAIN_LENGTHS if answers[m] != _chain_rules(m)]
+    if not wrong:
+        return Verdict(True)
+    for formula, hint in _WRONG_COUNTS:
+        if all(answers[m] == formula(m) for m in _CHAIN_LENGTHS):
+            return Verdict(False, hint)
+    m = wrong[0]
+    rules = "one backward rule" if m == 1 else f"{_chain_rules(m)} backward rules"
+    return Verdict(
+        False,
+        f"for m = {m} reverse mode applies {rules}, got {answers[m]:g}. "
+        "Draw the chain for m = 3: how many operations does each output's graph hold?",
+    )
+
+
+@solution("ch13.reverse_rules", check=check_reverse_rules)
+def reverse_rules(m):
+    # Output k's graph: tanh(t), then (times t, tanh) k - 1 times: 2k - 1 operations, one rule each.
+    # Summed over the m backward passes: 1 + 3 + 5 + ... + (2m - 1) = m squared.
+    return sum(2 * k - 1 for k in range(1, m + 1))

@@ -267,12 +267,12 @@ try:
 
     print(f"PyTorch (optional): installed, version {torch.__version__}")
 except ImportError:
-    print("PyTorch (optional): not installed; only the cross-checks in chapter 6 use it")
+    print("PyTorch (optional): not installed; the cells that compare with it will say so and skip")
 
 # %% [markdown]
 # You should see a version for each package and "Graphviz dot: found". PyTorch is
-# optional: chapter 6 compares our gradients with PyTorch's when it is installed and
-# says so when it is not.
+# optional: the chapters that compare our gradients with PyTorch's
+# run that comparison when it is installed and say so when it is not.
 #
 # Finally, a first drawing. Below, `a` and `b` are two numbers wrapped in the engine's
 # `Value`, `c` is their product, and `draw_dot` draws how `c` was computed: two boxes

@@ -220,7 +220,7 @@ print(f"L was made by {L._op!r} from {L._prev}")
 # value it produced. Read it left to right, the way the numbers flow.
 
 # %%
-draw_dot(L)
+draw_dot(L, rankdir="LR")
 
 # %% [markdown]
 # Each rectangle has a single row of data, because our class has no gradient yet.

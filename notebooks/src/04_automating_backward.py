@@ -257,8 +257,11 @@ step_through(make_neuron(Value)["o"])
 
 # %% [markdown]
 # One call, `o.backward()`, and every gradient in the drawing is filled in: the same
-# $-1.5$, $1.0$, $0.5$, $0.0$ and $0.5$ as before. That is the whole algorithm that
-# PyTorch runs when you call `loss.backward()`, minus tensors and speed.
+# $-1.5$, $1.0$, $0.5$, $0.0$ and $0.5$ as before. PyTorch's `loss.backward()` does the
+# same job on tensors: it runs each operation's backward step once, only after every
+# operation that used its result. (Its engine finds that order by counting, for each
+# operation, how many of its users have yet to run, rather than by a depth-first sort;
+# and it keeps `.grad` only on leaves unless asked to keep more.)
 #
 # ## 4. The bug: `=` where `+=` belongs
 #
@@ -572,8 +575,9 @@ for start in (3.0, -2.0):
 # gradient is $-1$. Neither drawing contains the `if`: the comparison `x.data > 0` works on
 # a plain number, so it leaves no node behind, and no gradient flows through it. The
 # backward pass differentiates the path the code took *this time*; a different input can
-# build a different graph. This is also why the graph is rebuilt on every forward pass,
-# rather than built once and reused.
+# build a different graph, as the two drawings show. So a graph built for one input
+# cannot be reused for another; this engine, like PyTorch, builds a fresh one on every
+# forward pass.
 #
 # ## 8. How each operation routes gradients: one picture
 #
@@ -692,9 +696,25 @@ except RecursionError as e:
 
 # %% [markdown]
 # The recursion limit is 1000, and the chain is 3000 deep, so the sort fails with a
-# `RecursionError` long before it reaches `x`. Raising the limit with
-# `sys.setrecursionlimit` only moves the wall, and far enough out it crashes the
-# interpreter itself.
+# `RecursionError` long before it reaches `x`. Can we not just raise the limit? Let us
+# set it to 5000 with `sys.setrecursionlimit` and try two chains.
+
+# %%
+default_limit = sys.getrecursionlimit()
+sys.setrecursionlimit(5000)
+for steps in (3000, 6000):
+    x, y = long_sum(Value, steps)
+    try:
+        y.backward()
+        print(f"limit 5000, chain {steps:,} deep: dy/dx = {x.grad:.1f}")
+    except RecursionError:
+        print(f"limit 5000, chain {steps:,} deep: RecursionError")
+sys.setrecursionlimit(default_limit)  # back to the default for the rest of the notebook
+
+# %% [markdown]
+# With the limit at 5000 the 3,000-deep chain goes through ($\partial y/\partial x =
+# 3001.0$), and a 6,000-deep one fails again. Raising the limit only moves the wall: it
+# would have to be set in advance for the deepest graph anyone will ever build.
 #
 # The cure is to keep the stack ourselves, in an ordinary Python list that can grow as
 # long as memory allows. Each entry is a pair: a node and a flag saying whether its inputs
@@ -796,18 +816,25 @@ c = Value(2.0) * Value(3.0)
 closure_probe = weakref.ref(c)
 pc = engine.Value(2.0) * engine.Value(3.0)
 package_probe = weakref.ref(pc)
-del c, pc
+cut = Value(2.0) * Value(3.0)
+cut._backward = lambda: None  # the same kind of node with its closure replaced: no loop
+cut_probe = weakref.ref(cut)
+del c, pc, cut
 print(f"closure engine: result still in memory after del: {closure_probe() is not None}")
 print(f"package engine: result still in memory after del: {package_probe() is not None}")
+print(f"closure engine, closure removed: still in memory after del: {cut_probe() is not None}")
 gc.collect()
 print(f"closure engine, after gc.collect(): still in memory: {closure_probe() is not None}")
 gc.enable()
 
 # %% [markdown]
 # After `del`, the closure engine's result is still in memory (`True`) until the collector
-# runs; the package's is gone immediately (`False`). For a toy graph this does not matter.
-# A training loop builds a fresh graph of thousands of nodes at every step, and then it
-# does; the course comes back to this cost when it makes the engine fast.
+# runs; the package's is gone immediately (`False`). The third line changes only the
+# loop: the same closure-engine product, its `_backward` replaced by a function that does
+# not mention `out`, is also freed at once (`False`): the loop is what kept it alive.
+# For a toy graph this does not matter. A training loop builds a fresh graph of
+# thousands of nodes at every step, and then it does; chapter 12 measures this cost
+# when it makes the engine fast.
 #
 # ## Summary
 #
@@ -823,7 +850,8 @@ gc.enable()
 #   total is complete ($\partial d/\partial a = 10$ instead of 8 on $d = b + 3b$).
 # - The graph holds only the operations that ran; an `if` leaves no node and no gradient.
 # - A recursive sort dies on deep graphs (a `RecursionError` on our 3,000-deep chain,
-#   since Python stops at about 1,000 nested calls); an explicit stack does not.
+#   since Python stops at about 1,000 nested calls). Raising the limit only moves the
+#   wall (5000 lets 3,000 through and stops 6,000); an explicit stack has no wall.
 
 # %% [markdown]
 # ## Exercises

@@ -432,15 +432,22 @@ Value.sigmoid = sigmoid
 Value.relu = relu
 
 # %%
-for name, x0 in [("sigmoid", 0.0), ("relu", -2.0), ("relu", 3.0)]:
+for name, x0 in [("sigmoid", 0.0), ("relu", -2.0), ("relu", 3.0), ("relu", 0.0)]:
     x = Value(x0)
     y = getattr(x, name)()
     y.backward()
     print(f"{name}({x0:.1f}) = {y.data:.4f}, d/dx = {x.grad:.4f}")
+if torch is None:
+    print("PyTorch (optional): not installed, so its slope of relu at 0 is not shown")
+else:
+    t = torch.tensor(0.0, dtype=torch.float64, requires_grad=True)
+    torch.relu(t).backward()
+    print(f"PyTorch (optional): torch.relu at 0 has d/dx = {t.grad.item():.4f}")
 
 # %% [markdown]
 # $\sigma(0) = 0.5$ with slope 0.25; $\text{relu}(-2) = 0$ with slope 0; $\text{relu}(3) = 3$
-# with slope 1.
+# with slope 1. At the corner, $\text{relu}(0) = 0$ with slope 0, our choice; with
+# PyTorch installed, its `torch.relu` reports the same 0.0000 there.
 #
 # ## 9. The whole set, and the switch to the package
 #
@@ -560,8 +567,8 @@ plt.show()
 # - **tanh** has slope 1.0000 at 0, and the slope dies away on both sides: by $|x| = 4$ it
 #   is almost 0. A neuron pushed far into that flat region barely learns (it *saturates*).
 # - **sigmoid** is never steeper than 0.2500, at 0. Every sigmoid a gradient passes
-#   through shrinks it by at least a factor of 4, which is why deep stacks of sigmoids
-#   train slowly.
+#   through multiplies it by 0.25 or less: ten in a row, with nothing in between, leave
+#   at most $0.25^{10} \approx 10^{-6}$ of it.
 # - **relu** has slope exactly 1 for every positive input and exactly 0 for every negative
 #   one; at 0 the engine reports 0.0000, our chosen convention. A relu whose input stays
 #   negative passes back no gradient at all.
@@ -579,8 +586,8 @@ plt.show()
 # In words: double the input, exponentiate, then divide one less than that by one more
 # than that. Built this way, the gradient flows through a multiplication, an `exp`, a
 # subtraction, an addition and a division, five operations whose local derivatives were
-# written separately. If any one were wrong, the result would disagree with `tanh`'s
-# own one-line derivative $1 - t^2$. Let us run chapter 3's neuron both ways.
+# written separately. A mistake in any of them would make the result disagree with
+# `tanh`'s own one-line derivative $1 - t^2$. Let us run chapter 3's neuron both ways.
 
 
 # %%
@@ -610,8 +617,38 @@ print(f"largest difference between the two: below 1e-12? {largest < 1e-12}")
 # %% [markdown]
 # Both columns read $o = 0.7071$ and the gradients $-1.5$, $1.0$, $0.5$, $0.0$ and $0.5$
 # for $x_1$, $w_1$, $x_2$, $w_2$ and $b$, and no pair differs by more than $10^{-12}$. Five
-# separately written local derivatives, chained, reproduce the one-line formula. Here is
-# the rebuilt part of the graph, from $n$ to $o$:
+# separately written local derivatives, chained, reproduce the one-line formula.
+#
+# Would the test notice a mistake? Here is the same comparison with one planted on
+# purpose: an `exp` whose local derivative is written as $x$ instead of $e^x$, a slip
+# of the kind this chapter could have made. Everything else is unchanged.
+
+
+# %%
+def exp_with_a_bug(v):
+    """e^v, with a wrong local derivative: v instead of e^v."""
+    return Value(math.exp(v.data), (v,), "exp", _local_grads=(v.data,))
+
+
+def tanh_from_buggy_exp(n):
+    e = exp_with_a_bug(2 * n)
+    return (e - 1) / (e + 1)
+
+
+o_bug, g_bug = neuron_grads(tanh_from_buggy_exp)
+print(f"{'':>6} {'tanh()':>9} {'bad exp':>9}")
+print(f"{'o':>6} {o_tanh:9.4f} {o_bug:9.4f}")
+for name in g_tanh:
+    print(f"{'do/d' + name:>6} {g_tanh[name] + 0.0:9.4f} {g_bug[name] + 0.0:9.4f}")
+
+# %% [markdown]
+# The output is still $o = 0.7071$, since the forward pass never reads a derivative.
+# The gradients are not: $-0.4537$, $0.3024$, $0.1512$, $0.0000$ and $0.1512$ against
+# $-1.5$, $1.0$, $0.5$, $0.0$ and $0.5$. The self-test catches the planted mistake. It
+# cannot see it in $\partial o/\partial w_2$, which is 0 either way because $x_2 = 0$
+# (chapter 3): one test point can hide a wrong derivative, so chapter 6 checks many.
+#
+# Here is the rebuilt part of the graph (with the correct `exp`), from $n$ to $o$:
 
 # %%
 n = Value(0.8813735870195432, label="n")
@@ -789,7 +826,8 @@ else:
 #   `1 - a` and `sum([...])` work.
 # - tanh, sigmoid and relu have derivatives $1 - t^2$, $s(1-s)$ and a 0/1 step; the
 #   engine's slopes match the formulas at every point plotted.
-# - tanh rebuilt from `exp` gives the same gradients as `tanh` itself, a first self-test.
+# - tanh rebuilt from `exp` gives the same gradients as `tanh` itself, a first self-test;
+#   a planted mistake in `exp`'s derivative shows up at once.
 # - Equal formulas are not equally safe: the package's tanh and sigmoid stay finite at
 #   $\pm 1000$ where the textbook formulas overflow.
 # - A mean over a batch is where a loss divides: each gradient shrinks by the batch size.

@@ -420,9 +420,9 @@ print(f"the property held on all {len(tried)} generated inputs")
 
 # %% [markdown]
 # Calling the decorated function runs the test: 200 pairs $(a, b)$ from the square
-# $[-3, 3]^2$, and the property held for every one. Hypothesis deliberately mixes in
-# awkward values (zero, the ends of the range, numbers very close together) that a person
-# picking test inputs by hand tends to forget. Which pairs it picks is up to the library
+# $[-3, 3]^2$, and the property held for every one. Hypothesis is built to mix in
+# awkward values, such as zero and the ends of the range, that a person picking test
+# inputs by hand tends to forget. Which pairs it picks is up to the library
 # and changes between its versions; the property is what we state, and it must hold for
 # all of them.
 #
@@ -610,9 +610,30 @@ draw_dot(lc, rankdir="TB")
 # `_backward` closure of chapter 4) adds 3 to `b`, which still holds 3 from the first
 # call, so `b` becomes 6. Then `b`'s note passes
 # $2a \times 6 = 24$ to `a`, on top of the 12 already there: 36. The stale interior
-# gradient was counted again, and the error *compounds*: a third call would give 72 (and
-# $b = 9$), growing faster and faster. Neither 36 nor 72 is a derivative of anything, which
-# is why the lectures always zero every gradient before calling `backward()`.
+# gradient was counted again, and the error *compounds*.
+#
+# That is our cut-down copy. The lectures' own engine, `micrograd` (version 0.1.0 is
+# installed here), has the same `backward()`, so it should do the same. Here it is, called
+# three times on the same graph:
+
+# %%
+try:
+    from micrograd.engine import Value as MicrogradValue
+except ImportError:
+    print("micrograd is not installed; `pip install micrograd==0.1.0` to run this cell")
+else:
+    ma = MicrogradValue(2.0)
+    mb = ma * ma
+    mc = mb * 3
+    for call in (1, 2, 3):
+        mc.backward()
+        print(f"micrograd, call {call}: a.grad = {ma.grad:.4f}, b.grad = {mb.grad:.4f}")
+
+# %% [markdown]
+# micrograd gives 12, 36 and then 72, with `b` at 3, 6 and 9: each call adds one more
+# stale copy of `b`'s gradient, so the error grows with every call. Neither 36 nor 72 is
+# a derivative of anything, which is why the lectures always zero every gradient before
+# calling `backward()`.
 #
 # PyTorch, by default, refuses the question. After a backward pass it frees the
 # intermediate values it saved for the backward pass, so a second call raises a
@@ -645,7 +666,7 @@ else:
 # | engine | first call | second call | interior `b` after the second call |
 # |---|---|---|---|
 # | `micrograd_lesson` | 12 | 24 (leaf accumulates) | 3 (recomputed) |
-# | lecture style | 12 | 36 (compounds) | 6 (accumulated) |
+# | lecture style, and `micrograd` itself | 12 | 36 (compounds) | 6 (accumulated) |
 # | PyTorch, default | 12 | `RuntimeError` | (freed) |
 # | PyTorch, `retain_graph=True` | 12 | 24 (leaf accumulates) | (not kept) |
 #

@@ -33,13 +33,14 @@ random.seed(0)
 # In words: each input gets a say in proportion to its weight, the bias shifts the total
 # up or down, and tanh squashes the result into the range −1 to 1. Without the squash a
 # stack of neurons would collapse into one big linear function, however many layers it
-# had; the bend is what lets a network draw curved boundaries.
+# had; the bend is what lets a network draw curved boundaries (chapter 8 takes the tanh
+# out of a network on the XOR problem and watches it fail).
 #
 # The weights and the bias are the neuron's **parameters**: the numbers training will
 # adjust. They must be `Value`s so that `backward()` reaches them. Weights start at
 # random numbers between −1 and 1 (if they all started equal, every neuron in a layer
-# would compute the same thing and receive the same gradient, forever); the bias starts
-# at 0.
+# would compute the same thing and receive the same gradient, forever: a test below
+# shows it); the bias starts at 0.
 #
 # Every class below shares one small parent, `Module`, which knows how to reset the
 # gradients of whatever `parameters()` returns.
@@ -213,8 +214,9 @@ for nin, nouts in [(3, [4, 4, 1]), (2, [16, 16, 1])]:
 # The counts from `parameters()` and from the formula agree: 41 and 337. Notice the
 # middle term of the larger network. A layer reading 16 inputs with 16 neurons holds
 # 272 of the 337 parameters, because connecting every neuron to every input grows with
-# the *product* of the widths. Double the hidden width and the parameter count roughly
-# quadruples.
+# the *product* of the widths. Double the hidden width and the parameter count heads
+# towards four times as many (the plot below goes from 337 at width 16 to 1,185 at
+# width 32, 3.5 times).
 #
 # ## `zero_grad()`: why every step starts by wiping the slate
 #
@@ -241,6 +243,41 @@ print(f"after zero_grad():    grad {w.grad:.4f}")
 # would push training twice too far. Every training loop in the following chapters
 # therefore zeroes the gradients before each `backward()`: chapter 8 writes it as forward
 # pass, `zero_grad()`, `backward()`, update.
+#
+# ## Why the starting weights are random
+#
+# Give every weight the same starting value, 0.5, and the four neurons of a layer become
+# copies of each other: they read the same inputs with the same weights, so they compute
+# the same output, so `backward()` hands each the same gradient, so every update changes
+# them the same way. Here are 20 steps of gradient descent (chapter 8's loop, four lines)
+# on the four examples of chapter 8, from that equal start and from the random start,
+# changing nothing else. We print the first weight of each first-layer neuron:
+
+# %%
+xs, ys = four_examples()
+for start in ("equal", "random"):
+    random.seed(1)
+    net = nn.MLP(3, [4, 4, 1], activation="tanh")
+    if start == "equal":
+        for layer in net.layers:
+            for neuron_i in layer.neurons:
+                for wi in neuron_i.w:
+                    wi.data = 0.5
+    for _ in range(20):
+        loss = sum((net(xi) - yi) ** 2 for xi, yi in zip(xs, ys))
+        net.zero_grad()
+        loss.backward()
+        for p in net.parameters():
+            p.data -= 0.05 * p.grad
+    first_weights = [f"{n.w[0].data:+.4f}" for n in net.layers[0].neurons]
+    print(f"{start:>6} start, after 20 steps: loss {loss.data:.4f}; first weights {', '.join(first_weights)}")
+
+# %% [markdown]
+# From the equal start the four first-layer neurons still hold identical weights after
+# 20 steps (+0.4359 each), and the loss is still 3.9929: each layer of four works as one
+# neuron copied four times, and no number of steps can separate them. From the random
+# start the weights have moved apart and the loss is 0.0000 to four decimals. Random
+# starting weights are the cheapest way to make the neurons of a layer differ.
 #
 # A wrong input size is caught at once, with a message that says what was expected. This
 # network reads 3 inputs; here it is given 2:
@@ -276,8 +313,8 @@ fit_screen(draw_dot(tiny_out, rankdir="TB", show_grad=False))
 
 # %% [markdown]
 # The input x has an arrow into *both* first-layer products — a layer's neurons all read
-# the same inputs — and both tanh outputs feed the last neuron's products. The summary
-# line counts 18 values and 10 operations: 1 input, 7 parameters (a weight and a bias in
+# the same inputs — and both tanh outputs feed the last neuron's products. Count the
+# boxes and the ovals: 18 values and 10 operations: 1 input, 7 parameters (a weight and a bias in
 # each hidden neuron, two weights and a bias in the output neuron), 4 products, 4 sums
 # and 2 tanh nodes; the 10 operations are the products, sums and tanhs.
 #

@@ -96,7 +96,7 @@ W1, W2 = np.meshgrid(np.linspace(-0.5, 2.5, 121), np.linspace(2.5, 5.5, 121))
 bowl = 0.5 * ((W1 - 1) ** 2 + (W2 - 5) ** 2)
 path = np.array(path)
 
-fig, (ax_path, ax_loss) = plt.subplots(1, 2, figsize=(11, 4.8), width_ratios=[1, 1.4])
+fig, (ax_path, ax_loss) = plt.subplots(1, 2, figsize=(10, 4.4), width_ratios=[1, 1.4])
 contours = ax_path.contour(W1, W2, bowl, levels=[0.01, 0.05, 0.2, 0.6, 1.2, 2.5], cmap="viridis")
 ax_path.clabel(contours, fontsize=8)
 ax_path.plot(path[:, 0], path[:, 1], "o-", color="#c0392b", markersize=4, label="gradient descent, lr 0.5")
@@ -160,7 +160,7 @@ for x, y in zip(xs, ys):
 # bigger forward pass, 60 steps at learning rate 0.05:
 
 # %%
-losses = []
+losses, grad_lengths = [], []
 for step in range(60):
     loss = squared_error(model)  # 1. forward
     model.zero_grad()  # 2. zero
@@ -168,6 +168,7 @@ for step in range(60):
     for p in model.parameters():  # 4. update
         p.data -= 0.05 * p.grad
     losses.append(loss.data)
+    grad_lengths.append(math.sqrt(sum(p.grad**2 for p in model.parameters())))  # for the plot below
     if step % 10 == 0:
         print(f"step {step:2d}: loss {loss.data:.4f}")
 
@@ -193,7 +194,8 @@ print(f"largest miss: {worst:.4f}")
 #    of its starting value within 6 steps.
 # 2. **Diminishing returns.** As predictions approach their targets the errors shrink,
 #    and with them the gradients (the gradient of a squared error is proportional to the
-#    error). Steps get smaller because there is less to fix.
+#    error). Every step moves the parameters by the learning rate times the gradient, so
+#    the steps get smaller because there is less to fix.
 # 3. **Convergence.** The loss creeps along close to zero. Each step still helps, but
 #    by a tiny amount; on a linear axis the curve looks flat. We call this phase the part
 #    below 0.1 % of the starting loss, reached at step 13 (loss 0.0060).
@@ -201,7 +203,11 @@ print(f"largest miss: {worst:.4f}")
 # The phase borders are not laws of nature: the thresholds (5 % and 0.1 %) are just
 # where the plot bends. The log-scale panel on the right shows that "flat" is not
 # "stopped": the loss keeps falling steadily, about ten times smaller every 35 to 40
-# steps.
+# steps. It also draws the length of the whole gradient, $\sqrt{\sum_p g_p^2}$, recorded
+# by the loop above: the size of each step divided by the learning rate. That is the
+# evidence for the explanations above: the length falls with the loss, from 9.65 at
+# step 0 to 1.62 where rapid descent ends (step 6), 0.12 where convergence begins
+# (step 13) and 0.02 at step 59, so the steps shrink as the errors do.
 
 # %%
 losses = np.array(losses)
@@ -209,8 +215,10 @@ end_rapid = int(np.argmax(losses < 0.05 * losses[0]))  # first step below 5 % of
 start_flat = int(np.argmax(losses < 0.001 * losses[0]))  # first step below 0.1 %
 print(f"rapid descent: steps 0-{end_rapid}   diminishing returns: steps {end_rapid}-{start_flat}")
 print(f"convergence: from step {start_flat} (loss {losses[start_flat]:.4f})")
+for k in (0, end_rapid, start_flat, len(losses) - 1):
+    print(f"step {k:2d}: loss {losses[k]:.4f}, gradient length {grad_lengths[k]:.4f}")
 
-fig, (ax, ax_log) = plt.subplots(1, 2, figsize=(11, 4.2))
+fig, (ax, ax_log) = plt.subplots(1, 2, figsize=(10, 3.8))
 phases = [
     (0, end_rapid, "#fde2c8", "1. rapid descent"),
     (end_rapid, start_flat, "#fff3b0", "2. diminishing returns"),
@@ -228,9 +236,11 @@ for (left, right, _, name), spot in zip(phases, labels):
     ax.annotate(name, target, xytext=spot, arrowprops={"arrowstyle": "->"}, fontsize=9)
 ax.set_ylabel("loss")
 ax.set_title("Loss of MLP(3, [4, 4, 1]) on four examples, lr 0.05")
+ax_log.plot(grad_lengths, color="#7b3294", linewidth=2, linestyle="--", label="gradient length")
 ax_log.set_yscale("log")
-ax_log.set_ylabel("loss (log scale)")
-ax_log.set_title("The same curve on a log scale")
+ax_log.set_ylabel("log scale")
+ax_log.set_title("Log scale: the loss, and the gradient's length")
+ax_log.legend(handles=ax_log.lines, labels=["loss", "gradient length"], loc="upper right")
 plt.tight_layout()
 plt.show()
 
@@ -254,11 +264,10 @@ plt.show()
 def train(model, steps, lr, zero_grad=True):
     """The four-line loop; stops at the first loss that is inf or nan."""
     losses = []
-    for step in range(steps):
+    for _ in range(steps):
         try:
             loss = squared_error(model)
-        except OverflowError as e:
-            print(f"step {step}: OverflowError: {e}")
+        except OverflowError:  # some operations raise this instead of returning inf
             break
         losses.append(loss.data)
         if not math.isfinite(loss.data):
@@ -280,6 +289,10 @@ print(
     f"{next(k for k, v in enumerate(forgetful[0.12]) if v > 10)}; at step {blowup - 1} "
     f"{forgetful[0.12][blowup - 1]:.4g}, at step {blowup} {forgetful[0.12][blowup]}"
 )
+growth = (forgetful[0.12][blowup - 1] / forgetful[0.12][60]) ** (1 / (blowup - 1 - 60))
+print(
+    f"without, lr 0.12: from step 60 to step {blowup - 1} the loss grows {growth:.2f} times per step on average"
+)
 for rate in (0.05, 0.01):
     run, tail = forgetful[rate], forgetful[rate][-100:]
     print(
@@ -292,11 +305,10 @@ for rate in (0.05, 0.01):
 # Without it, the three runs fail in two different ways.
 #
 # - **At 0.12 it blows up.** The loss never gets below 0.4981, passes 10 at step 11, and
-#   from about step 60 on grows by roughly the same factor (about five) every step, a
+#   from about step 60 on grows by roughly the same factor every step (5.66 on average), a
 #   straight line on the log-scale plot below. At step 447 it is 1.1e+308, a whisker below
-#   the largest number a float can hold, and at step 448 it is `inf`. (Once one value is
-#   infinite, the next step's arithmetic produces `inf − inf`, which is `nan`, "not a
-#   number".)
+#   the largest number a float can hold, and at step 448 it is `inf`, where the loop
+#   stops.
 # - **At 0.05 and 0.01 nothing blows up,** and that is the more dangerous failure. At
 #   0.05 the loss gets down to 0.0036 (step 25), climbs out again, and over the last 100
 #   steps swings between 0.0072 and 1.19. At 0.01 it swings more slowly, between 0.0011
@@ -425,7 +437,10 @@ print(
 # Modern networks do use such values twice. A *residual* (skip) connection, the idea
 # behind ResNets and transformers, outputs $a + \tanh(a)$: the sum $a$ feeds the tanh
 # **and** the addition. Here is a network whose four hidden units do exactly that, built
-# from the package's `Layer` (linear, to get the sums) and `Neuron`:
+# from the package's `Layer` (linear, to get the sums) and `Neuron`. We train it for 200
+# steps with each engine, from the same start, at every rate of a grid from 0.002 to
+# 0.02: a race between two engines is fair only if each gets its own best rate. Then we
+# run chapter 6's whole-network gradient check with the buggy engine.
 
 # %%
 from micrograd_lesson import Layer, Module, Neuron
@@ -447,39 +462,82 @@ class SkipNet(Module):
         return self.hidden.parameters() + self.out.parameters()
 
 
-skip_right = train(SkipNet(), 200, lr=0.01)
+rates = (0.002, 0.003, 0.005, 0.007, 0.01, 0.012, 0.014, 0.015, 0.016, 0.017, 0.018, 0.02)
+skip_runs = {"right": {}, "buggy": {}}
+for rate in rates:
+    skip_runs["right"][rate] = train(SkipNet(), 200, lr=rate)
+    with engine_with_assigning_tanh():
+        skip_runs["buggy"][rate] = train(SkipNet(), 200, lr=rate)
+
+
+def final_loss(run):
+    """The loss after 200 steps, or inf for a run that blew up before."""
+    return run[-1] if len(run) == 200 else math.inf
+
+
+print("lr      right engine   = in tanh")
+for rate in rates:
+    print(
+        f"{rate:<6}  {final_loss(skip_runs['right'][rate]):12.3g}  {final_loss(skip_runs['buggy'][rate]):10.3g}"
+    )
+best = {engine: min(rates, key=lambda r: final_loss(runs[r])) for engine, runs in skip_runs.items()}
+for engine, name in (("right", "right engine"), ("buggy", "= in tanh  ")):
+    run = skip_runs[engine][best[engine]]
+    below = next(k for k, v in enumerate(run) if v < 1e-4)
+    print(
+        f"{name}: best lr {best[engine]}: loss {run[-1]:.2e} after 200 steps; first below 1e-4 at step {below}"
+    )
+
 with engine_with_assigning_tanh():
-    skip_buggy = train(SkipNet(), 200, lr=0.01)
     skip_net = SkipNet()
     check = gradcheck_parameters(lambda: squared_error(skip_net), skip_net.parameters())
-for name, run in (("right engine", skip_right), ("= in tanh  ", skip_buggy)):
-    below = next(k for k, v in enumerate(run) if v < 1e-4)
-    print(f"{name}: loss {run[0]:.2f} -> {run[-1]:.2e} after 200 steps; first below 1e-4 at step {below}")
 print(f"gradient check with the bug: {check!r}; {sum(r > 1e-4 for r in check.rel_errors)} of 21 rows wrong")
 
 # %%
-fig, ax = plt.subplots(figsize=(8, 4))
-ax.semilogy(skip_right, color="#2e5cb8", label="right engine (+=)")
-ax.semilogy(skip_buggy, color="#c0392b", label="= in tanh's backward")
-ax.set_xlabel("step")
-ax.set_ylabel("loss (log scale)")
-ax.set_title("SkipNet, lr 0.01: the = bug trains, just worse")
-ax.legend()
-ax.grid(True, alpha=0.3)
+fig, (ax_rate, ax_curve) = plt.subplots(1, 2, figsize=(11, 4))
+for engine, colour, name in (
+    ("right", "#2e5cb8", "right engine (+=)"),
+    ("buggy", "#c0392b", "= in tanh's backward"),
+):
+    finals = [final_loss(skip_runs[engine][r]) for r in rates]
+    ax_rate.semilogy(
+        rates, [f if math.isfinite(f) else np.nan for f in finals], "o-", color=colour, label=name
+    )
+    blown = [r for r, f in zip(rates, finals) if not math.isfinite(f)]
+    ax_rate.plot(blown, [1e-3] * len(blown), "x", color=colour, ms=9)
+    ax_curve.semilogy(skip_runs[engine][best[engine]], color=colour, label=f"{name}, lr {best[engine]}")
+ax_rate.text(0.0166, 2.2e-3, "x: blew up", fontsize=9)
+ax_rate.set_xlabel("learning rate")
+ax_rate.set_ylabel("loss after 200 steps (log scale)")
+ax_rate.set_title("SkipNet: every rate, both engines")
+ax_curve.set_xlabel("step")
+ax_curve.set_ylabel("loss (log scale)")
+ax_curve.set_title("Each engine at its own best rate")
+for ax in (ax_rate, ax_curve):
+    ax.legend(fontsize=8, loc="lower left")
+    ax.grid(True, alpha=0.3)
+plt.tight_layout()
 plt.show()
 
 # %% [markdown]
-# Both engines train, and both loss curves fall; nothing crashes and nothing prints a
-# warning. The buggy engine even falls a little faster for the first ten steps. But it
-# needs 111 steps to get below $10^{-4}$ where the right
-# one needs 56, and after 200 steps its loss is 1.42e-06 against 1.68e-08, about 85
-# times higher. In the graph, each sum $a$ gets only tanh's share $(1 - t^2)\,g$ of its
-# gradient: the skip connection's share $g$ was added first and then overwritten. Every
-# hidden weight is pushed by a gradient that is too small and, because $t$ differs from
-# unit to unit, wrong in direction too. Nothing in the loss curve says so; the gradient
-# check of chapter 6 does at once: 16 of the 21 parameters (every one behind a hidden
-# unit) fail it. That is the lesson of this bug: it makes training silently worse, and a
-# gradient check finds it where the loss curve does not.
+# Read the table row by row and the bug is nowhere obvious. Both engines train at every
+# rate up to 0.016. At most rates the right engine ends lower, but at 0.015 and 0.016 the
+# buggy one does, and at 0.017 the right engine blows up while the buggy one still trains.
+# A comparison at a single rate can say almost anything: at 0.01 the buggy loss is 85
+# times higher (1.42e-06 against 1.68e-08), at 0.015 the bug "wins". Tuned fairly, each
+# engine at its own best rate from the same grid (neither best sits at an edge of it),
+# the right engine reaches 3.51e-09 at rate 0.014 and the buggy one 1.88e-08 at 0.015:
+# about five times worse, and 62 steps to get below $10^{-4}$ against 26.
+#
+# Why so mild? In the graph, each sum $a$ gets only tanh's share $(1 - t^2)\,g$ of its
+# gradient: the skip connection's share $g$ was added first and then overwritten. So every
+# hidden weight is pushed by a gradient that is too small, which a larger rate partly
+# makes up for (that is why the buggy engine survives 0.017), and, because $t$ differs
+# from unit to unit, wrong in direction too, which no rate corrects. Nothing in the loss
+# curves says so; the gradient check of chapter 6 does at once: 16 of the 21 parameters
+# (every one behind a hidden unit) fail it. That is the lesson of this bug: it makes
+# training silently worse, by an amount that a rate search half hides, and a gradient
+# check finds it where the loss curve does not.
 #
 # ## The loop, packaged: `fit`
 #
@@ -509,6 +567,27 @@ for rate in (0.005, 0.05, 0.2):
     print(f"lr {rate:<5}: loss {sweep[rate].loss[0]:.4f} -> {sweep[rate].loss[-1]:.4g}")
     if sweep[rate].stopped:
         print(f"           stopped at {sweep[rate].stopped}")
+
+# %% [markdown]
+# Is "overshoots to the other side" really what happens at 0.2? Watch the four
+# predictions' errors (prediction minus target) over the first five steps of that run:
+
+# %%
+model = new_network()
+for step in range(5):
+    loss = squared_error(model)
+    errors = "  ".join(f"{model(x).data - y:+7.2f}" for x, y in zip(xs, ys))
+    print(f"lr 0.2, step {step}: loss {loss.data:7.2f}   prediction - target: {errors}")
+    model.zero_grad()
+    loss.backward()
+    for p in model.parameters():
+        p.data -= 0.2 * p.grad
+
+# %% [markdown]
+# The errors flip sign from step to step and grow: the first example's goes −1.29,
+# +0.45, −2.04, +3.43, −15.25, the last one's −1.34, +0.59, −2.06, +3.36, −12.18. Each
+# update carries the predictions past their targets to the other side, further each time,
+# and the loss climbs from 6.21 to 510 in four steps.
 
 # %%
 fig, ax = plt.subplots(figsize=(9, 4.5))
@@ -607,13 +686,27 @@ print(f"backward through a new graph:   grads {w1.grad:+.4f} {w2.grad:+.4f}  (co
 
 # %% [markdown]
 # The stale graph says +1.0000 and −2.0000 again; the truth at the new point is +0.5000
-# and −1.0000. Reusing it would make every update identical to the first one, and the
-# parameters would march straight past the bottom of the bowl. Only the parameters
+# and −1.0000. Reusing it would make every update identical to the first one. Here is
+# that loop, run from the start (2, 3) for four steps with the old graph and no new one:
+
+# %%
+w1.data, w2.data = 2.0, 3.0
+for step in range(4):
+    w1.grad = w2.grad = 0.0
+    old_loss.backward()  # the same old graph every time
+    w1.data -= 0.5 * w1.grad
+    w2.data -= 0.5 * w2.grad
+    print(f"step {step}: w1 {w1.data:.2f}  w2 {w2.data:.2f}   recorded loss {old_loss.data:.4f}")
+
+# %% [markdown]
+# Every step moves by the same (−0.5, +1.0). The parameters reach the bottom (1, 5) after
+# two steps and march straight past it to (0, 7), while the recorded loss says 2.5000
+# throughout, because it is never computed again. Only the parameters
 # persist from step to step; the graph is built, used once by `backward()`, and thrown
 # away (Python frees it as soon as nothing refers to it). For the four examples that is
 # 394 nodes per step, and for the network of chapter 9, tens of thousands. PyTorch
 # works the same way: its graph is rebuilt on every forward pass and, by default, freed
-# by `backward()`.
+# by `backward()` (chapter 6 showed the `RuntimeError` that a second `backward()` gets).
 
 # %%
 print(
@@ -621,7 +714,7 @@ print(
 )
 
 # %% [markdown]
-# ## XOR: why a network needs a hidden layer
+# ## XOR: why a network needs a hidden layer, and a bend in it
 #
 # XOR ("exclusive or") is the smallest problem a single neuron cannot solve. Its four
 # examples are the corners of a square: the label is +1 when exactly one of the two
@@ -629,9 +722,10 @@ print(
 # and the −1 corners on the other, so no straight line separates them, and a single
 # neuron (or any linear model) can only draw straight lines.
 #
-# We train two models with `fit`, 200 steps at learning rate 0.05 on the squared error:
-# a single linear neuron, `MLP(2, [1])`, and a network with one hidden layer of four tanh
-# neurons, `MLP(2, [4, 1])`.
+# We train three models with `fit`, 200 steps at learning rate 0.05 on the squared error:
+# a single linear neuron, `MLP(2, [1])`; a network with one hidden layer of four tanh
+# neurons, `MLP(2, [4, 1])`; and, to see which of its two novelties matters, the same
+# hidden layer with the tanh taken out (`activation="linear"`), changing nothing else.
 
 # %%
 X, y = xor()
@@ -646,22 +740,33 @@ random.seed(0)
 linear = MLP(2, [1])
 random.seed(0)
 hidden = MLP(2, [4, 1], activation="tanh")
-for name, net in (("one linear neuron", linear), ("hidden layer of 4", hidden)):
+random.seed(0)
+hidden_no_tanh = MLP(2, [4, 1], activation="linear")
+models = {
+    "one linear neuron": linear,
+    "hidden layer of 4 tanh": hidden,
+    "hidden layer, no tanh": hidden_no_tanh,
+}
+for name, net in models.items():
     history = fit(net, lambda net=net: xor_loss(net), steps=200, lr=0.05)
-    print(f"{name}: loss {history.loss[0]:.4f} -> {history.loss[-1]:.4f}")
+    print(f"{name:<22}: loss {history.loss[0]:.4f} -> {history.loss[-1]:.4f}")
 
-print("\ninput       label   linear   hidden layer")
+print("\ninput       label   linear   hidden, tanh   hidden, no tanh")
 for x, t in zip(xor_inputs, xor_labels):
     # round(..., 4) + 0.0 turns a tiny negative into 0.0, so it prints as +0.0000, not -0.0000
-    print(f"{x}  {t:+d}    {round(linear(x).data, 4) + 0.0:+.4f}   {hidden(x).data:+.4f}")
+    answers = [round(net(x).data, 4) + 0.0 for net in models.values()]
+    print(f"{x}  {t:+d}    {answers[0]:+.4f}   {answers[1]:+.4f}        {answers[2]:+.4f}")
 
 # %% [markdown]
 # The linear neuron gets stuck at a loss of 4.0000: its best effort is to answer 0 for
 # every corner (+0.0000 to four decimals), because any tilt that helps one diagonal
 # hurts the other. The network with a hidden layer answers −1.0000, +0.9999, +0.9999 and
-# −0.9999: XOR, solved, and its loss fell from 4.1718 to 0.0000. Its hidden neurons each
-# draw one line; the output neuron combines them into a region no single line could
-# make. The pictures show it: where each model
+# −0.9999: XOR, solved, and its loss fell from 4.1718 to 0.0000. Take the tanh out of
+# that hidden layer and it is stuck at 4.0000 too, answering 0 at every corner like the
+# single neuron: linear neurons feeding a linear neuron compute one linear function of
+# the inputs, so the extra layer alone buys nothing. With the tanh, each hidden neuron
+# draws one line, bent into a soft step, and the output neuron combines the steps into a
+# region no single line could make. The pictures show the first two models: where each model
 # answers above 0 (blue) or below (red). The linear neuron's answers are all within a
 # hair of 0, so its line falls wherever those tiny numbers change sign; wherever a line
 # goes, two of the four corners end up on the wrong side of it.
@@ -692,13 +797,14 @@ plt.show()
 #   friction ($\mu = 1$, the same losses to rounding). At rate 0.12 the loss becomes
 #   infinite; at 0.05 and 0.01 it stays finite and keeps bouncing, the silent version.
 # - An engine with `=` instead of `+=` in tanh's backward trains `MLP(3, [4, 4, 1])`
-#   exactly as well (no tanh input is used twice), but leaves a network with skip
-#   connections at a loss about 85 times higher after 200 steps; the loss curve looks
-#   normal, and a gradient check reveals the bug at once.
+#   exactly as well (no tanh input is used twice); a network with skip connections trains
+#   worse with it (about five times higher loss after 200 steps, each engine at its best
+#   rate), yet its loss curve looks normal. A gradient check reveals the bug at once.
 # - Too small a rate crawls; too large diverges.
 # - The graph records one computation; after an update it is stale, so every step
 #   builds a new one.
-# - A single linear neuron cannot learn XOR (it is stuck at loss 4.0000); one hidden
+# - A single linear neuron cannot learn XOR (it is stuck at loss 4.0000), nor can a
+#   hidden layer without its tanh; one hidden
 #   layer of four tanh neurons solves it.
 #
 # ## Exercises

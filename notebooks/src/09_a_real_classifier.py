@@ -325,7 +325,7 @@ print(f"hinge part 0 on every step after that: {all(v == 0 for v in history['dat
 # about 0.011, is the L2 term: the network is only shrinking its weights.
 
 # %%
-fig, (ax_loss, ax_acc, ax_lr) = plt.subplots(1, 3, figsize=(12, 3.6))
+fig, (ax_loss, ax_acc, ax_lr) = plt.subplots(1, 3, figsize=(10.5, 3.2))
 ax_loss.plot(history.loss, color="#2e5cb8", label="total loss")
 ax_loss.plot(history["data loss"], color="#e69f00", linestyle="--", label="hinge part")
 ax_loss.set_yscale("log")
@@ -470,7 +470,7 @@ def boundary_at(step, ax, steps=200):
 # %%
 for step in (0, 10, 30, 100):
     print(f"after {step:3d} updates: {accuracy_at(step):.0%} of the points correct")
-fig, axes = plt.subplots(1, 4, figsize=(12, 3.1))
+fig, axes = plt.subplots(1, 4, figsize=(10.5, 2.7))
 for ax, step in zip(axes, (0, 10, 30, 100)):
     boundary_at(step, ax)
     ax.set_xticks([])
@@ -485,7 +485,7 @@ plt.show()
 # moons' tips (98 %), and by step 100 it wraps both tips and every point is correct.
 #
 # The slider below holds all 16 snapshots (when the notebook runs in Jupyter with
-# ipywidgets; a stored copy shows only a note). Drag it to watch the boundary swing
+# ipywidgets; a stored copy shows its first picture). Drag it to watch the boundary swing
 # into place: fast at first, while the learning rate is high, then fine adjustments.
 
 # %%
@@ -734,7 +734,7 @@ for alpha in (0.0, 0.01):
         f"{curves[alpha]['validation'][best]:.3f} at step {best + 1};  sum of squared weights {squares:.1f}"
     )
 
-fig, axes = plt.subplots(1, 3, figsize=(12, 3.6))
+fig, axes = plt.subplots(1, 3, figsize=(10.5, 3.3))
 for alpha, style in ((0.0, "-"), (0.01, "--")):
     axes[0].plot(
         range(1, 801), curves[alpha]["train"], style, color="#2e5cb8", label=f"train, alpha {alpha:g}"

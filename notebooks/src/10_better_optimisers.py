@@ -243,7 +243,7 @@ for i, lam in enumerate(CURVATURES):
         f"momentum {envelope_factor(mom_path, i):.4f} (predicted {max(abs(roots)):.4f})"
     )
 
-fig, axes = plt.subplots(1, 2, figsize=(12, 3.6))
+fig, axes = plt.subplots(1, 2, figsize=(10.5, 3.4))
 for ax, i in zip(axes, (0, 1)):
     ax.semilogy(np.abs(plain_path[:200, i]), label="plain descent")
     ax.semilogy(np.abs(mom_path[:200, i]), label="momentum 0.9")
@@ -551,7 +551,7 @@ for problem in PROBLEMS:
 # The loss curves of the tuned runs:
 
 # %%
-fig, axes = plt.subplots(1, 3, figsize=(13, 3.9))
+fig, axes = plt.subplots(1, 3, figsize=(10.5, 3.6))
 for ax, (problem, (grad_fn, loss_fn, start, steps)) in zip(axes, PROBLEMS.items()):
     curves = {}
     for method, (make, _) in METHODS.items():

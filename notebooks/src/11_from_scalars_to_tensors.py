@@ -118,8 +118,9 @@ print("b.grad =", b.grad, "  (a =", a.data, ")")
 
 # %% [markdown]
 # $L = 1·4 + 2·5 + 3·6 + 1 + 2 + 3 = 38$, `a.grad` is [5, 6, 7], exactly $b + 1$, and
-# `b.grad` is [1, 2, 3], exactly $a$. One graph with four nodes computed six
-# derivatives; a `Value` graph would have had one node per number.
+# `b.grad` is [1, 2, 3], exactly $a$. One graph of five nodes (`a`, `b`, the product,
+# the sum with `a`, the total) computed six derivatives; a `Value` graph would have
+# needed a node for every single number.
 #
 # ## The matrix product and its transposes
 #
@@ -152,7 +153,7 @@ def matrix(ax, x, y, rows, cols, name, color):
 
 
 m, n, p = 2, 3, 4
-fig, axes = plt.subplots(1, 3, figsize=(12, 3.2))
+fig, axes = plt.subplots(1, 3, figsize=(10, 2.8))
 rows = [
     (
         "forward:  C = A @ B",
@@ -303,17 +304,23 @@ X_demo = SmallTensor(np.ones((3, 4)))
 bias = SmallTensor(np.array([0.1, 0.2, 0.3, 0.4]))
 (X_demo + bias).sum().backward()
 print(f"bias has shape {bias.data.shape}, but SmallTensor gave it a gradient of shape {bias.grad.shape}")
+try:
+    bias.data -= 0.1 * bias.grad  # an update in place
+except ValueError as error:
+    print("bias.data -= 0.1 * bias.grad  ->  ValueError:", error)
+bias.data = bias.data - 0.1 * bias.grad  # the same update, written out
+print(f"bias.data = bias.data - 0.1 * bias.grad  ->  no error, the bias now has shape {bias.data.shape}")
 
 fixed = Tensor(np.array([0.1, 0.2, 0.3, 0.4]), requires_grad=True)
 (Tensor(np.ones((3, 4))) + fixed).sum().backward()
 print(f"the package's Tensor gives shape {fixed.grad.shape}: {fixed.grad}")
 
 # %% [markdown]
-# `SmallTensor` hands the bias a (3, 4) gradient, one entry per copy. An update
-# `b -= lr * grad` would then silently turn the bias into a (3, 4) array, and the
-# network would give every row of the batch its own bias. The package's `Tensor` sums
-# the copies: each of the four biases gets 3.0, once per row, which is its true
-# derivative.
+# `SmallTensor` hands the bias a (3, 4) gradient, one entry per copy. Written in place,
+# the update at least fails (NumPy cannot fit a (3, 4) result into a (4,) array).
+# Written out as `b = b - lr * grad`, it silently turns the bias into a (3, 4) array:
+# from then on every row of the batch has its own bias. The package's `Tensor` sums the
+# copies: each of the four biases gets 3.0, once per row, which is its true derivative.
 #
 # ## The package's `Tensor`
 #
@@ -443,6 +450,7 @@ fig, ax = plt.subplots(figsize=(7, 4))
 ax.plot(ks, recursive_counts, "o-", color="#c0392b", label="recursive: one visit per path")
 ax.plot(ks, topo_counts, "s-", color="#2e5cb8", label="topological: one visit per node")
 ax.set_yscale("log")
+ax.set_xticks(ks[1::2])
 ax.set_xlabel("number of stacked diamonds k")
 ax.set_ylabel("node visits in one backward pass")
 ax.set_title("Backward on k diamonds: visits (log scale)")
@@ -525,7 +533,11 @@ def draw_tensor_graph(root):
 
 
 hinge_part = (1 - targets * tensor_model(X)).relu().mean()
-print(f"nodes in the hinge part: {len(hinge_part.topological_order())}")
+hinge_nodes = hinge_part.topological_order()
+operations = sum(1 for node in hinge_nodes if node._prev)
+print(
+    f"nodes in the hinge part: {len(hinge_nodes)}: {operations} operations, {len(hinge_nodes) - operations} leaves"
+)
 draw_tensor_graph(hinge_part)
 
 # %% [markdown]
@@ -533,8 +545,8 @@ draw_tensor_graph(hinge_part)
 # (2, 16) in an `@`; the bias (16,) is added, broadcast over the 100 rows; `relu`; and
 # so on to the scores (100, 1). Then the hinge loss: times the labels, subtracted from
 # the constant 1, `relu`, and the mean, which is a `sum` times the constant 1/100. Each
-# of the 23 boxes is one `_backward` call (none for the leaves), whatever the size of
-# its arrays.
+# of the 13 white boxes, the operations, is one `_backward` call in a backward pass,
+# whatever the size of its arrays; the 10 leaves have no inputs to pass a gradient to.
 #
 # ## Many classes: softmax cross-entropy
 #
@@ -564,8 +576,9 @@ print("log-sum-exp version:   ", log_softmax(Tensor(z)).data[0])
 
 # %% [markdown]
 # The naive formula computes $e^{1000}$ = infinity, then infinity / infinity = `nan`
-# for the first class and 0 / infinity = 0, whose log is −infinity, for the others:
-# silent wrong numbers. The stable version gives (0, −1000, −2000), which is exact.
+# for the first class, and $e^{0}$ / infinity = 0 and $e^{-1000}$ / infinity = 0 for
+# the others, whose log is −infinity: silent wrong numbers. The stable version gives
+# (0, −1000, −2000), which is exact.
 # `cross_entropy(logits, labels)` averages $-\log p_t$ over the batch, built from the
 # tensor operations above, so its gradient comes for free (and equals the textbook
 # $p - \text{one-hot}(t)$, divided by the batch size; the tests check it against
@@ -595,16 +608,24 @@ for step in range(500):
         print(f"step {step:3d}: loss {losses[-1]:.4f}, accuracy {accuracies[-1]:.1%}")
 final_accuracy = np.mean(spiral_model(Xs).data.argmax(axis=1) == ys)
 X_new, y_new = make_spiral(100, n_classes=3, noise=0.2, seed=SEED + 1)
-new_accuracy = np.mean(spiral_model(X_new).data.argmax(axis=1) == y_new)
+new_predictions = spiral_model(X_new).data.argmax(axis=1)
+new_accuracy = np.mean(new_predictions == y_new)
+wrong = new_predictions != y_new
 print(f"after 500 steps: training accuracy {final_accuracy:.1%}, on 300 new points {new_accuracy:.1%}")
+for i in np.flatnonzero(wrong):
+    print(
+        f"new point ({X_new[i, 0]:.2f}, {X_new[i, 1]:.2f}), distance {np.hypot(*X_new[i]):.2f} from the centre:"
+        f" class {y_new[i]}, read as {new_predictions[i]}"
+    )
 
 # %% [markdown]
 # The loss starts at 1.1089, close to $\log 3 = 1.0986$, the loss of a network that gives
 # each class a third. Accuracy climbs from 19.7 % (worse than guessing) to 97.7 % after
 # 100 steps and 100 % by step 200, and the loss keeps falling as the network grows more
 # confident. Training accuracy can flatter, so 300 new points from the same spirals
-# (seed 1) are the real test: 99.7 % of them are classified right. Colouring every location
-# of the plane by the class with the largest logit shows the regions the network carved out:
+# (seed 1) are the real test: 99.7 % of them are classified right, all but one. Colouring
+# every location of the plane by the class with the largest logit shows the regions the
+# network carved out; a black cross marks the new point it got wrong:
 
 # %%
 colors = np.array(["#c0392b", "#2e5cb8", "#2e8b57"])
@@ -612,13 +633,14 @@ gx, gy = np.meshgrid(np.linspace(-1.2, 1.2, 200), np.linspace(-1.2, 1.2, 200))
 grid = np.column_stack([gx.ravel(), gy.ravel()])
 regions = spiral_model(grid).data.argmax(axis=1).reshape(gx.shape)
 
-fig, (ax_regions, ax_loss) = plt.subplots(1, 2, figsize=(12, 4.8))
+fig, (ax_regions, ax_loss) = plt.subplots(1, 2, figsize=(10, 4.2))
 ax_regions.contourf(gx, gy, regions, levels=[-0.5, 0.5, 1.5, 2.5], colors=colors, alpha=0.25)
 for c in range(3):
     ax_regions.scatter(*Xs[ys == c].T, c=colors[c], edgecolors="k", s=22, label=f"class {c}")
+ax_regions.scatter(*X_new[wrong].T, marker="X", c="k", s=90, label="new point, read wrong")
 ax_regions.set_aspect("equal")
 ax_regions.set_title(f"Decision regions ({final_accuracy:.1%} of training points right)")
-ax_regions.legend(loc="upper right", fontsize=8)
+ax_regions.legend(loc="upper center", bbox_to_anchor=(0.5, -0.07), ncol=2, fontsize=8)
 ax_loss.plot(losses, color="#2e5cb8")
 ax_loss.set_yscale("log")
 ax_loss.set_xlabel("step")
@@ -630,8 +652,8 @@ plt.show()
 # %% [markdown]
 # Each colour region follows its arm as it winds outwards, and the boundaries run along
 # the gaps between the arms; they are chains of short straight pieces (ReLU again).
-# Near the centre, where the arms start close together, the regions are thinnest, which
-# is where new points are most likely to land on the wrong side.
+# The one new point read wrong lies at the outer tip of the green arm, 0.99 from the
+# centre, where the red region reaches round below it, at the very edge of the data.
 #
 # ## Exercises
 #
@@ -639,7 +661,7 @@ plt.show()
 # `grad` is the gradient arriving at the result of a broadcast operation, and `shape` is
 # the shape one input had before broadcasting. Return the gradient for that input: the
 # sum over every axis broadcasting added in front, and over every axis where `shape` has
-# length 1 (keeping it). The check tries random shapes.
+# length 1 (keeping it). The check tries each kind of broadcast, then 20 random shapes.
 
 # %%
 from micrograd_lesson.exercises import (

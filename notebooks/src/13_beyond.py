@@ -257,11 +257,13 @@ print(
 
 # %% [markdown]
 # Both modes agree to the last bit or two on both shapes (differences of order
-# $10^{-16}$ at most, rounding). Now the cost. We count **operations**: a forward-mode pass
-# performs one dual operation per node of the function's graph, so its count is the
-# graph's number of operations; a reverse-mode gradient performs the recorded forward
-# pass plus one backward rule for every operation each backward pass reaches. Counts are
-# exact and the same on every machine. Beside them, the time each takes on this machine.
+# $10^{-16}$ at most, rounding). Now the cost. A fair count counts the same work for both
+# modes, so we count two kinds of step: **computing a value**, and **applying a derivative
+# rule**. A dual operation does one of each (its `val` and its `dot`), so a forward-mode
+# pass costs 2 steps per operation of the function. Reverse mode computes each value once,
+# in the recorded forward pass, and then applies one backward rule for every operation
+# each backward pass reaches. Counts are exact and the same on every machine. Beside
+# them, the time each takes on this machine.
 
 
 # %%
@@ -271,15 +273,16 @@ def operations(root):
 
 
 def costs(size):
-    """Operation counts for a full gradient / Jacobian, forward and reverse, for both shapes."""
+    """Steps (values computed + derivative rules applied) for a full gradient / Jacobian, both shapes."""
     xs = [Value(math.sin(k)) for k in range(1, size + 1)]
     ops = operations(many_to_one(xs))
-    many = {"forward": size * ops, "reverse": 2 * ops}  # n passes; or one forward + one backward
+    # forward: n passes of 2 steps per operation; reverse: ops values, then ops backward rules
+    many = {"forward": size * 2 * ops, "reverse": ops + ops}
     t = Value(0.7)
     outputs = one_to_many(t, size)
     ops = operations(outputs[-1])  # the last output's graph holds every operation
     backward = sum(operations(h) for h in outputs)  # one backward pass per output
-    one = {"forward": ops, "reverse": ops + backward}
+    one = {"forward": 2 * ops, "reverse": ops + backward}
     return many, one
 
 
@@ -325,7 +328,7 @@ for (shape, mode), (label, colour, style) in styles.items():
     left.plot(sizes, [counts[s][which][mode] for s in sizes], style, color=colour, label=label)
     right.plot(sizes, [timings[s][which][mode] * 1e3 for s in sizes], style, color=colour, label=label)
 for ax, title, unit in (
-    (left, "operations for the full derivative", "operations"),
+    (left, "steps for the full derivative", "steps (values + derivative rules)"),
     (right, "time on this machine (best of 3)", "milliseconds"),
 ):
     ax.set_xscale("log", base=2)
@@ -342,11 +345,20 @@ plt.show()
 # Read the left panel along one line at a time. For $f:\mathbb{R}^n \to \mathbb{R}$ (solid
 # lines) reverse mode's count grows like $n$ (one evaluation's worth, twice), while
 # forward mode's grows like $n^2$: $n$ passes, each as long as the function. At $n = 128$
-# that is 49152 operations against 768, a factor of 64, which is $n/2$. For
+# that is 98304 steps against 768, a factor of exactly 128, which is $n$. For
 # $g:\mathbb{R} \to \mathbb{R}^m$ (dashed lines) the roles swap: forward mode needs one
-# pass, 255 operations at $m = 128$, while reverse mode needs one backward pass per output,
-# 16639 operations, a factor of 65. The timings on the right (which vary from machine to
-# machine, so only the picture shows them) have the same shape: the counting is the cost.
+# pass, 510 steps at $m = 128$, while reverse mode needs one backward pass per output,
+# 16639 steps, a factor of 33. (Less than $m$, because the outputs early in the chain have
+# small graphs, so their backward passes are short; but there are $m$ passes, and the
+# count grows much faster than forward mode's. Exercise 13.4 asks you to work out exactly
+# how fast.)
+#
+# The timings on the right vary from machine to machine, so only the picture shows them.
+# Each line climbs with the slope its count predicts, and as $n$ or $m$ grows the winner
+# is the mode the count names. The gaps between the modes differ from the counts',
+# because a step does not cost the same in both: a `Value` operation also records its
+# inputs, and `grad()` sorts the graph again for every output, while a `Dual` operation
+# only does arithmetic.
 #
 # So the rule is: **forward mode costs one pass per input, reverse mode one pass per
 # output; use the mode whose count is smaller.** A network's loss is the extreme case,
@@ -364,11 +376,28 @@ plt.show()
 # `grad(output, inputs, create_graph=False)`, which returns the derivatives instead of
 # storing them in `.grad`, like `torch.autograd.grad`.
 #
-# Take $f(x) = x^4 - 2x^2$. By hand, $f'(x) = 4x^3 - 4x$ and $f''(x) = 12x^2 - 4$.
+# Take $f(x) = x^4 - 2x^2$. By hand, $f'(x) = 4x^3 - 4x$ and $f''(x) = 12x^2 - 4$. First,
+# the ordinary backward pass at $x = 2$, one step at a time. Watch $x$: it feeds two
+# operations, $x^4$ and $x^2$, so it receives two contributions.
 
 # %%
-x = Value(2.0, label="x")
-fx = x**4 - 2 * x**2
+x, two = Value(2.0, label="x"), Value(2.0, label="two")
+x4, x2 = x**4, x**2
+x4.label, x2.label = "x⁴", "x²"
+twice = two * x2
+twice.label = "2x²"
+fx = x4 - twice
+fx.label = "f"
+step_through(fx, rankdir="TB")
+
+# %% [markdown]
+# In step 3 the $x^2$ branch sends $-2 \times 4 = -8$ to $x$ (its local derivative is
+# $2x = 4$); in step 4 the $x^4$ branch sends $1 \times 32 = 32$ (the local derivative
+# $4x^3 = 32$), and $x$'s grad becomes $-8 + 32 = 24$, which is $f'(2)$. Every number in
+# that pass came from multiplying and adding. `grad(..., create_graph=True)` runs the same
+# steps, but with `Value` operations, so the result is a `Value` with a graph of its own:
+
+# %%
 (slope,) = grad(fx, [x], create_graph=True)
 (curvature,) = grad(slope, [x])
 print(f"f(2) = {fx.data:.4f}, f'(2) = {slope.data:.4f} (a {type(slope).__name__}), f''(2) = {curvature:.4f}")
@@ -377,9 +406,11 @@ draw_dot(slope, rankdir="TB", show_grad=False)
 
 # %% [markdown]
 # $f'(2) = 24$ and $f''(2) = 44$, as the formulas say. The drawing is the graph of $f'$:
-# the backward pass of $x^4 - 2x^2$, written down as operations (the local derivatives
-# $4x^3$ and $2x$, times the gradients flowing back, added up at $x$). It is a graph like
-# any other, so `grad` can walk it backwards again.
+# the backward pass you just stepped through, written down as operations. On the left,
+# the $x^2$ branch: `two` times $-1$ is the $-2$ that reached $x^2$, times its local
+# derivative $2x = 4$ gives $-8$. On the right, the $x^4$ branch: $4x^3 = 32$ times 1.
+# At the bottom, the two contributions added: 24. It is a graph like any other, so `grad`
+# can walk it backwards again.
 #
 # One point proves little. The next cell compares the engine's second derivatives with
 # the formulas at 41 points from $-2$ to $2$, for three functions that exercise
@@ -522,7 +553,8 @@ plt.show()
 #
 # Every operation on a `Value` records its inputs, so that `backward()` can find them. When
 # no gradient will be asked for, that record is wasted: evaluating a trained model,
-# measuring accuracy, or the update `p.data -= lr * p.grad` itself. Inside
+# measuring accuracy, or, in PyTorch, where a parameter is a tensor and not a plain
+# float's `p.data`, the update step itself. Inside
 # `with no_grad():` operations still compute their results, but each result is a plain
 # leaf with no inputs. (PyTorch's `torch.no_grad()` does the same.)
 
@@ -589,7 +621,7 @@ del kept, kept_plain
 # %% [markdown]
 # With the graph, the 50 outputs keep every intermediate value of every forward pass
 # alive (the count above: each output holds its whole graph, and the weights are shared),
-# more than 7 MB. Under `no_grad()` only the 50 results remain, in less than 0.1 MB: more
+# more than 5 MB. Under `no_grad()` only the 50 results remain, in less than 0.1 MB: more
 # than a hundred times less, for outputs that are identical to the last bit. Training needs the graph;
 # everything after training does not.
 
@@ -736,7 +768,13 @@ else:
 # `*`, `/` and integer powers, and expects the exact derivative, not a nudged estimate.
 
 # %%
-from micrograd_lesson.exercises import check_cheaper_mode, check_dual_derivative, check_newton_step, reveal
+from micrograd_lesson.exercises import (
+    check_cheaper_mode,
+    check_dual_derivative,
+    check_newton_step,
+    check_reverse_rules,
+    reveal,
+)
 
 
 def my_derivative(f, x):
@@ -787,6 +825,28 @@ check_newton_step(my_newton_step)
 
 # %%
 reveal("ch13.newton_step")
+
+# %% [markdown]
+# **Exercise 13.4 (derive, then check).** Section 2's table says reverse mode needs 16639
+# steps for the Jacobian of `one_to_many(t, 128)`: 255 values in the forward pass, and the
+# rest backward rules. Where does the rest come from? Draw the chain for $m = 3$ on paper
+# and count the operations in each output's graph. Then write `reverse_rules(m)`: the
+# number of backward rules reverse mode applies to build the whole Jacobian (one backward
+# pass per output), as a formula in $m$. Do not build graphs; derive it. Predict the
+# answer for $m = 128$ first: does it agree with the table?
+
+
+# %%
+def my_reverse_rules(m):
+    return 0  # replace: a formula in m (one backward pass per output; how long is each?)
+
+
+table = counts[128][1]["reverse"] - counts[128][1]["forward"] // 2  # the table's steps minus 255 values
+print(f"m = 128: your formula says {my_reverse_rules(128)} backward rules; the table counted {table}")
+check_reverse_rules(my_reverse_rules)
+
+# %%
+reveal("ch13.reverse_rules")
 
 # %% [markdown]
 # That is the end of the course. You have built a reverse-mode autodiff engine, checked

@@ -4,13 +4,15 @@ Each chapter is written as a jupytext "percent" script, notebooks/src/NN_name.py
 (cells start with `# %%`, Markdown cells with `# %% [markdown]`). This script
 turns each one into notebooks/NN_name.ipynb, executes it top to bottom in a fresh
 kernel from the notebooks/ folder, and writes it with only what a learner needs:
-execution counts 1..n, stable cell ids, no timings and no widget state or ids. The
+execution counts 1..n, stable cell ids, no timings and no widget state or ids (a
+widget keeps the text or picture it gives for that; see micrograd_lesson.widgets). The
 stored outputs are then exactly what strict nbval sees on a re-run.
 
     python notebooks/src/build.py          # every chapter
     python notebooks/src/build.py 03 07    # chapters whose name starts with 03 or 07
 """
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -21,6 +23,7 @@ from nbclient import NotebookClient
 
 SRC = Path(__file__).resolve().parent
 NOTEBOOKS = SRC.parent
+ROOT = NOTEBOOKS.parent
 WIDGET = "application/vnd.jupyter.widget-view+json"
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
@@ -42,8 +45,13 @@ def to_notebook(src):
 
 
 def normalise(nb):
-    """Strip what differs from run to run and what a learner does not need."""
-    nb.metadata = {"kernelspec": KERNELSPEC, "language_info": {"name": "python"}}
+    """Strip what differs from run to run and what a learner does not need.
+
+    language_info is kept exactly as the kernel reported it: JupyterLab writes the
+    kernel's own into the notebook when it connects, and marks the notebook modified
+    (and autosaves it) if that differs from what is stored.
+    """
+    nb.metadata = {"kernelspec": KERNELSPEC, "language_info": nb.metadata["language_info"]}
     count = 0
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
@@ -75,9 +83,13 @@ def merge_streams(outputs):
 def build(src):
     nb = to_notebook(src)
     start = time.perf_counter()
+    # The kernel imports micrograd_lesson from this checkout, installed or not.
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    )
     NotebookClient(
         nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
-    ).execute()
+    ).execute(env=env)
     seconds = time.perf_counter() - start
     target = NOTEBOOKS / (src.stem + ".ipynb")
     nbformat.validate(nb)

@@ -1,0 +1,436 @@
+"""The course as a learner meets it, in a real browser (`make test-browser`).
+
+Starts JupyterLab from this environment (127.0.0.1, a free port, a token, throwaway
+config/data/runtime folders) on a copy of the notebooks, and drives Debian's Chromium
+through Playwright at 1280x800:
+
+1. every notebook, trusted as `make lab` does and opened without running anything:
+   stored graphs and plots show as pictures, none is wider than the output area or
+   taller than the notebook's view, formulas are typeset, and after 10 s the notebook
+   is not marked modified and its file is unchanged;
+2. Run All on a graph-heavy chapter (a drawn graph appears, with its node labels)
+   and on chapter 9 (the progress bar moves while training runs);
+3. the static site from `make html`: the index (title, chapter list) and one chapter
+   (a graph, typeset math).
+
+Screenshots go to build/browser/. The server is stopped by its PID whatever happens,
+and the whole run is bounded in time.
+
+    python tests/browser/run.py [--chromium /usr/bin/chromium] [--only 02 09]
+"""
+
+import argparse
+import base64
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import urllib.request
+import uuid
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+SHOTS = ROOT / "build" / "browser"
+SITE = ROOT / "build" / "html"
+VIEWPORT = {"width": 1280, "height": 800}
+GRAPH_CHAPTER = "03"  # a graph-heavy chapter, run in the browser
+TRAINING_CHAPTER = "09"  # fit's progress bar, run in the browser
+TOTAL_SECONDS = 1500  # the whole run, server and browser included
+# How much wider than the output area a picture may be stored. JupyterLab shows an SVG
+# drawing at its own size (a wider one was found cut off) but shrinks a PNG plot to fit
+# (max-width: 100%); past 1.25x its text is too small to read.
+SHRINK_LIMIT = {"svg": 1.0, "png": 1.25}
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",  # root in a container has no user namespace for the sandbox
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what, flush=True)
+    if not ok:
+        failures.append(what)
+    return ok
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Lab:
+    """A JupyterLab server in its own process group, on a copy of the notebooks."""
+
+    def __init__(self, workdir):
+        self.port, self.token = free_port(), uuid.uuid4().hex
+        self.root = workdir / "notebooks"
+        shutil.copytree(NOTEBOOKS, self.root, ignore=shutil.ignore_patterns("src", ".ipynb_checkpoints"))
+        env = dict(
+            os.environ,
+            JUPYTER_CONFIG_DIR=str(workdir / "config"),
+            JUPYTER_DATA_DIR=str(workdir / "data"),
+            JUPYTER_RUNTIME_DIR=str(workdir / "runtime"),
+            IPYTHONDIR=str(workdir / "ipython"),
+            # the kernel imports micrograd_lesson from this checkout, installed or not
+            PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        )
+        # JupyterLab's own check for news and updates would reach the network.
+        settings = workdir / "config" / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
+        settings.mkdir(parents=True)
+        (settings / "notification.jupyterlab-settings").write_text(
+            json.dumps({"fetchNews": "false", "checkForUpdates": False})
+        )
+        # As `make lab` does: trusted notebooks show their stored drawings as SVG.
+        notebooks = sorted(str(p) for p in self.root.glob("*.ipynb"))
+        trust = [sys.executable, "-m", "jupyter", "trust", *notebooks]
+        subprocess.run(trust, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        command = [
+            sys.executable, "-m", "jupyter", "lab", "--no-browser",
+            "--ip=127.0.0.1", f"--port={self.port}", f"--IdentityProvider.token={self.token}",
+            f"--ServerApp.root_dir={self.root}", "--LabApp.expose_app_in_browser=True",
+            "--ServerApp.port_retries=0", "--KernelManager.transport=ipc",
+        ]  # fmt: skip
+        if os.geteuid() == 0:
+            command.append("--allow-root")
+        self.log = open(workdir / "lab.log", "wb")
+        self.process = subprocess.Popen(
+            command, cwd=self.root, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._wait_until_up()
+
+    def _wait_until_up(self, seconds=60):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"JupyterLab exited with {self.process.returncode}; see {self.log.name}")
+            try:
+                urllib.request.urlopen(f"{self.url}/api/status?token={self.token}", timeout=2)
+                return
+            except OSError:
+                time.sleep(0.5)
+        raise RuntimeError(f"JupyterLab did not answer within {seconds} s; see {self.log.name}")
+
+    def open_url(self, name):
+        return f"{self.url}/lab/tree/{name}?reset&token={self.token}"
+
+    def stop(self):
+        """Stop the server's process group (the server and its kernels) by its PID."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self.log.close()
+
+
+def stored_pictures(nb_path):
+    """How many outputs of the stored notebook are pictures (PNG or SVG)."""
+    nb = json.loads(nb_path.read_text(encoding="utf-8"))
+    return sum(
+        1
+        for cell in nb["cells"]
+        for out in cell.get("outputs", [])
+        if {"image/png", "image/svg+xml"} & set(out.get("data", {}))
+    )
+
+
+def stored_errors(nb_path):
+    """How many outputs of the stored notebook are errors (cells tagged raises-exception)."""
+    nb = json.loads(nb_path.read_text(encoding="utf-8"))
+    return sum(1 for cell in nb["cells"] for out in cell.get("outputs", []) if out["output_type"] == "error")
+
+
+def has_math(nb_path):
+    nb = json.loads(nb_path.read_text(encoding="utf-8"))
+    return any("$" in "".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+
+
+# Measures every picture in the notebook's outputs against its output area and the view.
+# JupyterLab puts only the cells near the view in the page, so scroll through it all.
+MEASURE_PICTURES = """
+async () => {
+  const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+  const view = panel.querySelector('.jp-WindowedPanel-outer');
+  const found = new Map();
+  for (let top = 0; ; top += view.clientHeight / 2) {
+    view.scrollTo(0, top);
+    await new Promise(r => setTimeout(r, 300));
+    for (const cell of panel.querySelectorAll('.jp-Cell')) {
+      const pictures = cell.querySelectorAll('.jp-OutputArea-output img');
+      for (const [i, img] of [...pictures].entries()) {
+        if (!img.complete) await new Promise(r => { img.onload = r; img.onerror = r; setTimeout(r, 3000); });
+        const key = cell.dataset.windowedListIndex + '/' + i;
+        const width = Number(img.getAttribute('width')) || img.naturalWidth;
+        found.set(key, {
+          cell: Number(cell.dataset.windowedListIndex) + 1,
+          kind: img.closest('.jp-RenderedSVG') ? 'svg' : 'png',
+          loaded: img.naturalWidth > 0,
+          width,
+          height: img.naturalWidth ? img.naturalHeight * width / img.naturalWidth : 0,
+          area: img.closest('.jp-OutputArea-output').clientWidth,
+          view: view.clientHeight,
+        });
+      }
+    }
+    if (top + view.clientHeight >= view.scrollHeight) break;
+  }
+  return [...found.values()];
+}
+"""
+
+MATH_STATE = """
+() => {
+  const md = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownOutput')];
+  const typeset = md.reduce((n, el) => n + el.querySelectorAll('mjx-container, .MathJax').length, 0);
+  const raw = md.filter(el => /\\$[^$\\s][^$]*\\$/.test(el.innerText)).length;
+  return {typeset, raw};
+}
+"""
+
+IS_DIRTY = """
+() => {
+  const tab = document.querySelector('.lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current');
+  return tab ? tab.classList.contains('jp-mod-dirty') : null;
+}
+"""
+
+
+def wait_for_notebook(page):
+    page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=60_000)
+    # the kernel connects (and would rewrite language_info) soon after the notebook shows
+    page.wait_for_function(
+        "() => { const w = window.jupyterapp.shell.currentWidget;"
+        " return w && w.sessionContext && w.sessionContext.session"
+        " && w.sessionContext.session.kernel && w.sessionContext.session.kernel.status === 'idle'; }",
+        timeout=60_000,
+    )
+
+
+def open_each_notebook(page, lab, names):
+    for name in names:
+        nb_path = lab.root / f"{name}.ipynb"
+        before = nb_path.read_bytes()
+        page.goto(lab.open_url(nb_path.name))
+        wait_for_notebook(page)
+        opened = time.monotonic()
+        pictures = page.evaluate(MEASURE_PICTURES)
+        expected = stored_pictures(nb_path)
+        shown = f"{len(pictures)} of {expected} stored pictures show as images"
+        check(len(pictures) == expected, f"{name}: {shown}")
+        check(all(p["loaded"] for p in pictures), f"{name}: every picture loaded")
+        wide = [p for p in pictures if p["width"] > p["area"] * SHRINK_LIMIT[p["kind"]] + 1]
+        area = pictures[0]["area"] if pictures else "-"
+        detail = [(f"cell {p['cell']}", p["kind"], p["width"]) for p in wide]
+        check(not wide, f"{name}: no drawing wider than its output area ({area} px), no plot shrunk by more"
+              f" than {SHRINK_LIMIT['png']}x {detail or ''}")  # fmt: skip
+        for p in pictures:  # the height as shown, after JupyterLab shrinks a wide plot
+            p["height"] *= min(1, p["area"] / p["width"]) if p["kind"] == "png" and p["width"] else 1
+        tall = [p for p in pictures if p["height"] > p["view"]]
+        view = pictures[0]["view"] if pictures else "-"
+        detail = [(f"cell {p['cell']}", p["kind"], round(p["height"])) for p in tall]
+        check(not tall, f"{name}: no picture taller than the notebook's view ({view} px) {detail or ''}")
+        if has_math(nb_path):
+            page.wait_for_timeout(1000)
+            math = page.evaluate(MATH_STATE)
+            check(math["typeset"] > 0 and math["raw"] == 0, f"{name}: formulas typeset ({math})")
+        # the screenshot shows the first picture (or the top, when there is none)
+        first = pictures[0]["cell"] - 1 if pictures else 0
+        page.evaluate(f"() => window.jupyterapp.shell.currentWidget.content.scrollToItem({first}, 'start')")
+        page.wait_for_timeout(max(0, 10_000 - 1000 * (time.monotonic() - opened)))
+        page.screenshot(path=str(SHOTS / f"{name}.png"))
+        check(page.evaluate(IS_DIRTY) is False, f"{name}: not marked modified after 10 s open")
+        check(nb_path.read_bytes() == before, f"{name}: file unchanged on disk")
+
+
+def run_all(page, lab, name, while_running=None):
+    page.goto(lab.open_url(f"{name}.ipynb"))
+    wait_for_notebook(page)
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    seen = while_running(page) if while_running else None
+    page.wait_for_function(
+        "() => { const w = window.jupyterapp.shell.currentWidget;"
+        " return w.sessionContext.session.kernel.status === 'idle'"
+        " && ![...document.querySelectorAll('.jp-InputArea-prompt')].some(p => p.innerText.includes('*')); }",
+        timeout=600_000,
+        polling=500,
+    )
+    errors = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) [data-mime-type*=error]")
+    return seen, errors.count()
+
+
+def check_graph_chapter(page, lab, name):
+    _, errors = run_all(page, lab, name)
+    # a fresh run is trusted, so drawings show as SVG; their node labels are in the SVG text
+    svgs = page.evaluate(
+        "() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedSVG img')]"
+        ".map(img => img.naturalWidth > 0 ? img.src : '')"
+    )
+    texts = [
+        base64.b64decode(src.split(",", 1)[1]).decode() if ";base64," in src else urllib.parse.unquote(src)
+        for src in svgs
+    ]
+    check(bool(svgs), f"{name} run in the browser: {len(svgs)} graphs drawn as SVG")
+    check(all("data " in t for t in texts), f"{name} run in the browser: every drawn graph has node labels")
+    expected = stored_errors(lab.root / f"{name}.ipynb")
+    check(errors == expected, f"{name} run in the browser: {errors} errors, as stored ({expected})")
+    svg = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedSVG img").first
+    svg.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / f"{name}_run_graph.png"))
+
+
+# The fill of the progress bar in the running cell, which is scrolled into view first:
+# JupyterLab keeps only cells near the view in the page.
+PROGRESS_FILL = """
+async () => {
+  const notebook = window.jupyterapp.shell.currentWidget.content;
+  const i = notebook.widgets.findIndex(c => c.model.type === 'code' && c.model.executionState === 'running');
+  if (i < 0) return null;
+  await notebook.scrollToItem(i, 'center');
+  const bar = notebook.widgets[i].node.querySelector('.widget-hprogress .progress-bar');
+  return bar ? parseFloat(bar.style.width) : null;
+}
+"""
+
+
+def watch_progress(page, seconds=300):
+    """The progress bar's fill, sampled every 0.2 s until it is full."""
+    fills, shot = [], False
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        fill = page.evaluate(PROGRESS_FILL)
+        if fill is not None:
+            fills.append(fill)
+        if not shot and fill and 20 < fill < 90:
+            page.screenshot(path=str(SHOTS / f"{TRAINING_CHAPTER}_run_progress.png"))
+            shot = True
+        if fill is not None and fill >= 100:
+            break
+        page.wait_for_timeout(200)
+    return fills
+
+
+def check_training_chapter(page, lab, name):
+    fills, errors = run_all(page, lab, name, while_running=watch_progress)
+    moving = sorted({f for f in fills if 0 < f < 100})
+    check(len(moving) >= 3, f"{name} run in the browser: the progress bar moved ({len(moving)} fills seen)")
+    check(fills and fills[-1] == 100, f"{name} run in the browser: the progress bar reached the end")
+    expected = stored_errors(lab.root / f"{name}.ipynb")
+    check(errors == expected, f"{name} run in the browser: {errors} errors, as stored ({expected})")
+
+
+def check_site(page):
+    index = SITE / "index.html"
+    if not check(index.exists(), "site: build/html/index.html exists (make html)"):
+        return
+    page.goto(index.as_uri())
+    chapters = page.locator("ol.chapters > li")
+    check(page.title() == "micrograd-lesson", f"site index: title {page.title()!r}")
+    count = len(list(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")))
+    check(chapters.count() == count, f"site index: {chapters.count()} of {count} chapters listed")
+    check(all(chapters.nth(i).locator("p").inner_text().strip() for i in range(chapters.count())),
+          "site index: every chapter has a description")  # fmt: skip
+    page.screenshot(path=str(SHOTS / "site_index.png"), full_page=True)
+    chapters.nth(int(GRAPH_CHAPTER)).locator("a").click()
+    page.wait_for_load_state("load")
+    page.wait_for_function(
+        "() => window.MathJax && MathJax.Hub && MathJax.Hub.queue.pending === 0"
+        " && document.querySelectorAll('.MathJax_CHTML, .MathJax, mjx-container').length > 0",
+        timeout=30_000,
+    )
+    typeset = page.locator(".MathJax_CHTML, .MathJax, mjx-container").count()
+    check(typeset > 0, f"site chapter {GRAPH_CHAPTER}: {typeset} formulas typeset by the local MathJax")
+    graphs = page.locator(".jp-RenderedSVG svg, .jp-RenderedImage img")
+    check(graphs.count() > 0 and graphs.first.bounding_box()["width"] > 100,
+          f"site chapter {GRAPH_CHAPTER}: {graphs.count()} graphs and plots shown")  # fmt: skip
+    check(page.locator("a[rel=next]").count() > 0 and page.locator("a[rel=prev]").count() > 0,
+          f"site chapter {GRAPH_CHAPTER}: previous and next links")  # fmt: skip
+    graphs.first.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / f"site_{GRAPH_CHAPTER}.png"))
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--only", nargs="*", help="notebook prefixes to open (default: all)")
+    parser.add_argument("--skip-runs", action="store_true", help="only open notebooks and the site")
+    args = parser.parse_args(argv)
+
+    # Bound the whole run: a watchdog stops everything, the server included, if it hangs.
+    lab = None
+
+    def out_of_time():
+        print(f"FAIL the browser test took longer than {TOTAL_SECONDS} s", flush=True)
+        if lab:
+            lab.stop()
+        os._exit(1)
+
+    # A SIGTERM (CI cancelling the job) unwinds through the finally below, like Ctrl-C.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped by SIGTERM"))
+    start = time.monotonic()
+    watchdog = threading.Timer(TOTAL_SECONDS, out_of_time)
+    watchdog.daemon = True
+    watchdog.start()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    names = sorted(p.stem for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    if args.only:
+        names = [n for n in names if n.startswith(tuple(args.only))]
+    with tempfile.TemporaryDirectory(prefix="course-browser-") as tmp:
+        tmp = Path(tmp)
+        try:
+            lab = Lab(tmp)
+            with sync_playwright() as pw:
+                context = pw.chromium.launch_persistent_context(
+                    str(tmp / "chromium-profile"),
+                    executable_path=args.chromium,
+                    headless=True,
+                    args=CHROMIUM_FLAGS,
+                    viewport=VIEWPORT,
+                )
+                page = context.new_page()
+                page.set_default_timeout(60_000)
+                open_each_notebook(page, lab, names)
+                if not args.skip_runs:
+                    graph = [n for n in names if n.startswith(GRAPH_CHAPTER)]
+                    training = [n for n in names if n.startswith(TRAINING_CHAPTER)]
+                    if graph:
+                        check_graph_chapter(page, lab, graph[0])
+                    if training:
+                        check_training_chapter(page, lab, training[0])
+                check_site(page)
+                context.close()
+        finally:
+            if lab:
+                lab.stop()
+            watchdog.cancel()
+            shutil.copy(tmp / "lab.log", SHOTS / "lab.log") if (tmp / "lab.log").exists() else None
+    print(f"browser test: {time.monotonic() - start:.0f} s; screenshots in {SHOTS.relative_to(ROOT)}/")
+    if failures:
+        print(f"{len(failures)} check(s) failed:\n  " + "\n  ".join(failures))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

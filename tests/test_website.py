@@ -1,0 +1,22 @@
+"""The static site's index: every chapter has a description in README's chapter table."""
+
+import importlib.util
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+spec = importlib.util.spec_from_file_location("website_build", REPO / "website" / "build.py")
+website = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(website)
+
+
+def test_readme_describes_every_chapter_notebook():
+    described = website.descriptions((REPO / "README.md").read_text(encoding="utf-8"))
+    numbers = {int(p.name[:2]) for p in (REPO / "notebooks").glob("[0-9][0-9]_*.ipynb")}
+    assert numbers and numbers <= set(described), f"README has no row for {sorted(numbers - set(described))}"
+    assert all(len(text) > 20 for text in described.values())
+
+
+def test_descriptions_are_read_from_table_rows_only():
+    readme = "| # | notebook | what |\n|---|---|---|\n| 3 | `03_*` | backprop by `hand` |\nprose | 4 |\n"
+    assert website.descriptions(readme) == {3: "backprop by `hand`"}
+    assert website.inline_code("by `a<b` & c") == "by <code>a&lt;b</code> &amp; c"
