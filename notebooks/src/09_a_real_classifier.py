@@ -640,9 +640,9 @@ plt.show()
 #
 # The two moons above are easy: 100 points with little noise describe the crescents
 # well. Now the opposite: only 20 training points with noise 0.3, so the crescents are
-# blurred and a few points sit on the wrong side. Overfitting is something that happens
-# over a long, patient training run, so the same 337-parameter network now takes 800
-# steps at a gentle constant rate of 0.1, and after every step we measure the hinge
+# blurred and a few points sit on the wrong side. Overfitting shows most clearly in a
+# long, patient training run, so the same 337-parameter network now takes 800 steps at
+# a gentle constant rate of 0.1, and after every step we measure the hinge
 # loss on the 20 training points and on 500 **validation** points: fresh points from the
 # same noisy moons, never trained on.
 #
@@ -761,9 +761,9 @@ plt.show()
 # Without a penalty the network **overfits**. Its training loss falls all the way to
 # 0.000 (all 20 points right), but its validation loss is lowest, 0.268, at step 184,
 # and from there it climbs to 0.431 (82.2 % correct): the steps after 184 fit the
-# training points better and new points worse. What it
-# learned in those steps was the noise of these 20 points, and its boundary (middle)
-# shows it, bending to catch single points.
+# training points better and new points worse. What it learned in those steps was the
+# noise of these 20 points, and its boundary (middle) shows it, bending to catch single
+# points.
 #
 # With $\alpha = 0.01$, and nothing else changed, the network cannot afford that: its
 # sum of squared weights is 25.2 instead of 130.6, its training loss stays at 0.143 (95 %
