@@ -267,7 +267,8 @@ def open_each_notebook(page, lab, names):
 def run_all(page, lab, name, while_running=None):
     page.goto(lab.open_url(f"{name}.ipynb"))
     wait_for_notebook(page)
-    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    # Not awaited: the command's promise settles only when every cell has run.
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
     seen = while_running(page) if while_running else None
     page.wait_for_function(
         "() => { const w = window.jupyterapp.shell.currentWidget;"
