@@ -301,33 +301,35 @@ def check_graph_chapter(page, lab, name):
     page.screenshot(path=str(SHOTS / f"{name}_run_graph.png"))
 
 
-# The fill of the progress bar in the running cell, which is scrolled into view first:
-# JupyterLab keeps only cells near the view in the page.
+# [the running cell, the fill of the progress bar in cell barCell (default: the running
+# cell)]; the cell is scrolled into view first, as JupyterLab only renders cells near it.
 PROGRESS_FILL = """
-async () => {
+async (barCell) => {
   const notebook = window.jupyterapp.shell.currentWidget.content;
-  const i = notebook.widgets.findIndex(c => c.model.type === 'code' && c.model.executionState === 'running');
-  if (i < 0) return null;
+  const running = notebook.widgets.findIndex(c => c.model.type === 'code' && c.model.executionState === 'running');
+  const i = barCell ?? running;
+  if (i < 0) return [running, null];
   await notebook.scrollToItem(i, 'center');
   const bar = notebook.widgets[i].node.querySelector('.widget-hprogress .progress-bar');
-  return bar ? parseFloat(bar.style.width) : null;
+  return [running, bar ? parseFloat(bar.style.width) : null];
 }
 """
 
 
 def watch_progress(page, seconds=300):
-    """The progress bar's fill, sampled every 0.2 s until it is full."""
-    fills, shot = [], False
+    """The first progress bar's fill, sampled every 0.2 s until its cell has finished."""
+    fills, bar_cell, shot = [], None, False
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        fill = page.evaluate(PROGRESS_FILL)
+        running, fill = page.evaluate(PROGRESS_FILL, bar_cell)
         if fill is not None:
             fills.append(fill)
+            bar_cell = running if bar_cell is None else bar_cell
         if not shot and fill and 20 < fill < 90:
             page.screenshot(path=str(SHOTS / f"{TRAINING_CHAPTER}_run_progress.png"))
             shot = True
-        if fill is not None and fill >= 100:
-            break
+        if bar_cell is not None and running != bar_cell:
+            break  # the training cell has finished: the last fill is the bar's final state
         page.wait_for_timeout(200)
     return fills
 
