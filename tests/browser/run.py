@@ -306,7 +306,8 @@ def check_graph_chapter(page, lab, name):
 PROGRESS_FILL = """
 async (barCell) => {
   const notebook = window.jupyterapp.shell.currentWidget.content;
-  const running = notebook.widgets.findIndex(c => c.model.type === 'code' && c.model.executionState === 'running');
+  const running = notebook.widgets.findIndex(
+    c => c.model.type === 'code' && c.model.executionState === 'running');
   const i = barCell ?? running;
   if (i < 0) return [running, null];
   await notebook.scrollToItem(i, 'center');
