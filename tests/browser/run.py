@@ -344,6 +344,10 @@ def check_training_chapter(page, lab, name):
     check(errors == expected, f"{name} run in the browser: {errors} errors, as stored ({expected})")
 
 
+def names_of(prefix):
+    return next(p.stem for p in sorted(NOTEBOOKS.glob(f"{prefix}_*.ipynb")))
+
+
 def check_site(page):
     index = SITE / "index.html"
     if not check(index.exists(), "site: build/html/index.html exists (make html)"):
@@ -365,9 +369,11 @@ def check_site(page):
     )
     typeset = page.locator(".MathJax_CHTML, .MathJax, mjx-container").count()
     check(typeset > 0, f"site chapter {GRAPH_CHAPTER}: {typeset} formulas typeset by the local MathJax")
-    graphs = page.locator(".jp-RenderedSVG svg, .jp-RenderedImage img")
-    check(graphs.count() > 0 and graphs.first.bounding_box()["width"] > 100,
-          f"site chapter {GRAPH_CHAPTER}: {graphs.count()} graphs and plots shown")  # fmt: skip
+    graphs = page.locator(".jp-RenderedSVG img, .jp-RenderedSVG svg")  # the drawn computation graphs
+    stored = sum(1 for c in json.loads((NOTEBOOKS / f"{names_of(GRAPH_CHAPTER)}.ipynb").read_text())["cells"]
+                 for o in c.get("outputs", []) if "image/svg+xml" in o.get("data", {}))  # fmt: skip
+    check(graphs.count() == stored > 0 and graphs.first.bounding_box()["width"] > 100,
+          f"site chapter {GRAPH_CHAPTER}: {graphs.count()} of {stored} graphs drawn")  # fmt: skip
     check(page.locator("a[rel=next]").count() > 0 and page.locator("a[rel=prev]").count() > 0,
           f"site chapter {GRAPH_CHAPTER}: previous and next links")  # fmt: skip
     graphs.first.scroll_into_view_if_needed()
