@@ -267,7 +267,8 @@ def open_each_notebook(page, lab, names):
 def run_all(page, lab, name, while_running=None):
     page.goto(lab.open_url(f"{name}.ipynb"))
     wait_for_notebook(page)
-    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    # Not awaited: the command's promise settles only when every cell has run.
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
     seen = while_running(page) if while_running else None
     page.wait_for_function(
         "() => { const w = window.jupyterapp.shell.currentWidget;"
@@ -300,33 +301,36 @@ def check_graph_chapter(page, lab, name):
     page.screenshot(path=str(SHOTS / f"{name}_run_graph.png"))
 
 
-# The fill of the progress bar in the running cell, which is scrolled into view first:
-# JupyterLab keeps only cells near the view in the page.
+# [the running cell, the fill of the progress bar in cell barCell (default: the running
+# cell)]; the cell is scrolled into view first, as JupyterLab only renders cells near it.
 PROGRESS_FILL = """
-async () => {
+async (barCell) => {
   const notebook = window.jupyterapp.shell.currentWidget.content;
-  const i = notebook.widgets.findIndex(c => c.model.type === 'code' && c.model.executionState === 'running');
-  if (i < 0) return null;
+  const running = notebook.widgets.findIndex(
+    c => c.model.type === 'code' && c.model.executionState === 'running');
+  const i = barCell ?? running;
+  if (i < 0) return [running, null];
   await notebook.scrollToItem(i, 'center');
   const bar = notebook.widgets[i].node.querySelector('.widget-hprogress .progress-bar');
-  return bar ? parseFloat(bar.style.width) : null;
+  return [running, bar ? parseFloat(bar.style.width) : null];
 }
 """
 
 
 def watch_progress(page, seconds=300):
-    """The progress bar's fill, sampled every 0.2 s until it is full."""
-    fills, shot = [], False
+    """The first progress bar's fill, sampled every 0.2 s until its cell has finished."""
+    fills, bar_cell, shot = [], None, False
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        fill = page.evaluate(PROGRESS_FILL)
+        running, fill = page.evaluate(PROGRESS_FILL, bar_cell)
         if fill is not None:
             fills.append(fill)
+            bar_cell = running if bar_cell is None else bar_cell
         if not shot and fill and 20 < fill < 90:
             page.screenshot(path=str(SHOTS / f"{TRAINING_CHAPTER}_run_progress.png"))
             shot = True
-        if fill is not None and fill >= 100:
-            break
+        if bar_cell is not None and running != bar_cell:
+            break  # the training cell has finished: the last fill is the bar's final state
         page.wait_for_timeout(200)
     return fills
 
@@ -338,6 +342,10 @@ def check_training_chapter(page, lab, name):
     check(fills and fills[-1] == 100, f"{name} run in the browser: the progress bar reached the end")
     expected = stored_errors(lab.root / f"{name}.ipynb")
     check(errors == expected, f"{name} run in the browser: {errors} errors, as stored ({expected})")
+
+
+def names_of(prefix):
+    return next(p.stem for p in sorted(NOTEBOOKS.glob(f"{prefix}_*.ipynb")))
 
 
 def check_site(page):
@@ -361,9 +369,11 @@ def check_site(page):
     )
     typeset = page.locator(".MathJax_CHTML, .MathJax, mjx-container").count()
     check(typeset > 0, f"site chapter {GRAPH_CHAPTER}: {typeset} formulas typeset by the local MathJax")
-    graphs = page.locator(".jp-RenderedSVG svg, .jp-RenderedImage img")
-    check(graphs.count() > 0 and graphs.first.bounding_box()["width"] > 100,
-          f"site chapter {GRAPH_CHAPTER}: {graphs.count()} graphs and plots shown")  # fmt: skip
+    graphs = page.locator(".jp-RenderedSVG img, .jp-RenderedSVG svg")  # the drawn computation graphs
+    stored = sum(1 for c in json.loads((NOTEBOOKS / f"{names_of(GRAPH_CHAPTER)}.ipynb").read_text())["cells"]
+                 for o in c.get("outputs", []) if "image/svg+xml" in o.get("data", {}))  # fmt: skip
+    check(graphs.count() == stored > 0 and graphs.first.bounding_box()["width"] > 100,
+          f"site chapter {GRAPH_CHAPTER}: {graphs.count()} of {stored} graphs drawn")  # fmt: skip
     check(page.locator("a[rel=next]").count() > 0 and page.locator("a[rel=prev]").count() > 0,
           f"site chapter {GRAPH_CHAPTER}: previous and next links")  # fmt: skip
     graphs.first.scroll_into_view_if_needed()
