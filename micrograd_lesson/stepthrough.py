@@ -22,10 +22,11 @@ Graphviz, the same steps as text.
 
 import base64
 import html
+import re
 
 import graphviz
 
-from .draw import INSTALL_HINT, Drawing, _fmt, _inputs, _walk
+from .draw import FIT_HEIGHT_PX, FIT_WIDTH_PX, INSTALL_HINT, Drawing, _fmt, _inputs, _walk
 from .widgets import _described, _ipywidgets, in_jupyter_kernel
 
 __all__ = ["BackwardSteps", "step_through"]
@@ -34,12 +35,14 @@ MAX_NODES = 40  # a frame per operation: past a few dozen values nobody can foll
 FONT = 11  # points; with the widths below a 10-value graph fits a 1000-pixel notebook column
 CHAR_WIDTH = 6.1  # points per character at FONT, generous, so that no text overflows its cell
 ORANGE, GREEN, GREY = "#ffcc80", "#c8e6c9", "#555555"
+FIT_SIZE = f"{FIT_WIDTH_PX * 0.75 / 72:.3f},{FIT_HEIGHT_PX * 0.75 / 72:.3f}"
 
 
-def step_through(root, rankdir="LR", start=None):
+def step_through(root, rankdir="auto", start=None):
     """The backward pass of `root`, one frame per step; show it as a cell's last line.
 
-    rankdir: "LR" (left to right) or "TB" (top down; narrower for deep graphs).
+    rankdir: "LR" (left to right), "TB" (top down), or "auto" (the default): the
+        one that needs less shrinking to fit a laptop's notebook area.
     start: the frame shown first (default: the last, the finished pass).
     """
     return BackwardSteps(root, rankdir=rankdir, start=start)
@@ -63,9 +66,9 @@ class _Send:
 class BackwardSteps:
     """The frames of one backward pass; see the module's docstring."""
 
-    def __init__(self, root, rankdir="LR", start=None):
-        if rankdir not in ("LR", "TB"):
-            raise ValueError(f"rankdir must be 'LR' or 'TB', got {rankdir!r}")
+    def __init__(self, root, rankdir="auto", start=None):
+        if rankdir not in ("LR", "TB", "auto"):
+            raise ValueError(f"rankdir must be 'LR', 'TB' or 'auto', got {rankdir!r}")
         for attr in ("data", "grad", "_prev", "_op"):
             if not hasattr(root, attr):
                 raise TypeError(
@@ -88,6 +91,10 @@ class BackwardSteps:
         if not (isinstance(self.start, int) and 0 <= self.start <= last):
             raise ValueError(f"start must be a frame number from 0 to {last}, got {start!r}")
         self._widths = self._cell_widths()
+        self._size = None  # no size limit while measuring the natural layout
+        if rankdir == "auto":
+            self.rankdir = max(("LR", "TB"), key=self._fit_scale)  # ties go to LR, which reads like the code
+        self._size = FIT_SIZE
 
     def __len__(self):
         """The number of frames: the seed, then one per backward rule."""
@@ -96,6 +103,17 @@ class BackwardSteps:
     def grad(self, node):
         """node's gradient at the end of the pass (what backward() gives on a fresh graph)."""
         return self.grads.get(id(node), 0.0)
+
+    def _fit_scale(self, rankdir):
+        """How much the finished frame, laid out in `rankdir`, must shrink to fit (1.0: not at all)."""
+        self.rankdir = rankdir
+        svg = self.svg(len(self.steps))
+        if svg is None:  # no Graphviz: nothing is drawn, any direction will do
+            return 1.0
+        width, height = (
+            float(v) for v in re.search(rb'width="([\d.]+)pt" height="([\d.]+)pt"', svg).groups()
+        )
+        return min(FIT_WIDTH_PX * 0.75 / width, FIT_HEIGHT_PX * 0.75 / height, 1.0)
 
     # ---- what frame k shows ----
 
@@ -156,10 +174,14 @@ class BackwardSteps:
         }
         receiving = {id(s.child) for s in sends}
         g = graphviz.Digraph(
+            # size (inches, 72 points each; a point is 4/3 CSS pixels) shrinks a frame that
+            # would not fit the notebook area of a 1280x800 screen.
             graph_attr={"rankdir": self.rankdir, "nodesep": "0.25", "ranksep": "0.3"},
             node_attr={"fontname": "Helvetica", "fontsize": str(FONT)},
             edge_attr={"fontname": "Helvetica", "fontsize": str(FONT - 1), "arrowsize": "0.6"},
         )
+        if self._size:
+            g.graph_attr["size"] = self._size
         for node in self.nodes:
             name = self.ids[id(node)]
             lit = node is firing or (k == 0 and node is self.root)

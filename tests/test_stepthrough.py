@@ -1,6 +1,7 @@
 """step_through: a frame per backward rule, backward()'s own numbers, deterministic, and without Graphviz."""
 
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -195,7 +196,7 @@ def test_dot_source_is_identical_across_runs_and_processes():
         out = subprocess.run(
             [sys.executable, "-c", code],
             cwd=REPO,
-            env={"PYTHONHASHSEED": seed, "PATH": "", "PYTHONPATH": str(REPO)},
+            env={"PYTHONHASHSEED": seed, "PATH": os.environ["PATH"], "PYTHONPATH": str(REPO)},
             capture_output=True,
             text=True,
             check=True,
@@ -340,3 +341,15 @@ def test_every_node_sits_in_the_same_place_in_every_frame():
     for root in (chapter_2_graph()["L"], two_consumers()[2]):
         steps = step_through(root)
         assert all(positions(steps, k) == positions(steps, 0) for k in range(1, len(steps)))
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="needs Graphviz's dot")
+def test_auto_direction_fits_every_frame_in_a_laptop_notebook_area():
+    from micrograd_lesson.draw import FIT_HEIGHT_PX, FIT_WIDTH_PX
+
+    steps = step_through(chapter_2_graph()["L"])
+    # Left to right this graph is wider than the notebook area; top down it fits unshrunk.
+    assert steps.rankdir == "TB"
+    for k in range(len(steps)):
+        size = re.search(rb'width="([\d.]+)pt" height="([\d.]+)pt"', steps.svg(k))
+        assert float(size[1]) * 4 / 3 <= FIT_WIDTH_PX + 1 and float(size[2]) * 4 / 3 <= FIT_HEIGHT_PX + 1
