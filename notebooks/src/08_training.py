@@ -494,7 +494,7 @@ with engine_with_assigning_tanh():
 print(f"gradient check with the bug: {check!r}; {sum(r > 1e-4 for r in check.rel_errors)} of 21 rows wrong")
 
 # %%
-fig, (ax_rate, ax_curve) = plt.subplots(1, 2, figsize=(11, 4))
+fig, (ax_rate, ax_curve) = plt.subplots(1, 2, figsize=(10, 4))
 for engine, colour, name in (
     ("right", "#2e5cb8", "right engine (+=)"),
     ("buggy", "#c0392b", "= in tanh's backward"),
