@@ -392,7 +392,7 @@ print(f"NumPy and Value scores agree to 1e-9 on all 100 points: {bool(np.allclos
 
 # %%
 final_weights = [p.data for p in params]
-fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
+fig, axes = plt.subplots(1, 2, figsize=(10.5, 4.0))
 for ax, steps in zip(axes, (30, 400)):
     plot_decision_boundary(lambda points: numpy_scores(final_weights, points), X, y, ax=ax, steps=steps)
     ax.set_title(f"{steps} x {steps} grid")
@@ -425,7 +425,7 @@ plt.show()
 xx, yy = np.meshgrid(np.linspace(-1.6, 2.6, 120), np.linspace(-1.2, 1.7, 90))
 grid = np.column_stack([xx.ravel(), yy.ravel()])
 hidden1, hidden2, _ = numpy_layers(final_weights, grid)
-fig, axes = plt.subplots(4, 8, figsize=(12, 5.2))
+fig, axes = plt.subplots(4, 8, figsize=(10.5, 4.6))
 for k, ax in enumerate(axes.flat):
     layer, neuron = (hidden1, k) if k < 16 else (hidden2, k - 16)
     ax.imshow(layer[:, neuron].reshape(xx.shape), origin="lower", cmap="Greys", extent=(-1.6, 2.6, -1.2, 1.7))

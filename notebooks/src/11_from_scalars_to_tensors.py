@@ -515,7 +515,10 @@ from IPython.display import SVG
 
 def draw_tensor_graph(root):
     """Each tensor as a box with its operation (or kind of leaf) and shape; an edge from each input."""
-    dot = graphviz.Digraph(graph_attr={"rankdir": "TB", "nodesep": "0.15", "ranksep": "0.25"})
+    # size, in inches, keeps the drawing inside a laptop's notebook area (840 x 600 px)
+    dot = graphviz.Digraph(
+        graph_attr={"rankdir": "TB", "nodesep": "0.15", "ranksep": "0.25", "size": "8.75,6.25"}
+    )
     dot.attr("node", shape="box", fontsize="11", height="0.25", style="filled", fontname="Helvetica")
     number = {}  # tensor -> its node name in the drawing, in topological order
     for node in root.topological_order():

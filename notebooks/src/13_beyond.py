@@ -316,7 +316,7 @@ for size in sizes:
     )
 
 # %%
-fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.9))
 styles = {
     ("many", "forward"): ("R^n → R, forward mode", "#d62728", "-o"),
     ("many", "reverse"): ("R^n → R, reverse mode", "#1f77b4", "-o"),
