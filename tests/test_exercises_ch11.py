@@ -5,6 +5,7 @@ import numpy as np
 from hints import Hostile, hint_of
 from hypothesis import given
 from hypothesis import strategies as st
+from junk import PLAIN as JUNK  # values of every kind a half-finished cell might hold
 
 from micrograd_lesson.exercises import (
     SOLUTIONS,
@@ -16,16 +17,6 @@ from micrograd_lesson.exercises import (
 unbroadcast = SOLUTIONS["ch11.unbroadcast"][0]
 matmul_backward = SOLUTIONS["ch11.matmul_backward"][0]
 recursive_visits = SOLUTIONS["ch11.recursive_visits"][0]
-
-JUNK = st.one_of(
-    st.none(),
-    st.text(max_size=5),
-    st.integers(),
-    st.floats(allow_nan=True),
-    st.lists(st.integers(), max_size=4),
-    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
-    st.tuples(st.integers(), st.text(max_size=2)),
-)
 
 
 # ---- unbroadcast ----
