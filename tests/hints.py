@@ -2,9 +2,13 @@
 
 
 def hint_of(check, answer):
-    """The hint a wrong answer gets; fails the test if the answer passes."""
-    result = check(answer)
+    """The hint a wrong answer gets; fails the test if the answer passes or gets no hint."""
+    from micrograd_lesson.exercises import Verdict
+
+    result = check(answer)  # must not raise
+    assert isinstance(result, Verdict)
     assert not result, f"a wrong answer passed: {answer!r}"
+    assert repr(result).startswith("not yet: ") and result.hint.strip()
     return repr(result)
 
 

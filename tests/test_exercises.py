@@ -9,7 +9,9 @@ import inspect
 import re
 from pathlib import Path
 
+import junk
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 import micrograd_lesson.exercises as exercises
 from micrograd_lesson.exercises import SOLUTIONS, reveal
@@ -87,3 +89,11 @@ def test_reveal_shows_the_solution_and_runs_its_check(name, capsys):
 def test_reveal_of_an_unknown_name_lists_the_known_ones():
     with pytest.raises(KeyError, match=NAMES[0]):
         reveal("ch99.nothing")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(answer=junk.JUNK)
+@pytest.mark.parametrize("key", sorted(EXPORTED_CHECKS))
+def test_no_check_raises_whatever_it_is_given(key, answer):
+    """Values of every kind, functions returning them, functions that raise: a Verdict, never a traceback."""
+    assert isinstance(EXPORTED_CHECKS[key](answer), Verdict)

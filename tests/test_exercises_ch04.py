@@ -36,28 +36,20 @@ def recursive_order(root):
     return order
 
 
-def pre_order(root):
-    """Depth-first, first input first, each node listed when first met (before its inputs)."""
+def pre_order(root, last_input_first=False):
+    """Depth-first, each node listed when first met (before its inputs); first input first unless told."""
     order, seen, stack = [], set(), [root]
     while stack:
         node = stack.pop()
         if node not in seen:
             seen.add(node)
             order.append(node)
-            stack.extend(reversed(node._prev))
+            stack.extend(node._prev if last_input_first else reversed(node._prev))
     return order
 
 
 def pre_order_last_input_first(root):
-    """Depth-first pre-order that pushes the inputs in order, so the last input is visited first."""
-    order, seen, stack = [], set(), [root]
-    while stack:
-        node = stack.pop()
-        if node not in seen:
-            seen.add(node)
-            order.append(node)
-            stack.extend(node._prev)
-    return order
+    return pre_order(root, last_input_first=True)
 
 
 def breadth_first(root):
