@@ -44,8 +44,9 @@ lint: $(READY)
 	$(BIN)/ruff check micrograd_lesson tests notebooks website
 	$(BIN)/ruff format --check micrograd_lesson tests notebooks/src website
 
+# Unit tests without the slow claims re-runs (make test runs those too).
 unit: $(READY)
-	$(BIN)/python -m pytest tests
+	$(BIN)/python -m pytest tests -m "not slow"
 
 # Strict nbval on notebooks only; NB=03 checks one chapter.
 notebooks: $(READY) check-dot
