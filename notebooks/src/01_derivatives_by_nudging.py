@@ -12,7 +12,7 @@
 # three ways of getting a derivative side by side. The third one, automatic
 # differentiation, is what the rest of the course builds.
 
-# %%
+# %% tags=["claim-setup"]
 import math
 import random
 
@@ -204,7 +204,7 @@ print(f"central_difference(f, 3.0) = {central_difference(f, 3.0):.6f}")
 # axes logarithmic.
 
 
-# %%
+# %% tags=["claim-setup"]
 def g(x):
     return x * x * x
 
@@ -283,9 +283,59 @@ plt.show()
 # sooner and lower: its smallest error, $2 \cdot 10^{-11}$ at $h = 3 \cdot 10^{-6}$, is
 # partly luck (its two neighbours on the plot are 4 and 44 times worse, as the last printed
 # line shows). Over the whole bottom of its V, $h$ from $10^{-7}$ to $10^{-5}$, its median
-# error is $4 \cdot 10^{-10}$, still 84 times below the forward difference's best. That
-# is why `central_difference` is the one we will use to check gradients in chapter 6,
-# with $h = 10^{-6}$ as a safe middle ground.
+# error is $4 \cdot 10^{-10}$, still 84 times below the forward difference's best.
+#
+# That factor of 84 belongs to this one function at this one point. Is central always
+# better? The cell below repeats the comparison on 20 other cases: four functions
+# ($x^3$, $\sin$, $e^x$, $1/x$), each at five random points between 0.5 and 3.
+
+
+# %% tags=["claim-setup"]
+def central_vs_forward(seed, points_per_function=5):
+    """For random points: (best forward error / median central error over 1e-7 <= h <= 1e-5,
+    forward error / central error both at h = 1e-6)."""
+    cases = [
+        (g, lambda t: 3 * t * t),
+        (math.sin, math.cos),
+        (math.exp, math.exp),
+        (lambda t: 1 / t, lambda t: -1 / t**2),
+    ]
+    points = np.random.default_rng(seed).uniform(0.5, 3.0, size=(len(cases), points_per_function))
+    band = hs[(hs >= 1e-7) & (hs <= 1e-5)]
+    best_vs_band, at_1e6 = [], []
+    for (fn, derivative), xs_here in zip(cases, points):
+        for x in xs_here.tolist():
+            exact_here = derivative(x)
+            forward_errors = [abs(forward_difference(fn, x, h) - exact_here) for h in hs]
+            central_band = [abs(central_difference(fn, x, h) - exact_here) for h in band]
+            best_vs_band.append(min(forward_errors) / np.median(central_band))
+            fwd_error = abs(forward_difference(fn, x, 1e-6) - exact_here)
+            at_1e6.append(fwd_error / max(abs(central_difference(fn, x, 1e-6) - exact_here), 1e-300))
+    return np.array(best_vs_band), np.array(at_1e6)
+
+
+# %%
+best_vs_band, at_1e6 = central_vs_forward(seed=1)
+print(
+    f"{len(at_1e6)} cases: forward's best / central's median over its V bottom: "
+    f"{best_vs_band.min():.0f} to {best_vs_band.max():.0f} times"
+)
+print(
+    f"{len(at_1e6)} cases: forward error / central error, both at h = 1e-6: "
+    f"{at_1e6.min():,.0f} to {at_1e6.max():,.0f} times"
+)
+
+# %% [markdown]
+# <!-- claim: ch01-central-at-1e-6 -->
+# Comparing each method at its own best $h$ is fragile: over these 20 cases the factor
+# runs from 1 to 219, so the forward difference's luckiest nudge can match the central
+# one. At the same, reasonable $h = 10^{-6}$ there is no contest: the central error is
+# 1,617 to 211,245 times smaller in every case here, and never less than 400 times
+# smaller on ten other random draws of the 20 points, which the course's tests re-run
+# (the factor is smallest near a point where the curve's bend, $f''$, is close to zero,
+# since that bend is what the forward difference gets wrong). That is why `central_difference` is the
+# one we will use to check gradients in chapter 6, with $h = 10^{-6}$ as a safe middle
+# ground.
 #
 # ## Why nudging does not scale
 #
@@ -299,7 +349,7 @@ plt.show()
 # units, and one output, scored on four examples. A counter records each time the loss is
 # evaluated.
 
-# %%
+# %% tags=["claim-setup"]
 XS = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
 YS = [1.0, -1.0, -1.0, 1.0]
 counter = {"evaluations": 0}
@@ -383,7 +433,9 @@ for name, nudged_grad in [("forward", numeric_grad), ("central", central_grad)]:
 # %% [markdown]
 # With central differences the gap shrinks from $1.3 \cdot 10^{-5}$ to $2.7 \cdot 10^{-9}$,
 # with the backward pass unchanged: the gap was the forward difference's own truncation
-# error, not a fault of the backward pass.
+# error, not a fault of the backward pass. (The same happens for other random weights:
+# the course's tests repeat it with five other draws.)
+# <!-- claim: ch01-gap-is-truncation -->
 #
 # For a network with a million parameters, nudging would need a million and one
 # evaluations per gradient, and each evaluation itself touches all million parameters:
@@ -410,6 +462,13 @@ print(f"multiply-adds in the backward pass: {arrows} ({arrows / len(operations):
 # derivatives of that one number with respect to every input. A function with $m$
 # outputs would need $m$ backward passes for all of their derivatives, which is why
 # reverse mode suits training, where everything is summed into a single loss.
+# <!-- claim: ch01-backward-at-most-twice -->
+#
+# Now the cost of one gradient at four sizes. The 41 is our network above. The 337 is the
+# network chapter 9 trains to classify points in the plane: 2 inputs, two hidden layers
+# of 16 units and one output, so $(2 + 1) \cdot 16 + (16 + 1) \cdot 16 + (16 + 1) = 337$
+# weights and biases (chapter 7 explains the counting). The other two are round sizes
+# on the way to a real network.
 
 # %%
 sizes = np.array([41, 337, 10_000, 1_000_000])
@@ -487,9 +546,86 @@ print(
 #
 # | method | needs | accuracy | cost for n inputs |
 # |---|---|---|---|
-# | symbolic | the formula | exact | formula may explode in size |
+# | symbolic | the formula | exact | the formula can grow far larger than the program (below) |
 # | numerical | the ability to call f | approximate (the V above) | 2n evaluations with central differences (n + 1 with forward) |
 # | automatic | the program, run once | exact up to rounding | 1 evaluation + 1 backward pass (for one output) |
+#
+# ### How large can the derivative formula get?
+#
+# The first row says the symbolic derivative "can grow far larger than the program". Here
+# is a program where it does. Each of its $n$ lines is the same nested product,
+# `y = 4*y*(1 - y)`, starting from `y = x`: three operations per line. Written as one
+# formula, `y` contains the previous `y` twice, so the formula doubles with every line.
+# Its derivative, by the product rule $(uv)' = u'v + uv'$, contains the previous `y`
+# twice *and* the previous derivative twice. The cell builds both formulas as text,
+# applying the rules blindly with no simplification, counts their operations, checks
+# that the derivative formula really is the derivative (against `backward()` at
+# $x = 0.3$), and counts the operations that `Value` records for the same program.
+
+
+# %% tags=["claim-setup"]
+def program_and_derivative(n):
+    """The formulas for y and dy/dx after n lines of `y = 4*y*(1 - y)`, starting from y = x."""
+    y, dy = "x", "1"
+    for _ in range(n):
+        # product rule on 4 * y * (1 - y): 4 * (y' * (1 - y) + y * (-y'))
+        y, dy = f"4*{y}*(1 - {y})", f"4*({dy}*(1 - {y}) - {y}*{dy})"
+    return y, dy
+
+
+def operations_in(formula):
+    return sum(formula.count(op) for op in "*-+")
+
+
+def recorded_operations(n, x=0.3):
+    """Run the n-line program on a Value; return its operation count and dy/dx by backward()."""
+    xv = Value(x)
+    y = xv
+    for _ in range(n):
+        y = 4 * y * (1 - y)
+    y.backward()
+    return len([v for v in y.topological_order() if v._prev]), xv.grad
+
+
+# %%
+lines = list(range(1, 13))
+swell = {"program": [], "y formula": [], "dy/dx formula": [], "Value record": []}
+print(f"{'lines n':>7} {'program':>8} {'y formula':>10} {'dy/dx formula':>14} {'Value record':>13}")
+for n in lines:
+    y_formula, dy_formula = program_and_derivative(n)
+    recorded, grad = recorded_operations(n)
+    if n <= 8:  # the formula is the derivative: evaluate it and compare with backward()
+        assert math.isclose(eval(dy_formula, {"x": 0.3}), grad, rel_tol=1e-9, abs_tol=1e-12)
+    row = [3 * n, operations_in(y_formula), operations_in(dy_formula), recorded]
+    for key, count in zip(swell, row):
+        swell[key].append(count)
+    print(f"{n:>7} {row[0]:>8,} {row[1]:>10,} {row[2]:>14,} {row[3]:>13,}")
+growth = [later / earlier for earlier, later in zip(swell["dy/dx formula"], swell["dy/dx formula"][1:])]
+print(f"each line multiplies the derivative formula by {min(growth):.2f} to {max(growth):.2f}")
+
+fig, ax = plt.subplots(figsize=(7.5, 4.2))
+for key, style in zip(swell, ["o-", "s--", "^-", "x:"]):  # the record lies on the program
+    ax.semilogy(lines, swell[key], style, label=key)
+ax.set_xlabel("lines n of the program  y = 4*y*(1 - y)")
+ax.set_ylabel("operations (log scale)")
+ax.set_title("The derivative formula more than doubles per line; the program grows by 3")
+ax.legend(loc="upper left", fontsize=9)
+ax.grid(True, which="major", alpha=0.3)
+plt.show()
+
+# %% [markdown]
+# <!-- claim: ch01-expression-swell -->
+# At $n = 12$ lines the program runs 36 operations, and `Value` records exactly those 36.
+# The formula for `y` written out has 12,285 operations, and the formula for its
+# derivative 143,361, about 4,000 times the program. Every extra line multiplies the
+# derivative formula by 2.19 to 4.20 (the factor settles towards 2), while the program
+# grows by 3 operations. On the log scale the derivative formula keeps climbing, while
+# the program and the `Value` record (the same 3 operations per line, drawn on top of each
+# other) barely rise. Multiplying the
+# formula out would not help: after $n$ lines `y` is a polynomial of degree $2^n$, so
+# its derivative has up to $2^n$ terms. A computer algebra system can shrink the
+# formula by spotting repeated pieces and naming them once, and naming each intermediate
+# value once is exactly what the record of automatic differentiation does.
 #
 # The next chapter takes the first step towards automatic differentiation: a number that
 # remembers how it was computed.

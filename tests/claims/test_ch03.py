@@ -1,0 +1,65 @@
+"""Chapter 3's verdicts, re-run at other points, seeds and step lengths."""
+
+import math
+import random
+
+import numpy as np
+import pytest
+from claimlib import chapter_namespace, claim
+
+
+@pytest.fixture(scope="module")
+def ch03():
+    return chapter_namespace("03")
+
+
+@claim("ch03-steepest-small-steps")
+@pytest.mark.slow
+def test_the_gradient_is_steepest_for_short_steps_only(ch03):
+    steps = [0.01, 0.05, 0.1, 0.2, 0.5, 1.0]
+    for seed in range(6):  # the notebook's draw and five more
+        counts = ch03["directions_beating_gradient"](steps, seed=seed)
+        assert counts[:2] == [0, 0], (seed, counts)  # none up to 0.05
+        assert 1 <= counts[2] <= 3, (seed, counts)  # a handful at 0.1
+        assert 388 <= counts[4] <= 451, (seed, counts)  # about 0.2 % at 0.5
+        assert counts == sorted(counts) and counts[5] > 3000, (seed, counts)  # more, the longer the step
+
+
+@claim("ch03-first-order-small-steps")
+def test_the_first_order_prediction_fails_like_the_square_of_the_step(ch03):
+    build_graph = ch03["build_graph"]
+    rng = np.random.default_rng(3)
+    for leaves in rng.uniform(-3, 3, size=(5, 4)).tolist():
+        nodes = build_graph(*leaves)
+        nodes["L"].grad = 1.0  # the chapter's hand rules, for this product-of-sums shape
+        a, b, c, f, d = (nodes[k].data for k in "abcfd")
+        grad = np.array([b * f, a * f, f, d])  # dL/da, dL/db, dL/dc, dL/df
+        L0 = nodes["L"].data
+
+        def miss(t, leaves=leaves, grad=grad, L0=L0):
+            moved = build_graph(*(np.array(leaves) + t * grad))["L"].data
+            return abs(moved - (L0 + t * grad @ grad))
+
+        for t in (1e-2, 1e-3):
+            assert 50 < miss(t) / miss(t / 10) < 200, (leaves, t)  # ten times shorter, 100 times closer
+
+
+@claim("ch03-zero-input-zero-grad")
+def test_a_weight_with_a_zero_input_gets_exactly_zero_gradient(ch03):
+    Value = ch03["Value"]
+    for seed in range(5):
+        random.seed(seed)
+        x1, w1, w2, b = (random.uniform(-2, 2) for _ in range(4))
+        leaves = {"x1": Value(x1), "w1": Value(w1), "x2": Value(0.0), "w2": Value(w2), "b": Value(b)}
+        n = leaves["x1"] * leaves["w1"] + leaves["x2"] * leaves["w2"] + leaves["b"]
+        o = n.tanh()
+        # the chapter's hand sweep: through tanh, through the sums, through the products
+        n_grad = 1 - o.data**2
+        w2_grad = leaves["x2"].data * n_grad
+        x2_grad = leaves["w2"].data * n_grad
+        assert w2_grad == 0.0
+        assert x2_grad != 0.0
+        # and nudging w2 by any amount leaves o where it was
+        for new_w2 in (w2 + 1e-6, w2 + 1.0, -10.0):
+            moved = math.tanh(x1 * w1 + 0.0 * new_w2 + b)
+            assert moved == o.data
