@@ -24,7 +24,7 @@
 # activation function beside its derivative, test the engine against itself, and see
 # what goes wrong when a number changes between the forward and the backward pass.
 
-# %%
+# %% tags=["claim-setup"]
 import random
 
 import matplotlib.pyplot as plt
@@ -470,12 +470,12 @@ else:
 # The package's `micrograd_lesson.Value` has all of these, with the same names and the
 # same numbers. It differs in the details a finished tool needs: every operation is a
 # single node that stores its local derivatives as numbers (chapter 4 explained why), it
-# refuses inputs that would give a wrong or infinite answer with a clear message, and it
-# is careful with very large inputs (section 12). Before switching, let us check that the
+# stops a few inputs that have no real answer with a message that names them (below), and
+# it is careful with very large inputs (section 12). Before switching, let us check that the
 # class we just built and the package agree, on expressions that use every operation.
 # (The course's tests run the same comparison on every chapter's class.)
 
-# %%
+# %% tags=["claim-setup"]
 expressions = {
     "a*b + c": lambda a, b, c: a * b + c,
     "(a - b) / c": lambda a, b, c: (a - b) / c,
@@ -484,6 +484,8 @@ expressions = {
     "tanh(a + b) + sigmoid(c)": lambda a, b, c: (a + b).tanh() + c.sigmoid(),
     "relu(a + c) * relu(c - b)": lambda a, b, c: (a + c).relu() * (c - b).relu(),
 }
+
+# %%
 inputs = (2.0, -3.0, 0.5)
 print(f"{'expression':<26} {'on screen':>10} {'package':>10}   gradients (a, b, c)        same?")
 for text, f in expressions.items():
@@ -501,22 +503,73 @@ for text, f in expressions.items():
     print(f"{text:<26} {d1:10.4f} {d2:10.4f}   {grads}   {same}")
 
 # %% [markdown]
-# Six expressions, each value and all three gradients identical. From here on this
-# notebook uses the complete engine from the package:
+# Six expressions, each value and all three gradients identical (to $10^{-12}$; the
+# course's tests repeat this at other random inputs).
+# <!-- claim: ch05-screen-matches-package -->
+# From here on this notebook uses the complete engine from the package:
 
-# %%
+# %% tags=["claim-setup"]
 from micrograd_lesson import Value
 
-a = Value(-1.0, label="a")
-try:
-    a.log()
-except ValueError as e:
-    print(f"{type(e).__name__}: {e}")
+# %%
+refused = {
+    "Value(-1.0).log()": lambda: Value(-1.0).log(),
+    "Value(1.0) / 0": lambda: Value(1.0) / 0,
+    "Value(-8.0) ** (1 / 3)": lambda: Value(-8.0) ** (1 / 3),
+    "Value(1000.0).exp()": lambda: Value(1000.0).exp(),
+}
+for text, attempt in refused.items():
+    try:
+        attempt()
+    except (ValueError, ZeroDivisionError, OverflowError) as e:
+        print(f"{text:<24} -> {type(e).__name__}: {e}")
 
 # %% [markdown]
-# The name `Value` now means `micrograd_lesson.Value`. One of its extra courtesies is on
-# show above: the logarithm of $-1$ is not a real number, and instead of failing somewhere
-# deep inside `math`, the engine says which input was wrong.
+# The name `Value` now means `micrograd_lesson.Value`. It refuses a few inputs that have
+# no real answer, each with a message that names the input: the logarithm of a number that is not positive, a
+# division by zero (and zero to a negative power), a negative number to a fractional
+# power, and an `exp` whose result would not fit in a float. Instead of failing somewhere
+# deep inside `math`, or much later, the engine says which input was wrong.
+#
+# Beyond those few, like micrograd and PyTorch, it follows the floating-point rules
+# for everything else, silently: a result too large for a float becomes `inf`
+# (infinity), and a result with no defined value becomes `nan` ("not a number"), which
+# then spreads through every operation it enters. Here are three such inputs in our
+# engine, in micrograd (which has no `tanh`) and in PyTorch, when they are installed:
+
+# %%
+try:
+    from micrograd.engine import Value as MicrogradValue
+except ImportError:
+    MicrogradValue = None
+inf, nan = float("inf"), float("nan")
+silent = {  # what is computed, in each engine
+    "1e308 * 10": (lambda V: V(1e308) * 10, lambda t: t(1e308) * 10),
+    "tanh(nan)": (lambda V: V(nan).tanh(), lambda t: t(nan).tanh()),
+    "inf * 0": (lambda V: V(inf) * 0, lambda t: t(inf) * 0),
+}
+print(f"{'':<12} {'ours':>6} {'micrograd':>10} {'PyTorch':>8}")
+for text, (with_value, with_tensor) in silent.items():
+    ours = f"{with_value(Value).data}"
+    if MicrogradValue is None:
+        theirs = "(absent)"
+    elif text.startswith("tanh"):
+        theirs = "(no tanh)"
+    else:
+        theirs = f"{with_value(MicrogradValue).data}"
+    if torch is None:
+        pytorch = "(absent)"
+    else:
+        pytorch = f"{with_tensor(lambda x: torch.tensor(x, dtype=torch.float64)).item()}"
+    print(f"{text:<12} {ours:>6} {theirs:>10} {pytorch:>8}")
+
+# %% [markdown]
+# <!-- claim: ch05-silent-inf-nan -->
+# All three engines agree: $10^{308} \cdot 10$ is `inf`, $\tanh$ of `nan` is `nan`, and
+# $\infty \cdot 0$ is `nan`, with no error. (A "(absent)" means that library is not
+# installed here.) So a loss that prints `nan` or `inf` is not a bug in the engine: some
+# number upstream overflowed or was undefined, and training must look for it, usually a
+# learning rate so large that the weights grew without bound (chapter 8 meets this).
 #
 # ## 10. Activation functions and their derivatives, drawn
 #
@@ -566,7 +619,8 @@ plt.show()
 #
 # - **tanh** has slope 1.0000 at 0, and the slope dies away on both sides: by $|x| = 4$ it
 #   is almost 0. A neuron pushed far into that flat region barely learns (it *saturates*).
-# - **sigmoid** is never steeper than 0.2500, at 0. Every sigmoid a gradient passes
+# - **sigmoid** is never steeper than 0.2500, at 0 (a grid a hundred times finer, in
+#   the course's tests, finds nothing steeper). <!-- claim: ch05-sigmoid-slope-at-most-quarter --> Every sigmoid a gradient passes
 #   through multiplies it by 0.25 or less: ten in a row, with nothing in between, leave
 #   at most $0.25^{10} \approx 10^{-6}$ of it.
 # - **relu** has slope exactly 1 for every positive input and exactly 0 for every negative
@@ -590,21 +644,23 @@ plt.show()
 # `tanh`'s own one-line derivative $1 - t^2$. Let us run chapter 3's neuron both ways.
 
 
-# %%
+# %% tags=["claim-setup"]
 def tanh_from_exp(n):
     e = (2 * n).exp()
     return (e - 1) / (e + 1)
 
 
-def neuron_grads(activation):
-    x1, x2 = Value(2.0, label="x1"), Value(0.0, label="x2")
-    w1, w2 = Value(-3.0, label="w1"), Value(1.0, label="w2")
-    b = Value(6.8813735870195432, label="b")
+def neuron_grads(activation, x1=2.0, w1=-3.0, x2=0.0, w2=1.0, b=6.8813735870195432):
+    """Chapter 3's neuron (by default), with `activation` in place of tanh: o and do/d(each leaf)."""
+    x1, x2 = Value(x1, label="x1"), Value(x2, label="x2")
+    w1, w2 = Value(w1, label="w1"), Value(w2, label="w2")
+    b = Value(b, label="b")
     o = activation(x1 * w1 + x2 * w2 + b)
     o.backward()
     return o.data, {v.label: v.grad for v in (x1, w1, x2, w2, b)}
 
 
+# %%
 o_tanh, g_tanh = neuron_grads(lambda n: n.tanh())
 o_exp, g_exp = neuron_grads(tanh_from_exp)
 print(f"{'':>6} {'tanh()':>9} {'from exp':>9}")
@@ -617,14 +673,19 @@ print(f"largest difference between the two: below 1e-12? {largest < 1e-12}")
 # %% [markdown]
 # Both columns read $o = 0.7071$ and the gradients $-1.5$, $1.0$, $0.5$, $0.0$ and $0.5$
 # for $x_1$, $w_1$, $x_2$, $w_2$ and $b$, and no pair differs by more than $10^{-12}$. Five
-# separately written local derivatives, chained, reproduce the one-line formula.
+# separately written local derivatives, chained, reproduce the one-line formula (the
+# course's tests repeat the comparison on neurons with random weights and inputs).
+# <!-- claim: ch05-self-test-agrees -->
 #
 # Would the test notice a mistake? Here is the same comparison with one planted on
 # purpose: an `exp` whose local derivative is written as $x$ instead of $e^x$, a slip
 # of the kind this chapter could have made. Everything else is unchanged.
 
 
-# %%
+# %% tags=["claim-setup"]
+import math  # this cell also runs on its own, in the course's claims tests
+
+
 def exp_with_a_bug(v):
     """e^v, with a wrong local derivative: v instead of e^v."""
     return Value(math.exp(v.data), (v,), "exp", _local_grads=(v.data,))
@@ -635,6 +696,7 @@ def tanh_from_buggy_exp(n):
     return (e - 1) / (e + 1)
 
 
+# %%
 o_bug, g_bug = neuron_grads(tanh_from_buggy_exp)
 print(f"{'':>6} {'tanh()':>9} {'bad exp':>9}")
 print(f"{'o':>6} {o_tanh:9.4f} {o_bug:9.4f}")
@@ -644,8 +706,10 @@ for name in g_tanh:
 # %% [markdown]
 # The output is still $o = 0.7071$, since the forward pass never reads a derivative.
 # The gradients are not: $-0.4537$, $0.3024$, $0.1512$, $0.0000$ and $0.1512$ against
-# $-1.5$, $1.0$, $0.5$, $0.0$ and $0.5$. The self-test catches the planted mistake. It
-# cannot see it in $\partial o/\partial w_2$, which is 0 either way because $x_2 = 0$
+# $-1.5$, $1.0$, $0.5$, $0.0$ and $0.5$. The self-test catches the planted mistake
+# (and does on random neurons too, in the course's tests).
+# <!-- claim: ch05-self-test-catches-bug -->
+# It cannot see it in $\partial o/\partial w_2$, which is 0 either way because $x_2 = 0$
 # (chapter 3): one test point can hide a wrong derivative, so chapter 6 checks many.
 #
 # Here is the rebuilt part of the graph (with the correct `exp`), from $n$ to $o$:
@@ -730,7 +794,9 @@ except OverflowError as e:
 # %% [markdown]
 # The package gives $\tanh(\pm 1000) = \pm 1$ and $\sigma(1000) = 1$, $\sigma(-1000) = 0$,
 # each with gradient 0.0000: the functions are flat out there, and the engine says so
-# instead of crashing. Our `tanh_from_exp` from the self-test, on the other hand, inherits
+# instead of crashing. (The course's tests try every size of input up to $10^{308}$, on
+# both sides: the package's tanh and sigmoid never overflow.)
+# <!-- claim: ch05-stable-activations --> Our `tanh_from_exp` from the self-test, on the other hand, inherits
 # the naive formula's weakness, and the package's `exp` stops it with a message that
 # names the limit. That is one reason to give common activations their own operation
 # rather than assembling them from pieces.
@@ -750,7 +816,7 @@ except OverflowError as e:
 # multiplication ran.
 
 
-# %%
+# %% tags=["claim-setup"]
 def mul_with_closure(a, b):
     """The on-screen __mul__ of this chapter, on the package's Value."""
     out = Value(a.data * b.data, (a, b), "*")
@@ -776,7 +842,7 @@ for name, mul in (("closure", mul_with_closure), ("stored at forward", lambda a,
 # The closure gives $10.0000$, a slope that belongs to no computation: the forward pass
 # used $b = 3$, the backward pass $b = 10$. Nothing warns us. The two runs differ only in
 # *when* the local derivative is read, so freezing it at forward time is what protects the
-# package.
+# package. <!-- claim: ch05-stored-local-grads -->
 #
 # PyTorch's backward functions keep the tensors they need (here $a$ and $b$) rather than
 # copies of their numbers, so PyTorch is exposed to the same mistake. Its defence is a
