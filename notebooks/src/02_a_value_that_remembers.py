@@ -130,7 +130,9 @@ else:
 # function `_backward` (a closure, chapter 0) that names both operands, `self.grad +=
 # out.grad` and then `other.grad += out.grad`. In `a + a`, `self` and `other` are both
 # `a`, so `a` receives both contributions. The set only lists which values to visit, and
-# visiting `a` once is correct.
+# visiting `a` once is correct. (The course's tests check this on other expressions that
+# use a value twice or three times, such as $a \cdot a$ and $(a + a) \cdot a$: micrograd's
+# gradients are right on every one.) <!-- claim: ch02-micrograd-set-loses-nothing -->
 #
 # A set does lose something in a different design: one that stores, beside the inputs,
 # **one local derivative per input**, and pairs them up in order. This package's engine
@@ -139,7 +141,7 @@ else:
 # tuple and once in a set, with nothing else changed.
 
 
-# %%
+# %% tags=["claim-setup"]
 class Node:
     """A value that keeps its inputs in `keep` (tuple or set), each with a local derivative."""
 
@@ -159,7 +161,9 @@ for keep in (tuple, set):
 
 # %% [markdown]
 # With a tuple, $ds/da = 2$. With a set, $ds/da = 1$: the set holds `a` once, so `zip`
-# pairs it with the first local derivative and silently drops the second (`zip` stops at
+# pairs it with the first local derivative and silently drops the second (and so for
+# $a \cdot a$ at any $a$, in the course's tests: the set gives half the gradient)
+# <!-- claim: ch02-set-drops-a-share --> (`zip` stops at
 # the shorter sequence, as exercise 0.3 of chapter 0 found). A set has a second problem
 # for this design: it has no order, so even with two *different* inputs, as in $x - y$
 # with local derivatives $(1, -1)$, nothing would say which derivative belongs to which
@@ -276,7 +280,9 @@ draw_dot(L, rankdir="TB", notes=notes)
 #
 # Why can it never contain a cycle? Because a `Value` is only ever built from values that
 # *already exist*. Every arrow points from an older value to a newer one, and no chain of
-# "older than" can lead back to its own start.
+# "older than" can lead back to its own start. (The course's tests build random
+# expressions and confirm that each one's graph has an order with every arrow pointing
+# forwards.) <!-- claim: ch02-never-a-cycle -->
 #
 # A DAG is not always a tree, though. A value may feed several operations. Below,
 # $a$ and $b$ are each used twice: once in the product $p = a \cdot b$ and once in the

@@ -330,12 +330,13 @@ print(
 # copy while holding the other still measures that path's contribution alone.
 
 
-# %%
+# %% tags=["claim-setup"]
 def f_split(a_in_d, a_in_e, b=3.0):
     """f = d * e where d uses one copy of a and e another, so each path can be nudged alone."""
     return (a_in_d * b) * (a_in_e + b)
 
 
+# %%
 base = f_split(-2.0, -2.0)
 via_d = (f_split(-2.0 + h, -2.0) - base) / h
 via_e = (f_split(-2.0, -2.0 + h) - base) / h
@@ -349,7 +350,8 @@ print(f"nudge a everywhere at once: slope {both:.4f}")
 # The path through `d` alone contributes $3.0000$ and the path through `e` alone
 # $-6.0000$; nudging $a$ everywhere at once moves $f$ by $-3.0000$, their sum. That is
 # the multivariable chain rule, measured: when a value feeds several operations, the
-# contributions **add up**. The assigning engine's $3$ is the first path alone, because
+# contributions **add up** (at any other point too: the course's tests repeat the three
+# nudges at random $a$ and $b$). <!-- claim: ch04-paths-add-up --> The assigning engine's $3$ is the first path alone, because
 # the second note to run overwrote the first (here, `d`'s note ran last).
 #
 # The fix is one character per line: **accumulate** with `+=`. Every gradient starts at
@@ -503,7 +505,7 @@ draw_dot(z, rankdir="TB", notes=fires)
 # The value $b$ is used twice, by the `+` directly and by $3b$.
 
 
-# %%
+# %% tags=["claim-setup"]
 def backward_no_sort(root):
     """Fire a node's note, then recurse into its inputs: no topological order."""
     root.grad = 1.0
@@ -527,6 +529,7 @@ def shared_b(V):
     return a, b, d
 
 
+# %%
 a, b, d = shared_b(Value)
 backward_no_sort(d)
 print(f"push and recurse:  dd/da = {a.grad:.4f}, dd/db = {b.grad:.4f}")
@@ -545,6 +548,11 @@ draw_dot(d, rankdir="TB")
 #
 # Both print lines agree on $\partial d/\partial b = 4$; only what `b` passes *on* is
 # wrong. The sort exists to make each node fire once, after its total is complete.
+# (The course's tests build random graphs of sums and products: the shortcut goes wrong on
+# every one in which an intermediate value feeds two operations, and is right on every
+# one in which only leaves are shared or each value is used once. A leaf has no note to
+# fire, so firing it twice does no harm.)
+# <!-- claim: ch04-push-recurse-overcounts -->
 #
 # ## 7. The graph records only the path the code took
 #
@@ -678,7 +686,7 @@ print(f"fan-out: a receives 2 × 4 = 8 and 2 × 1 = 2, and its grad is {shared.g
 # deep.
 
 
-# %%
+# %% tags=["claim-setup"]
 def long_sum(V, steps):
     x = V(1.0, label="x")
     y = x
@@ -687,6 +695,7 @@ def long_sum(V, steps):
     return x, y
 
 
+# %%
 print(f"Python's recursion limit: {sys.getrecursionlimit()}")
 x, y = long_sum(Value, 3000)
 try:
@@ -713,8 +722,9 @@ sys.setrecursionlimit(default_limit)  # back to the default for the rest of the 
 
 # %% [markdown]
 # With the limit at 5000 the 3,000-deep chain goes through ($\partial y/\partial x =
-# 3001.0$), and a 6,000-deep one fails again. Raising the limit only moves the wall: it
-# would have to be set in advance for the deepest graph anyone will ever build.
+# 3001.0$), and a 6,000-deep one fails again. Raising the limit only moves the wall (the
+# course's tests find the same at limits of 2,000 and 8,000): it would have to be set in
+# advance for the deepest graph anyone will ever build. <!-- claim: ch04-limit-moves-wall -->
 #
 # The cure is to keep the stack ourselves, in an ordinary Python list that can grow as
 # long as memory allows. Each entry is a pair: a node and a flag saying whether its inputs
@@ -771,7 +781,8 @@ print("every node after its inputs:", ok)
 
 # %% [markdown]
 # The 3,000-step chain now gives $\partial y/\partial x = 3001.0$, and a chain of 100,000
-# steps gives 100001.0 without complaint. On $z = xy + x$ the new sort produces exactly
+# steps gives 100001.0 without complaint (and 300,000 steps, in the course's tests).
+# <!-- claim: ch04-explicit-stack-no-wall --> On $z = xy + x$ the new sort produces exactly
 # the recursive one's order, `x, y, p, z`, and the check confirms every node comes after
 # its inputs. `backward()` uses `build_topo` from now on.
 #
@@ -832,6 +843,8 @@ gc.enable()
 # runs; the package's is gone immediately (`False`). The third line changes only the
 # loop: the same closure-engine product, its `_backward` replaced by a function that does
 # not mention `out`, is also freed at once (`False`): the loop is what kept it alive.
+# (The course's tests repeat this with bigger graphs: a neuron and a 100-step chain.)
+# <!-- claim: ch04-closure-loop-keeps-alive -->
 # For a toy graph this does not matter. A training loop builds a fresh graph of
 # thousands of nodes at every step, and then it does; chapter 12 measures this cost
 # when it makes the engine fast.

@@ -1,0 +1,177 @@
+"""Chapter 4's verdicts, re-run at other points, on random graphs, depths and limits."""
+
+import gc
+import random
+import sys
+import weakref
+
+import pytest
+from claimlib import chapter_namespace, claim
+
+from micrograd_lesson import engine
+
+
+@pytest.fixture(scope="module")
+def ch04():
+    return chapter_namespace("04")
+
+
+@pytest.fixture(scope="module")
+def taught():
+    """The chapter's final on-screen engine: Value, build_topo_recursive, build_topo."""
+    return chapter_namespace("04", "defines-value")
+
+
+def central(f, x, h=1e-6):
+    return (f(x + h) - f(x - h)) / (2 * h)
+
+
+@claim("ch04-paths-add-up")
+def test_the_contributions_of_two_paths_add_up(ch04):
+    f_split = ch04["f_split"]
+    rng = random.Random(4)
+    for _ in range(5):
+        a, b = rng.uniform(-3, 3), rng.uniform(-3, 3)
+        via_d = central(lambda t, a=a, b=b: f_split(t, a, b), a)
+        via_e = central(lambda t, a=a, b=b: f_split(a, t, b), a)
+        both = central(lambda t, b=b: f_split(t, t, b), a)
+        assert abs(via_d + via_e - both) < 1e-6, (a, b)
+        assert abs(via_d) > 1e-3 and abs(via_e) > 1e-3  # both paths really contribute
+
+
+def random_graph(V, rng, n_ops, reuse):
+    """A random expression of + and * over three leaves; with reuse, operands are drawn from every
+    value built so far (so values may feed several operations); without, each value is used once."""
+    leaves = [V(rng.uniform(0.5, 1.5)) for _ in range(3)]
+    pool, unused = list(leaves), list(leaves)
+    for _ in range(n_ops):
+        if reuse:  # the newest value and any earlier one: everything stays connected to the root
+            x, y = pool[-1], rng.choice(pool)
+        else:
+            if len(unused) < 2:
+                unused.append(V(rng.uniform(0.5, 1.5)))
+                leaves.append(unused[-1])
+            x, y = unused.pop(rng.randrange(len(unused))), unused.pop(rng.randrange(len(unused)))
+        out = x + y if rng.random() < 0.5 else x * y
+        pool.append(out)
+        unused.append(out)
+    return leaves, pool[-1]
+
+
+def nudged_gradient(V, seed, n_ops, reuse):
+    """d(root)/d(leaf) by central differences, rebuilding the same random graph on plain floats."""
+
+    class Num:
+        def __init__(self, data):
+            self.data = data
+
+        def __add__(self, other):
+            return Num(self.data + other.data)
+
+        def __mul__(self, other):
+            return Num(self.data * other.data)
+
+    leaves, _ = random_graph(Num, random.Random(seed), n_ops, reuse)
+    start = [leaf.data for leaf in leaves]
+    grads = []
+    for i in range(len(start)):
+
+        def f(t, i=i):
+            replayed = iter(start[:i] + [t] + start[i + 1 :])
+            _, root = random_graph(lambda _: Num(next(replayed)), random.Random(seed), n_ops, reuse)
+            return root.data
+
+        grads.append(central(f, start[i]))
+    return grads
+
+
+def close(xs, ys):
+    return all(abs(x - y) <= 1e-5 * max(1.0, abs(y)) for x, y in zip(xs, ys))
+
+
+@claim("ch04-push-recurse-overcounts")
+def test_push_and_recurse_is_wrong_exactly_where_an_intermediate_value_is_shared(ch04, taught):
+    Value, build_topo, backward_no_sort = taught["Value"], taught["build_topo"], ch04["backward_no_sort"]
+    seen = {"shared intermediate": 0, "no shared intermediate": 0}
+    for seed in range(12):
+        for reuse in (True, False):
+            truth = nudged_gradient(Value, seed, 8, reuse)
+            leaves, root = random_graph(Value, random.Random(seed), 8, reuse)
+            root.backward()
+            assert close([leaf.grad for leaf in leaves], truth), seed  # the sorted backward: right
+            leaves, root = random_graph(Value, random.Random(seed), 8, reuse)
+            nodes = build_topo(root)
+            uses = {id(v): 0 for v in nodes}
+            for v in nodes:
+                for child in v._prev:
+                    uses[id(child)] += 1
+            shared = any(uses[id(v)] > 1 and v._prev for v in nodes)
+            backward_no_sort(root)
+            pushed_right = close([leaf.grad for leaf in leaves], truth)
+            assert pushed_right != shared, (seed, reuse, shared)  # wrong exactly when shared
+            seen["shared intermediate" if shared else "no shared intermediate"] += 1
+    assert min(seen.values()) >= 5, seen  # both kinds of graph were tried, several times
+
+
+@claim("ch04-limit-moves-wall")
+def test_raising_the_recursion_limit_only_moves_the_wall(ch04, taught):
+    Value, build_topo_recursive, long_sum = taught["Value"], taught["build_topo_recursive"], ch04["long_sum"]
+    default = sys.getrecursionlimit()
+    try:
+        for limit in (2000, 5000, 8000):
+            sys.setrecursionlimit(limit)
+            _, y = long_sum(Value, int(0.6 * limit))
+            assert len(build_topo_recursive(y)) == int(0.6 * limit) + 1
+            _, y = long_sum(Value, int(1.2 * limit))
+            with pytest.raises(RecursionError):
+                build_topo_recursive(y)
+    finally:
+        sys.setrecursionlimit(default)
+
+
+@claim("ch04-explicit-stack-no-wall")
+@pytest.mark.slow
+def test_the_explicit_stack_sorts_chains_far_deeper_than_the_limit(ch04, taught):
+    Value = taught["Value"]
+    for steps in (3000, 150_000):
+        x, y = ch04["long_sum"](Value, steps)
+        y.backward()
+        assert x.grad == steps + 1
+
+
+@claim("ch04-closure-loop-keeps-alive")
+def test_a_closure_that_names_its_node_keeps_it_alive_until_the_collector_runs(taught):
+    Value = taught["Value"]
+
+    def product(V):
+        return V(2.0) * V(3.0)
+
+    def neuron(V):
+        x1, w1, x2, w2, b = (V(v) for v in (2.0, -3.0, 0.0, 1.0, 6.88))
+        return (x1 * w1 + x2 * w2 + b).tanh()
+
+    def chain(V):
+        y = V(1.0)
+        for _ in range(100):
+            y = y + V(0.5)
+        return y
+
+    gc.collect()
+    gc.disable()
+    try:
+        for build in (product, neuron, chain):
+            ours, package = build(Value), build(engine.Value)
+            ours_probe, package_probe = weakref.ref(ours), weakref.ref(package)
+            del ours, package
+            assert ours_probe() is not None  # the loop out -> _backward -> out keeps it
+            assert package_probe() is None  # numbers refer to nothing: freed at once
+            gc.collect()
+            assert ours_probe() is None  # the collector frees it
+        for build in (product, neuron, chain):
+            cut = build(Value)
+            cut._backward = lambda: None  # the same node without the loop
+            cut_probe = weakref.ref(cut)
+            del cut
+            assert cut_probe() is None
+    finally:
+        gc.enable()
