@@ -269,6 +269,10 @@ plt.show()
 #   smaller $h$, a *hundred* times smaller error. Its error is exactly $h^2$, because the
 #   first-order parts of the two leaning chords cancel and only a second-order part is
 #   left.
+# - These slopes are not special to $x^3$ at 2. The course's tests fit them for $x^3$,
+#   $e^x$ and $1/x$ at random points between 0.5 and 3: 0.99 to 1.00 and 2.00 every
+#   time. (They change only where the term they come from vanishes: where $f'' = 0$ the
+#   forward error falls like $h^2$ instead.) <!-- claim: ch01-error-slopes -->
 # - On the right, both curves turn around and climb, noisily, along the red line
 #   $\varepsilon \cdot |g(2)| / h$. For every $h$ of $10^{-9}$ or less the measured errors
 #   follow that estimate from below, or just above it: never more than 1.45 times it for

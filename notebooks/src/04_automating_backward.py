@@ -351,7 +351,8 @@ print(f"nudge a everywhere at once: slope {both:.4f}")
 # $-6.0000$; nudging $a$ everywhere at once moves $f$ by $-3.0000$, their sum. That is
 # the multivariable chain rule, measured: when a value feeds several operations, the
 # contributions **add up** (at any other point too: the course's tests repeat the three
-# nudges at random $a$ and $b$). <!-- claim: ch04-paths-add-up --> The assigning engine's $3$ is the first path alone, because
+# nudges at random $a$ and $b$). <!-- claim: ch04-paths-add-up -->
+# The assigning engine's $3$ is the first path alone, because
 # the second note to run overwrote the first (here, `d`'s note ran last).
 #
 # The fix is one character per line: **accumulate** with `+=`. Every gradient starts at

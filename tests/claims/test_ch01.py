@@ -84,3 +84,20 @@ def test_the_backward_pass_costs_at_most_two_multiply_adds_per_operation():
         multiply_adds = sum(len(v._prev) for v in operations)
         assert max(len(v._prev) for v in operations) <= 2
         assert multiply_adds <= 2 * len(operations)
+
+
+@claim("ch01-error-slopes")
+def test_forward_and_central_errors_fall_like_h_and_h_squared_elsewhere_too(ch01):
+    hs, fitted_slope = ch01["hs"], ch01["fitted_slope"]
+    forward_difference, central_difference = ch01["forward_difference"], ch01["central_difference"]
+    cases = [
+        (lambda t: t * t * t, lambda t: 3 * t * t),
+        (math.exp, math.exp),
+        (lambda t: 1 / t, lambda t: -1 / t**2),
+    ]
+    for f, derivative in cases:
+        for x in np.random.default_rng(0).uniform(0.5, 3.0, size=5).tolist():
+            forward = np.array([abs(forward_difference(f, x, h) - derivative(x)) for h in hs])
+            central = np.array([abs(central_difference(f, x, h) - derivative(x)) for h in hs])
+            assert 0.985 < fitted_slope(hs, forward, 1e-5, 1e-1) < 1.005, x
+            assert 1.995 < fitted_slope(hs, central, 1e-4, 1e-1) < 2.005, x
