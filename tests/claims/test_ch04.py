@@ -140,6 +140,7 @@ def test_the_explicit_stack_sorts_chains_far_deeper_than_the_limit(ch04, taught)
 
 
 @claim("ch04-closure-loop-keeps-alive")
+@pytest.mark.slow
 def test_a_closure_that_names_its_node_keeps_it_alive_until_the_collector_runs(taught):
     Value = taught["Value"]
 
