@@ -161,10 +161,10 @@ for keep in (tuple, set):
 
 # %% [markdown]
 # With a tuple, $ds/da = 2$. With a set, $ds/da = 1$: the set holds `a` once, so `zip`
-# pairs it with the first local derivative and silently drops the second (and so for
-# $a \cdot a$ at any $a$, in the course's tests: the set gives half the gradient)
-# <!-- claim: ch02-set-drops-a-share --> (`zip` stops at
-# the shorter sequence, as exercise 0.3 of chapter 0 found). A set has a second problem
+# pairs it with the first local derivative and silently drops the second (`zip` stops at
+# the shorter sequence, as exercise 0.3 of chapter 0 found). The same happens to
+# $a \cdot a$ at any $a$: the set gives half the gradient (the course's tests check both
+# at random values). <!-- claim: ch02-set-drops-a-share --> A set has a second problem
 # for this design: it has no order, so even with two *different* inputs, as in $x - y$
 # with local derivatives $(1, -1)$, nothing would say which derivative belongs to which
 # input. A

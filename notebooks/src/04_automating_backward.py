@@ -782,7 +782,7 @@ print("every node after its inputs:", ok)
 
 # %% [markdown]
 # The 3,000-step chain now gives $\partial y/\partial x = 3001.0$, and a chain of 100,000
-# steps gives 100001.0 without complaint (and 300,000 steps, in the course's tests).
+# steps gives 100001.0 without complaint (and 150,000 steps, in the course's tests).
 # <!-- claim: ch04-explicit-stack-no-wall --> On $z = xy + x$ the new sort produces exactly
 # the recursive one's order, `x, y, p, z`, and the check confirms every node comes after
 # its inputs. `backward()` uses `build_topo` from now on.

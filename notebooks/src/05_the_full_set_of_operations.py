@@ -568,8 +568,9 @@ for text, (with_value, with_tensor) in silent.items():
 # All three engines agree: $10^{308} \cdot 10$ is `inf`, $\tanh$ of `nan` is `nan`, and
 # $\infty \cdot 0$ is `nan`, with no error. (A "(absent)" means that library is not
 # installed here.) So a loss that prints `nan` or `inf` is not a bug in the engine: some
-# number upstream overflowed or was undefined, and training must look for it, usually a
-# learning rate so large that the weights grew without bound (chapter 8 meets this).
+# number upstream overflowed or was undefined, and training must look for it: for
+# example a learning rate so large that the weights grow without bound, which chapter 8
+# meets.
 #
 # ## 10. Activation functions and their derivatives, drawn
 #
@@ -794,7 +795,7 @@ except OverflowError as e:
 # %% [markdown]
 # The package gives $\tanh(\pm 1000) = \pm 1$ and $\sigma(1000) = 1$, $\sigma(-1000) = 0$,
 # each with gradient 0.0000: the functions are flat out there, and the engine says so
-# instead of crashing. (The course's tests try every size of input up to $10^{308}$, on
+# instead of crashing. (The course's tests try 200 sizes of input from 1 to $10^{308}$, on
 # both sides: the package's tanh and sigmoid never overflow.)
 # <!-- claim: ch05-stable-activations --> Our `tanh_from_exp` from the self-test, on the other hand, inherits
 # the naive formula's weakness, and the package's `exp` stops it with a message that

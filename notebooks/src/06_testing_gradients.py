@@ -147,9 +147,9 @@ for x0 in (2.0, 0.5, 0.05):
 # sides, for mistakes 3 times below and 3 times above the line, at random inputs). Two
 # defences follow: check at several inputs, including ones where the suspect term is
 # large relative to the rest (here, small $x$), and treat a relative error near the
-# tolerance as a warning, not a pass. The nudge is accurate to about $10^{-8}$ relative
-# or better (sections 4 and 5 measure it), so a much tighter tolerance would still leave
-# room for its error; $10^{-4}$ is a deliberately forgiving default.
+# tolerance as a warning, not a pass. The nudge's own error is far below the line
+# (sections 4 and 5 measure it), so $10^{-4}$ is a forgiving default, not a limit set by
+# the nudge.
 #
 # ## 3. The worked checks
 #
@@ -283,10 +283,10 @@ plt.show()
 # %% [markdown]
 # All 18 operations pass at all 5 inputs each. The bar chart shows by how much: every
 # error sits between about $10^{-11}$ and $10^{-8}$, more than two powers of ten under the
-# red line (on seven other draws of the inputs, which the course's tests re-run, every
-# operation passes again and the largest error stays below $10^{-8}$),
-# <!-- claim: ch06-every-operation-passes --> which marks the smallest tolerance any row gets ($10^{-6}$, for a gradient near
-# 0). The errors are not zero because the *nudge* is not exact (it divides a tiny
+# red line, which marks the smallest tolerance any row gets ($10^{-6}$, for a gradient
+# near 0). On seven other draws of the inputs, which the course's tests re-run, every
+# operation passes again and the largest error stays below $10^{-8}$.
+# <!-- claim: ch06-every-operation-passes --> The errors are not zero because the *nudge* is not exact (it divides a tiny
 # difference of rounded numbers by a tiny $h$); the engine's answers are exact up to
 # rounding.
 #
