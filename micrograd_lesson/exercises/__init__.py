@@ -43,7 +43,7 @@ from .ch06 import (
 )
 from .ch07 import (
     check_count_loss_nodes,
-    check_count_parameters,
+    check_widest_hidden,
     check_leaky_neuron,
 )
 from .ch08 import (
@@ -103,7 +103,7 @@ __all__ = [
     "check_numeric_derivative",
     "check_grad_check",
     "check_find_bugs",
-    "check_count_parameters",
+    "check_widest_hidden",
     "check_leaky_neuron",
     "check_count_loss_nodes",
     "check_train_step",
