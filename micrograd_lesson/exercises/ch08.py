@@ -35,101 +35,105 @@ def _numbers(model):
     return None if None in values else values
 
 
-# ---- 1. one full training step ----
+# ---- 1. find the bugs in a per-example training step ----
 
 
-def _reference_step(model, xs, ys, lr):
-    loss = _squared_error(model, xs, ys)
-    model.zero_grad()
-    loss.backward()
+def _step(model, xs, ys, lr, mistake=None):
+    """One step on the summed squared error, example by example; `mistake` changes one thing."""
+    if mistake not in ("zero inside", "no zero"):
+        model.zero_grad()
+    total = 0.0
+    for x, y in zip(xs, ys):
+        if mistake == "zero inside":
+            model.zero_grad()
+        loss = (model(x) - y) ** 2
+        loss.backward()  # gradients of the examples add up in p.grad
+        total = loss.data if mistake == "last loss" else total + loss.data
+    sign = -1 if mistake == "uphill" else 1
     for p in model.parameters():
-        p.data -= lr * p.grad
-    return loss.data
+        p.data -= sign * lr * p.grad
+    return total / len(xs) if mistake == "mean" else total
+
+
+_UPDATE_MISTAKES = {
+    "zero inside": "only the last example's gradient moved the parameters: zero_grad() inside the loop "
+    "wipes what the earlier examples left in p.grad; zero once, before the loop",
+    "no zero": "step 0 was right but the next were not: zero the gradients once per step, or they "
+    "pile up from the step before",
+    "uphill": "the parameters moved uphill: subtract lr * p.grad, do not add it",
+}
+_LOSS_MISTAKES = {
+    "last loss": "the update is right, but you returned the last example's loss: return the total "
+    "over all the examples",
+    "mean": "the update is right, but you returned the mean of the squared errors; this loss is their sum",
+}
+
+
+def _trajectory(train_step, mistake=None, steps=3):
+    """The losses returned and the parameters after each of `steps` steps from one start, or a hint."""
+    model, (xs, ys) = _network(3), four_examples()
+    record = []
+    for step in range(steps):
+        got, error = (
+            attempt(train_step, model, xs, ys, 0.05)
+            if mistake is None
+            else (_step(model, xs, ys, 0.05, mistake), None)
+        )
+        if error:
+            return None, f"on step {step}: {error}"
+        loss, params = as_number(getattr(got, "data", got)), _numbers(model)
+        if loss is None or params is None:
+            return None, "return the loss as a number (a float, not a Value) and keep every p.data a number"
+        record.append([loss] + params)
+    return record, None
 
 
 def check_train_step(train_step):
-    """train_step(model, xs, ys, lr): forward, zero, backward, update; returns the loss before."""
+    """train_step(model, xs, ys, lr): one step on the summed squared error; returns the loss before."""
     wrong = not_a_function(train_step, "train_step")
     if wrong is not None:
         return wrong
-    xs, ys = four_examples()
-    lr = 0.05
-    mine, ref = _network(3), _network(3)
-    wiped = []  # for each model.zero_grad() call: were there gradients to wipe?
-    zero_grad = mine.zero_grad
-
-    def watched_zero_grad():
-        wiped.append(any(p.grad != 0 for p in mine.parameters()))
-        zero_grad()
-
-    mine.zero_grad = watched_zero_grad
-    for step in range(3):
-        before = _numbers(mine)
-        got, error = attempt(train_step, mine, xs, ys, lr)
-        if error:
-            return Verdict(False, f"on step {step}: {error}")
-        expected = _reference_step(ref, xs, ys, lr)
-        value = as_number(getattr(got, "data", got))
-        if value is None:
-            return Verdict(False, f"return the loss as a number (loss.data), got {got!r}")
-        after, target = _numbers(mine), _numbers(ref)
-        if after is None:
-            return Verdict(False, "after your step some p.data is no longer a number: p.data -= lr * p.grad")
-        if step == 0 and close(value, expected / len(xs), rel=1e-9):
-            return Verdict(
-                False,
-                f"you returned {value:.6f}, the *mean* of the squared errors; this exercise's loss is "
-                f"their sum, {expected:.6f} (a mean is a fine loss too, but it makes every gradient "
-                "4 times smaller)",
-            )
-        if not close(value, expected, rel=1e-9, abs_tol=1e-12):
-            return Verdict(
-                False,
-                f"on step {step} you returned loss {value:.6f}, expected {expected:.6f}: return the "
-                "squared-error loss computed *before* the update",
-            )
-        if after == before:
-            if step == 0 and any(wiped):  # zero_grad() ran after backward() had filled the grads
-                return Verdict(
-                    False,
-                    "the parameters did not change, and every p.grad is 0 after your step: zero the "
-                    "gradients *before* loss.backward(); zeroing after it wipes them before the update",
-                )
-            return Verdict(False, "the parameters did not change: update each p.data -= lr * p.grad")
-        if all(close(a, t, rel=1e-9, abs_tol=1e-12) for a, t in zip(after, target)):
-            continue
-        moved = [a - b for a, b in zip(after, before)]
-        wanted = [t - b for t, b in zip(target, before)]
-        ratios = {round(m / w, 6) for m, w in zip(moved, wanted) if abs(w) > 1e-12}
-        if ratios == {-1.0}:
-            hint = "the parameters moved uphill: subtract lr * p.grad, do not add it"
-        elif step > 0:
-            hint = (
-                f"step 0 was right but step {step} was not: zero the gradients (model.zero_grad()) "
-                "before loss.backward(), or they pile up from the previous step"
-            )
-        elif len(ratios) == 1:
-            (ratio,) = ratios
-            hint = f"every parameter moved {ratio:g} times as far as it should: move by exactly -lr * p.grad"
-        elif any(m == 0.0 and abs(w) > 1e-12 for m, w in zip(moved, wanted)):
-            still = sum(m == 0.0 and abs(w) > 1e-12 for m, w in zip(moved, wanted))
-            hint = (
-                f"{still} of the {len(moved)} parameters did not move: update every one of model.parameters()"
-            )
-        else:
-            hint = "the update is off: each parameter should move by exactly -lr * p.grad"
+    mine, hint = _trajectory(train_step)
+    if hint:
         return Verdict(False, hint)
-    return Verdict(True)
+
+    def same(record, part):
+        return all(
+            close(a, b, rel=1e-9, abs_tol=1e-12)
+            for r, q in zip(mine, record)
+            for a, b in zip(r[part], q[part])
+        )
+
+    right = _trajectory(None, "right")[0]
+    if not same(right, slice(1, None)):  # the update first: it is what training feels
+        hint = next(
+            (h for m, h in _UPDATE_MISTAKES.items() if same(_trajectory(None, m)[0], slice(1, None))), None
+        )
+        if hint is None and all(close(a, b) for a, b in zip(mine[0][1:], _numbers(_network(3)))):
+            hint = "the parameters did not change: zero, then backward(), then p.data -= lr * p.grad"
+        return Verdict(
+            False,
+            hint
+            or "the update does not match the whole-batch step (zero, forward and backward over every "
+            "example, update): work out what each line does to p.grad",
+        )
+    if same(right, slice(0, 1)):
+        return Verdict(True)
+    hint = next((h for m, h in _LOSS_MISTAKES.items() if same(_trajectory(None, m)[0], slice(0, 1))), None)
+    return Verdict(False, hint or "the update is right; return the summed loss from before the update")
 
 
 @solution("ch08.train_step", check=check_train_step)
 def train_step(model, xs, ys, lr):
-    loss = sum((model(x) - y) ** 2 for x, y in zip(xs, ys))  # 1. forward
-    model.zero_grad()  # 2. zero
-    loss.backward()  # 3. backward
-    for p in model.parameters():  # 4. update
+    model.zero_grad()  # once per step: the examples' gradients must add up
+    total = 0.0
+    for x, y in zip(xs, ys):
+        loss = (model(x) - y) ** 2
+        loss.backward()  # += in every node: p.grad collects this example's share
+        total += loss.data
+    for p in model.parameters():
         p.data -= lr * p.grad
-    return loss.data
+    return total
 
 
 # ---- 2. a learning rate that empties the bowl in 5 steps ----
