@@ -54,16 +54,16 @@ from .ch08 import (
 )
 from .ch09 import (
     check_bce_loss,
-    check_hinge_loss,
+    check_squared_hinge_grads,
     check_sample_batch,
 )
 from .ch10 import (
-    check_adam_step,
+    check_adam_constant_step,
     check_momentum_step,
     check_stability_limit,
 )
 from .ch11 import (
-    check_matmul_backward,
+    check_quadratic_backward,
     check_recursive_visits,
     check_unbroadcast,
 )
@@ -110,14 +110,14 @@ __all__ = [
     "check_learning_rate",
     "check_diagnosis",
     "check_clip_gradients",
-    "check_hinge_loss",
+    "check_squared_hinge_grads",
     "check_sample_batch",
     "check_bce_loss",
     "check_momentum_step",
     "check_stability_limit",
-    "check_adam_step",
+    "check_adam_constant_step",
     "check_unbroadcast",
-    "check_matmul_backward",
+    "check_quadratic_backward",
     "check_recursive_visits",
     "check_confusion_matrix",
     "check_cross_entropy_grad",
