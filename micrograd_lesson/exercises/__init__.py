@@ -68,7 +68,7 @@ from .ch11 import (
     check_unbroadcast,
 )
 from .ch12 import (
-    check_confusion_matrix,
+    check_recall_precision,
     check_cross_entropy_grad,
 )
 from .ch13 import (
@@ -119,7 +119,7 @@ __all__ = [
     "check_unbroadcast",
     "check_quadratic_backward",
     "check_recursive_visits",
-    "check_confusion_matrix",
+    "check_recall_precision",
     "check_cross_entropy_grad",
     "check_dual_derivative",
     "check_cheaper_mode",
