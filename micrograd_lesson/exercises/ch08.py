@@ -6,7 +6,7 @@ import random
 from ..datasets import four_examples
 from ..engine import Value
 from ..nn import MLP
-from ._core import Verdict, as_number, attempt, call_or_value, close, not_a_function, solution
+from ._core import Verdict, as_number, attempt, call_or_value, close, not_a_function, shown, solution
 
 __all__ = [
     "check_train_step",
@@ -159,37 +159,25 @@ def check_learning_rate(lr):
     """A rate that brings the bowl's loss below 1e-6 within 5 updates (a number, or a
     function returning one, which is how reveal() passes the worked solution)."""
     got, error = call_or_value(lr)
-    if error:
-        return Verdict(False, error)
     value = None if isinstance(got, str) else as_number(got)
-    if value is None or not math.isfinite(value):
+    if error or value is None or not math.isfinite(value):
         return Verdict(
-            False, f"give the learning rate as a number, e.g. check_learning_rate(0.5); got {got!r}"
+            False, error or f"give the rate as a number, e.g. check_learning_rate(0.5); got {shown(got)}"
         )
     if value <= 0:
         return Verdict(False, f"lr = {value:g} does not step downhill: a learning rate must be positive")
     loss = _bowl_after(value)
     if loss < 1e-6:
         return Verdict(True)
-    factor = abs(1 - value)
-    if value > 2:
-        hint = f"each step multiplies the distance to the bottom by 1 - lr = {1 - value:g}, so it grows"
-    elif value == 2:
+    if value >= 2:  # the distance to the bottom is multiplied by 1 - lr at every step
         hint = (
-            "each step multiplies the distance to the bottom by 1 - lr = -1: it stays the same size and "
-            "flips side, (2, 3) -> (0, 7) -> (2, 3) ..., for ever"
+            f"each step multiplies the distance to the bottom by 1 - lr = {1 - value:g}, so it never shrinks"
         )
     elif value < 1:
-        hint = (
-            f"too cautious: after 5 updates the loss is still {loss:.2e}; work out what one update "
-            "does to the distance w1 - 1, and choose the rate that leaves none of it"
-        )
+        hint = "too cautious: work out what one update does to the distance w1 - 1, and leave none of it"
     else:
-        hint = (
-            f"overshooting: after 5 updates the loss is still {loss:.2e}; each step jumps past the "
-            f"bottom and lands {factor:.0%} of the previous distance beyond it"
-        )
-    return Verdict(False, f"lr = {value:g}: {hint}")
+        hint = f"overshooting: each step jumps past the bottom, to {value - 1:.0%} of the distance beyond it"
+    return Verdict(False, f"lr = {value:g}: after 5 updates the loss is still {loss:.2e}; {hint}")
 
 
 @solution("ch08.learning_rate", check=check_learning_rate)
@@ -300,49 +288,65 @@ def diagnosis():
 _GRADS = [3.0, -4.0, 12.0]  # length 13
 
 
+def _clipped(max_norm, each=False, always=False, unit=False):
+    """The grads [3, -4, 12] (length 13) after clipping to max_norm, one way or another."""
+    if each:
+        return [max(-max_norm, min(max_norm, g)) for g in _GRADS]
+    clipping = always or max_norm < 13.0
+    scale = (1 if unit else max_norm) / 13.0 if clipping else 1.0
+    return [g * scale for g in _GRADS]
+
+
+_CLIP_MISTAKES = [
+    ({"each": True}, "you clipped each gradient on its own; scale them all by one factor, max_norm / length"),
+    (
+        {"unit": True},
+        "you divided by the length only: scale by max_norm / length, so the new length is max_norm",
+    ),
+    (
+        {"always": True},
+        "a gradient already shorter than max_norm is left alone: scale only when length > max_norm",
+    ),
+]
+
+
 def check_clip_gradients(clip_gradients):
     """clip_gradients(params, max_norm): scale all grads so their joint length is <= max_norm."""
     wrong = not_a_function(clip_gradients, "clip_gradients")
     if wrong is not None:
         return wrong
-    cases = [(6.5, [1.5, -2.0, 6.0]), (13.0, list(_GRADS)), (26.0, list(_GRADS))]
-    for max_norm, expected in cases:
+    answers = {}
+    for max_norm in (6.5, 13.0, 26.0):
         params = [Value(1.0) for _ in _GRADS]
         for p, g in zip(params, _GRADS):
             p.grad = g
         got, error = attempt(clip_gradients, params, max_norm)
-        if error:
-            return Verdict(False, f"clip_gradients(params, {max_norm}) failed: {error}")
-        if any(p.data != 1.0 for p in params):
-            return Verdict(False, "change only p.grad; p.data is the optimiser's job")
-        norm = as_number(got)
-        if norm is None or not close(norm, 13.0, rel=1e-9):
-            return Verdict(False, f"return the length before clipping: sqrt(3² + 4² + 12²) = 13, got {got!r}")
         grads = [as_number(p.grad) for p in params]
-        if None in grads:
-            return Verdict(False, "every p.grad must stay a number")
-        if all(close(g, e, rel=1e-9) for g, e in zip(grads, expected)):
-            continue
-        if max_norm >= 13.0:
+        if error or None in grads or any(p.data != 1.0 for p in params):
             return Verdict(
-                False, f"with max_norm = {max_norm:g} the length 13 is within bounds: leave the grads alone"
+                False, error or "change only p.grad, and keep it a number; p.data is the optimiser's job"
             )
-        if grads == [max(-max_norm, min(max_norm, g)) for g in _GRADS]:
-            hint = "you clipped each gradient on its own; scale them all by one factor, max_norm / length"
-        elif all(close(g, ge / 13.0, rel=1e-9) for g, ge in zip(grads, _GRADS)):
-            hint = (
-                "you divided by the length only: scale by max_norm / length, "
-                "so the new length is exactly max_norm"
+        if not close(got, 13.0, rel=1e-9):
+            return Verdict(
+                False, f"return the length before clipping: sqrt(3² + 4² + 12²) = 13, got {shown(got)}"
             )
-        else:
-            hint = "multiply every p.grad by max_norm / length, where length = sqrt(sum of p.grad**2)"
-        wanted = ", ".join(f"{e:g}" for e in expected)
-        got_text = ", ".join(f"{g:g}" for g in grads)
-        return Verdict(
-            False,
-            f"grads [3, -4, 12] with max_norm {max_norm:g} became [{got_text}], expected [{wanted}]: {hint}",
+        answers[max_norm] = grads
+
+    def matches(**slip):
+        return all(
+            all(close(g, w, rel=1e-9) for g, w in zip(got, _clipped(m, **slip))) for m, got in answers.items()
         )
-    return Verdict(True)
+
+    if matches():
+        return Verdict(True)
+    hint = next((h for slip, h in _CLIP_MISTAKES if matches(**slip)), None)
+    got = ", ".join(f"{g:g}" for g in answers[6.5])
+    return Verdict(
+        False,
+        hint
+        or f"grads [3, -4, 12] with max_norm 6.5 became [{got}], expected [1.5, -2, 6]: multiply every "
+        "p.grad by max_norm / length, where length = sqrt(sum of p.grad**2)",
+    )
 
 
 @solution("ch08.clip_gradients", check=check_clip_gradients)

@@ -131,37 +131,54 @@ def _ema_limit(lam, mu):
     return 2 * (1 + mu) / ((1 - mu) * lam)
 
 
+_LIMIT_MISTAKES = [
+    (
+        lambda lam, mu: 2 * (1 + mu) / lam,
+        "2(1 + mu)/lambda is the limit of PyTorch's form v = mu*v + g; here the gradient enters "
+        "scaled by (1 - mu), so the same step needs a rate 1/(1 - mu) times larger",
+    ),
+    (
+        lambda lam, mu: 2 / lam,
+        "2/lambda is plain descent's limit; the velocity lets a larger rate stay stable",
+    ),
+    (
+        lambda lam, mu: 2 / ((1 - mu) * lam),
+        "close: the limit has a factor (1 + mu) as well, from the root r = -1 of the recurrence",
+    ),
+    (
+        lambda lam, mu: 1 / _ema_limit(lam, mu),
+        "you returned its reciprocal: rates above the limit diverge, so it is 2(...)/lambda",
+    ),
+]
+
+
 def check_stability_limit(largest_rate):
     """largest_rate(lam, mu): the rate above which the averaged form of momentum diverges."""
     wrong = not_a_function(largest_rate, "largest_rate")
     if wrong is not None:
         return wrong
+    answers = []
     for lam, mu in _CASES:
         got, error = attempt(largest_rate, lam, mu)
-        if error:
-            return Verdict(False, f"largest_rate({lam}, {mu}) failed: {error}")
-        value = as_number(got)
-        want = _ema_limit(lam, mu)
-        if value is None:
-            return Verdict(False, f"largest_rate({lam}, {mu}) should return a number, got {got!r}")
-        if close(value, want, rel=1e-9):
-            continue
-        where = f"for lambda = {lam}, mu = {mu}"
-        if close(value, 2 * (1 + mu) / lam, rel=1e-9):
-            hint = (
-                "2(1 + mu)/lambda is the limit of PyTorch's form v = mu*v + g; here the gradient enters "
-                "scaled by (1 - mu), so the same step needs a rate 1/(1 - mu) times larger"
-            )
-        elif close(value, 2 / lam, rel=1e-9):
-            hint = "2/lambda is plain descent's limit; the velocity lets a larger rate stay stable"
-        elif close(value, 2 / ((1 - mu) * lam), rel=1e-9):
-            hint = "close: the limit has a factor (1 + mu) as well, from the root r = -1 of the recurrence"
-        elif close(value * want, 1, rel=1e-9):
-            hint = "you returned its reciprocal: rates above the limit diverge, so it is 2(...)/lambda"
-        else:
-            hint = f"the limit should be {want:.6g}, got {value:.6g}; set r = -1 in the recurrence's equation"
-        return Verdict(False, f"{where}: {hint}")
-    return Verdict(True)
+        if error or as_number(got) is None:
+            return Verdict(False, f"largest_rate({lam}, {mu}): " + (error or f"return a number, got {got!r}"))
+        answers.append(as_number(got))
+
+    def matches(rule):
+        return all(close(a, rule(*case), rel=1e-9) for a, case in zip(answers, _CASES))
+
+    if matches(_ema_limit):
+        return Verdict(True)
+    hint = next((h for rule, h in _LIMIT_MISTAKES if matches(rule)), None)
+    (lam, mu), value = next((c, a) for c, a in zip(_CASES, answers) if not close(a, _ema_limit(*c), rel=1e-9))
+    return Verdict(
+        False,
+        f"for lambda = {lam}, mu = {mu}: "
+        + (
+            hint
+            or f"the limit should be {_ema_limit(lam, mu):.6g}, got {value:.6g}; set r = -1 in the recurrence"
+        ),
+    )
 
 
 @solution("ch10.stability_limit", check=check_stability_limit)
