@@ -5,7 +5,6 @@ from hints import failed_with, hint_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from micrograd_lesson import Value
 from micrograd_lesson.exercises import (
     SOLUTIONS,
     check_clip_gradients,
@@ -14,25 +13,6 @@ from micrograd_lesson.exercises import (
     check_train_step,
 )
 from micrograd_lesson.exercises.ch08 import _TRUTH, CAUSES, _broken_run, mystery_runs
-
-junk = st.one_of(
-    st.none(),
-    st.integers(),
-    st.floats(allow_nan=True, allow_infinity=True),
-    st.text(max_size=5),
-    st.lists(st.integers(), max_size=3),
-    st.dictionaries(st.text(max_size=2), st.integers(), max_size=3),
-    st.builds(Value, st.floats(-5, 5)),
-    st.sampled_from([lambda *a: None, lambda *a: 1 / 0, lambda *a: "x", lambda *a: [1, 2], lambda *a: {}]),
-)
-
-
-@settings(max_examples=40, deadline=None)
-@given(junk)
-def test_no_check_raises_on_junk(answer):
-    for check in (check_train_step, check_learning_rate, check_diagnosis, check_clip_gradients):
-        result = check(answer)
-        assert not result and repr(result).startswith("not yet:")
 
 
 def step_with(zero="before", scale=1.0, returns="total", how_many=None):

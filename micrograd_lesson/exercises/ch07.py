@@ -5,9 +5,7 @@ import random
 
 from ..engine import Value
 from ..nn import MLP, Module
-from ._core import Verdict, as_number, attempt, close, not_a_function, shown, solution
-
-__all__ = ["check_widest_hidden", "check_leaky_neuron", "check_count_loss_nodes"]
+from ._core import Verdict, as_number, attempt, check, close, not_a_function, shown, solution
 
 
 def _parameters(nin, nouts, biases=True):
@@ -70,6 +68,7 @@ _WIDTH_MISTAKES = [
 ]
 
 
+@check("ch07.widest_hidden")
 def check_widest_hidden(widest_hidden):
     """widest_hidden(nin, budget): the largest h with len(MLP(nin, [h, h, 1]).parameters()) <= budget."""
     wrong = not_a_function(widest_hidden, "widest_hidden")
@@ -83,7 +82,7 @@ def check_widest_hidden(widest_hidden):
     return _verdict(answers, _BUDGETS, _widest, _WIDTH_MISTAKES, "widest_hidden")
 
 
-@solution("ch07.widest_hidden", check=check_widest_hidden)
+@solution("ch07.widest_hidden")
 def widest_hidden(nin, budget):
     # (nin + 1)h + (h + 1)h + (h + 1) = h**2 + (nin + 3)h + 1 parameters: grow h while it fits.
     h = 0
@@ -146,6 +145,7 @@ _NEURON_MISTAKES = [
 ]
 
 
+@check("ch07.leaky_neuron")
 def check_leaky_neuron(LeakyNeuron):
     """LeakyNeuron(nin): out = a if a > 0 else 0.01 * a, where a = w . x + b, built from Values."""
     if not isinstance(LeakyNeuron, type):
@@ -189,7 +189,7 @@ def check_leaky_neuron(LeakyNeuron):
     )
 
 
-@solution("ch07.leaky_neuron", check=check_leaky_neuron)
+@solution("ch07.leaky_neuron")
 class LeakyNeuron(Module):
     def __init__(self, nin):
         self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
@@ -247,6 +247,7 @@ _NODE_MISTAKES = [
 ]
 
 
+@check("ch07.count_loss_nodes")
 def check_count_loss_nodes(count_loss_nodes):
     """count_loss_nodes(nin, nouts, n_examples): nodes in the graph of the summed squared-error loss."""
     wrong = not_a_function(count_loss_nodes, "count_loss_nodes")
@@ -258,7 +259,7 @@ def check_count_loss_nodes(count_loss_nodes):
     return _verdict(answers, _LOSS_GRAPHS, _true_loss_node_count, _NODE_MISTAKES, "count_loss_nodes")
 
 
-@solution("ch07.count_loss_nodes", check=check_count_loss_nodes)
+@solution("ch07.count_loss_nodes")
 def count_loss_nodes(nin, nouts, n_examples):
     sizes = [nin] + nouts
     layers = list(zip(sizes, sizes[1:]))  # (inputs, neurons) of each layer

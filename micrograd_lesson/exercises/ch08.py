@@ -6,15 +6,7 @@ import random
 from ..datasets import four_examples
 from ..engine import Value
 from ..nn import MLP
-from ._core import Verdict, as_number, attempt, call_or_value, close, not_a_function, shown, solution
-
-__all__ = [
-    "check_train_step",
-    "check_learning_rate",
-    "check_diagnosis",
-    "check_clip_gradients",
-    "mystery_runs",
-]
+from ._core import Verdict, as_number, attempt, call_or_value, check, close, not_a_function, shown, solution
 
 
 def _network(seed):
@@ -88,6 +80,7 @@ def _trajectory(train_step, mistake=None, steps=3):
     return record, None
 
 
+@check("ch08.train_step")
 def check_train_step(train_step):
     """train_step(model, xs, ys, lr): one step on the summed squared error; returns the loss before."""
     wrong = not_a_function(train_step, "train_step")
@@ -123,7 +116,7 @@ def check_train_step(train_step):
     return Verdict(False, hint or "the update is right; return the summed loss from before the update")
 
 
-@solution("ch08.train_step", check=check_train_step)
+@solution("ch08.train_step")
 def train_step(model, xs, ys, lr):
     model.zero_grad()  # once per step: the examples' gradients must add up
     total = 0.0
@@ -155,6 +148,7 @@ def _bowl_after(lr, steps=5):
     return loss if math.isfinite(loss) else math.inf
 
 
+@check("ch08.learning_rate")
 def check_learning_rate(lr):
     """A rate that brings the bowl's loss below 1e-6 within 5 updates (a number, or a
     function returning one, which is how reveal() passes the worked solution)."""
@@ -180,7 +174,7 @@ def check_learning_rate(lr):
     return Verdict(False, f"lr = {value:g}: after 5 updates the loss is still {loss:.2e}; {hint}")
 
 
-@solution("ch08.learning_rate", check=check_learning_rate)
+@solution("ch08.learning_rate")
 def learning_rate():
     # Each update multiplies the distance to the bottom by (1 - lr).
     # lr = 1 makes that factor 0: the first step lands exactly on (1, 5).
@@ -242,6 +236,7 @@ def _normalise(text):
 _BY_NORMAL = {_normalise(name): name for name in CAUSES}
 
 
+@check("ch08.diagnosis")
 def check_diagnosis(diagnosis):
     """diagnosis maps each curve's letter to one of CAUSES' names."""
     got, error = call_or_value(diagnosis)
@@ -273,7 +268,7 @@ def check_diagnosis(diagnosis):
     return Verdict(True)
 
 
-@solution("ch08.diagnosis", check=check_diagnosis)
+@solution("ch08.diagnosis")
 def diagnosis():
     return {
         "A": "forgot zero_grad",  # down, then bouncing for ever: old gradients keep pushing
@@ -310,6 +305,7 @@ _CLIP_MISTAKES = [
 ]
 
 
+@check("ch08.clip_gradients")
 def check_clip_gradients(clip_gradients):
     """clip_gradients(params, max_norm): scale all grads so their joint length is <= max_norm."""
     wrong = not_a_function(clip_gradients, "clip_gradients")
@@ -349,7 +345,7 @@ def check_clip_gradients(clip_gradients):
     )
 
 
-@solution("ch08.clip_gradients", check=check_clip_gradients)
+@solution("ch08.clip_gradients")
 def clip_gradients(params, max_norm):
     norm = sum(p.grad**2 for p in params) ** 0.5  # the length of the whole gradient
     if norm > max_norm:

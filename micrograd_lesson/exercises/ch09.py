@@ -5,9 +5,7 @@ import math
 import numpy as np
 
 from ..engine import Value
-from ._core import Verdict, as_array, attempt, close, not_a_function, solution
-
-__all__ = ["check_squared_hinge_grads", "check_sample_batch", "check_bce_loss"]
+from ._core import Verdict, as_array, attempt, check, close, not_a_function, solution
 
 _SCORES = [2.0, -1.0, 0.5, -3.0, 0.0, 0.7]
 _LABELS = [1, -1, -1, 1, 1, 1]
@@ -86,6 +84,7 @@ def _engine_grads(scores, ys):
     return [v.grad for v in values]
 
 
+@check("ch09.squared_hinge_grads")
 def check_squared_hinge_grads(squared_hinge_grads):
     """squared_hinge_grads(scores, ys): d/ds_i of the mean of max(0, 1 - y*s)**2, from floats."""
     wrong = not_a_function(squared_hinge_grads, "squared_hinge_grads")
@@ -127,7 +126,7 @@ def check_squared_hinge_grads(squared_hinge_grads):
     )
 
 
-@solution("ch09.squared_hinge_grads", check=check_squared_hinge_grads)
+@solution("ch09.squared_hinge_grads")
 def squared_hinge_grads(scores, ys):
     n = len(scores)
     # d/ds max(0, 1 - y*s)**2 = 2 * max(0, 1 - y*s) * (-y): the outer square, then the inside.
@@ -163,6 +162,7 @@ def _batch_rows(sample_batch, seed):
     return rows, None
 
 
+@check("ch09.sample_batch")
 def check_sample_batch(sample_batch):
     """sample_batch(X, y, batch_size, rng): batch_size distinct rows of X and their labels, drawn with rng."""
     wrong = not_a_function(sample_batch, "sample_batch")
@@ -195,7 +195,7 @@ def check_sample_batch(sample_batch):
     return Verdict(True)
 
 
-@solution("ch09.sample_batch", check=check_sample_batch)
+@solution("ch09.sample_batch")
 def sample_batch(X, y, batch_size, rng):
     X, y = np.asarray(X), np.asarray(y)
     idx = rng.choice(len(X), size=batch_size, replace=False)  # distinct row numbers
@@ -209,6 +209,7 @@ def _sigmoid(x):
     return 1 / (1 + math.exp(-x))
 
 
+@check("ch09.bce_loss")
 def check_bce_loss(bce_loss):
     """bce_loss(scores, ys), ys in {-1, +1}: the mean of -[t log p + (1 - t) log(1 - p)],
     with p = sigmoid(s) and t = (y + 1) / 2, as a Value."""
@@ -244,7 +245,7 @@ def check_bce_loss(bce_loss):
     return Verdict(hint is None, hint or "")
 
 
-@solution("ch09.bce_loss", check=check_bce_loss)
+@solution("ch09.bce_loss")
 def bce_loss(scores, ys):
     losses = []
     for s, y in zip(scores, ys):

@@ -4,9 +4,7 @@ import math
 
 from ..engine import Value
 from ..optim import SGD, Adam
-from ._core import Verdict, as_number, attempt, close, not_a_function, solution
-
-__all__ = ["check_momentum_step", "check_stability_limit", "check_adam_constant_step"]
+from ._core import Verdict, as_number, attempt, check, close, not_a_function, solution
 
 # Gradients that change size and sign, so that every slip shows within six steps.
 _GRADS = [1.0, 2.0, -2.0, 0.5, 3.0, 0.01]
@@ -71,6 +69,7 @@ def _momentum_run(step, lr=0.1, mu=0.9):
     return out, None
 
 
+@check("ch10.momentum_step")
 def check_momentum_step(momentum_step):
     """momentum_step(p, v, g, lr, mu) -> (new_p, new_v), the rule torch.optim.SGD uses."""
     wrong = not_a_function(momentum_step, "momentum_step")
@@ -114,7 +113,7 @@ def _same_run(mine, slips):
     return True
 
 
-@solution("ch10.momentum_step", check=check_momentum_step)
+@solution("ch10.momentum_step")
 def momentum_step(p, v, g, lr, mu):
     v = mu * v + g  # old velocity decays, today's gradient is added in full
     p = p - lr * v  # then step with the new velocity
@@ -152,6 +151,7 @@ _LIMIT_MISTAKES = [
 ]
 
 
+@check("ch10.stability_limit")
 def check_stability_limit(largest_rate):
     """largest_rate(lam, mu): the rate above which the averaged form of momentum diverges."""
     wrong = not_a_function(largest_rate, "largest_rate")
@@ -181,7 +181,7 @@ def check_stability_limit(largest_rate):
     )
 
 
-@solution("ch10.stability_limit", check=check_stability_limit)
+@solution("ch10.stability_limit")
 def largest_rate(lam, mu):
     # v = mu*v + (1 - mu)*g is PyTorch's rule with the gradient scaled by (1 - mu): the same
     # path as rate lr*(1 - mu). PyTorch's rule is stable while rate*lam < 2(1 + mu), so
@@ -241,6 +241,7 @@ _ADAM_MISTAKES = [
 ]
 
 
+@check("ch10.adam_constant_step")
 def check_adam_constant_step(adam_constant_step):
     """adam_constant_step(g, t, lr): p_t - p_(t-1) of Adam (betas 0.9, 0.999, eps 1e-8) after t steps of
     the same gradient g."""
@@ -275,7 +276,7 @@ def check_adam_constant_step(adam_constant_step):
     )
 
 
-@solution("ch10.adam_constant_step", check=check_adam_constant_step)
+@solution("ch10.adam_constant_step")
 def adam_constant_step(g, t, lr):
     # With the same g every step, m = (1 - beta1**t) g and v = (1 - beta2**t) g**2, so the
     # corrected m_hat = g and v_hat = g**2 exactly: the step is the same at every t.

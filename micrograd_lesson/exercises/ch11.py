@@ -4,9 +4,7 @@ backward, and the cost of a recursive backward on stacked diamonds."""
 import numpy as np
 
 from ..tensor import _unbroadcast
-from ._core import Verdict, as_array, as_number, attempt, not_a_function, solution
-
-__all__ = ["check_unbroadcast", "check_quadratic_backward", "check_recursive_visits"]
+from ._core import Verdict, as_array, as_number, attempt, check, not_a_function, solution
 
 
 def _same(got, want):
@@ -35,6 +33,7 @@ def _random_broadcast(rng):
     return tuple(1 if rng.random() < 0.4 else n for n in kept), result_shape
 
 
+@check("ch11.unbroadcast")
 def check_unbroadcast(unbroadcast):
     """unbroadcast(grad, shape) -> grad summed back to `shape`, for every kind of broadcast."""
     wrong = not_a_function(unbroadcast, "your unbroadcast function")
@@ -79,7 +78,7 @@ def _unbroadcast_hint(got, grad, shape, want):
     return f"right shape, wrong numbers: expected {want.ravel()[:3]}..., got {got.ravel()[:3]}..."
 
 
-@solution("ch11.unbroadcast", check=check_unbroadcast)
+@solution("ch11.unbroadcast")
 def unbroadcast(grad, shape):
     while grad.ndim > len(shape):  # axes added in front: the input was reused along them
         grad = grad.sum(axis=0)
@@ -102,6 +101,7 @@ _QUADRATIC_MISTAKES = [  # (dx the learner may write, hint); A is never symmetri
 ]
 
 
+@check("ch11.quadratic_backward")
 def check_quadratic_backward(quadratic_backward):
     """quadratic_backward(A, x) -> (dA, dx) for L = x @ A @ x, a number."""
     wrong = not_a_function(quadratic_backward, "your quadratic_backward function")
@@ -137,7 +137,7 @@ def check_quadratic_backward(quadratic_backward):
     return Verdict(True)
 
 
-@solution("ch11.quadratic_backward", check=check_quadratic_backward)
+@solution("ch11.quadratic_backward")
 def quadratic_backward(A, x):
     # L = sum_ij x_i A_ij x_j. A_ij meets x_i x_j; x meets A on both sides, so its two
     # uses add up, as a Value used twice did in chapter 4.
@@ -167,6 +167,7 @@ def _counted_visits(k):
     return calls
 
 
+@check("ch11.recursive_visits")
 def check_recursive_visits(recursive_visits):
     """recursive_visits(k) -> how many calls recursive_backward makes on diamonds(k)."""
     wrong = not_a_function(recursive_visits, "your recursive_visits function")
@@ -204,7 +205,7 @@ def check_recursive_visits(recursive_visits):
     )
 
 
-@solution("ch11.recursive_visits", check=check_recursive_visits)
+@solution("ch11.recursive_visits")
 def recursive_visits(k):
     # Level j from the top (j = 0 .. k-1) has 3 nodes, each reached by 2**j paths;
     # x at the bottom is reached by 2**k. Sum: 3 * (2**k - 1) + 2**k.

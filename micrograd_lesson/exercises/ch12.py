@@ -4,10 +4,7 @@ softmax cross-entropy."""
 import numpy as np
 
 from ..tensor import Tensor, cross_entropy
-from ._core import Verdict, as_array, attempt, not_a_function, solution
-
-__all__ = ["check_recall_precision", "check_cross_entropy_grad"]
-
+from ._core import Verdict, as_array, attempt, check, not_a_function, solution
 
 # ---- 1. recall and precision from a confusion matrix ----
 
@@ -43,6 +40,7 @@ _RATE_MISTAKES = [
 ]
 
 
+@check("ch12.recall_precision")
 def check_recall_precision(recall_precision):
     """recall_precision(confusion) -> (recall, precision), one entry per class; rows are true classes."""
     wrong = not_a_function(recall_precision, "your recall_precision function")
@@ -77,7 +75,7 @@ def check_recall_precision(recall_precision):
     )
 
 
-@solution("ch12.recall_precision", check=check_recall_precision)
+@solution("ch12.recall_precision")
 def recall_precision(confusion):
     correct = np.diag(confusion)
     recall = correct / confusion.sum(axis=1)  # of each class's points (its row), how many were found
@@ -90,6 +88,7 @@ def recall_precision(confusion):
 # ---- 2. the gradient of softmax cross-entropy, derived ----
 
 
+@check("ch12.cross_entropy_grad")
 def check_cross_entropy_grad(cross_entropy_grad):
     """cross_entropy_grad(logits, labels) -> d(mean cross-entropy)/d(logits), in NumPy alone."""
     wrong = not_a_function(cross_entropy_grad, "your cross_entropy_grad function")
@@ -162,7 +161,7 @@ def _cross_entropy_hint(got, want, logits, labels):
     return f"wrong numbers, e.g. row 0 should be {np.round(want[0], 4)}, not {np.round(got[0], 4)}"
 
 
-@solution("ch12.cross_entropy_grad", check=check_cross_entropy_grad)
+@solution("ch12.cross_entropy_grad")
 def cross_entropy_grad(logits, labels):
     shifted = logits - logits.max(axis=1, keepdims=True)  # no overflow in exp
     probs = np.exp(shifted) / np.exp(shifted).sum(axis=1, keepdims=True)

@@ -5,10 +5,7 @@ import collections
 import math
 
 from ..engine import Value, grad
-from ._core import Verdict, as_number, attempt, not_a_function, shown, solution
-
-__all__ = ["check_dual_pow", "check_cheaper_mode", "check_safe_newton_step", "check_reverse_rules"]
-
+from ._core import Verdict, as_number, attempt, check, not_a_function, shown, solution
 
 # ---- 13.1 a dual rule not shown: a ** b with both carrying a tangent ----
 
@@ -56,6 +53,7 @@ def _dual_class(fn):
     return cls if isinstance(cls, type) and attempt(cls, 1.0, 0.0)[1] is None else _Pair
 
 
+@check("ch13.dual_pow")
 def check_dual_pow(dual_pow):
     """dual_pow(a, b) returns the Dual a ** b, exact in both val and dot, when both a and b carry tangents."""
     problem = not_a_function(dual_pow, "your dual_pow function")
@@ -103,7 +101,7 @@ def check_dual_pow(dual_pow):
     return Verdict(False, "compare your rule with d(u**v) = v u**(v-1) du + u**v ln(u) dv")
 
 
-@solution("ch13.dual_pow", check=check_dual_pow)
+@solution("ch13.dual_pow")
 def dual_pow(a, b):
     # u**v = exp(v ln u): the product rule on v ln u gives both tangents' shares.
     val = a.val**b.val
@@ -122,6 +120,7 @@ def _truth(n, m):
     return ("forward", m / n) if n < m else ("reverse", n / m)
 
 
+@check("ch13.cheaper_mode")
 def check_cheaper_mode(cheaper_mode):
     """cheaper_mode(n, m) for f: R^n -> R^m returns (mode, factor): the mode with fewer passes, and how many
     times fewer ("either", 1.0 on a tie)."""
@@ -160,7 +159,7 @@ def check_cheaper_mode(cheaper_mode):
     return Verdict(True)
 
 
-@solution("ch13.cheaper_mode", check=check_cheaper_mode)
+@solution("ch13.cheaper_mode")
 def cheaper_mode(n, m):
     # Forward mode builds one column of the m x n Jacobian per pass (n passes), reverse one row (m).
     if n == m:
@@ -231,6 +230,7 @@ _NEWTON_MISTAKES = [
 ]
 
 
+@check("ch13.safe_newton_step")
 def check_safe_newton_step(safe_newton_step):
     """safe_newton_step(f, x, lr): Newton's step where f''(x) > 0, else x - lr * f'(x); exact derivatives."""
     problem = not_a_function(safe_newton_step, "your safe_newton_step function")
@@ -273,7 +273,7 @@ def check_safe_newton_step(safe_newton_step):
     return Verdict(False, "compare each step with Newton's x - f'/f'' and descent's x - lr f'")
 
 
-@solution("ch13.safe_newton_step", check=check_safe_newton_step)
+@solution("ch13.safe_newton_step")
 def safe_newton_step(f, x, lr):
     v = Value(x)
     (slope,) = grad(f(v), [v], create_graph=True)  # f'(x) as a Value, with a graph of its own
@@ -315,6 +315,7 @@ _WRONG_COUNTS = [
 ]
 
 
+@check("ch13.reverse_rules")
 def check_reverse_rules(reverse_rules):
     """reverse_rules(m) is how many backward rules reverse mode applies to build the full Jacobian of
     the chapter's one_to_many(t, m): one backward pass per output, each over that output's graph."""
@@ -344,7 +345,7 @@ def check_reverse_rules(reverse_rules):
     )
 
 
-@solution("ch13.reverse_rules", check=check_reverse_rules)
+@solution("ch13.reverse_rules")
 def reverse_rules(m):
     # Output k's graph: tanh(t), then (times t, tanh) k - 1 times: 2k - 1 operations, one rule each.
     # Summed over the m backward passes: 1 + 3 + 5 + ... + (2m - 1) = m squared.
