@@ -5,7 +5,7 @@ import math
 import numpy as np
 
 from ..engine import Value
-from ._core import Verdict, as_array, attempt, check, close, not_a_function, solution
+from ._core import Verdict, as_array, attempt, check, close, known_mistake, not_a_function, solution
 
 _SCORES = [2.0, -1.0, 0.5, -3.0, 0.0, 0.7]
 _LABELS = [1, -1, -1, 1, 1, 1]
@@ -223,23 +223,17 @@ def check_bce_loss(bce_loss):
     if hint:
         return Verdict(False, hint)
     value = loss.data
-    if close(value, sum(per_example)):
-        return Verdict(False, f"got {value:.4f}, the sum over the {n} examples: divide by {n} for the mean")
-    if close(value, -expected):
-        return Verdict(
-            False, "the sign is flipped: the loss is MINUS the mean log-probability of the right class"
-        )
     if not close(value, expected):
-        raw = 0.0
-        for s, y in zip(_SCORES, _LABELS):  # labels used as targets without converting
-            p = _sigmoid(s)
-            raw -= y * math.log(p) + (1 - y) * math.log(1 - p)
-        if close(value, raw / n):
-            return Verdict(False, "turn the labels -1/+1 into targets 0/1 first: t = (y + 1) / 2")
-        return Verdict(
-            False,
-            f"for scores {_SCORES} and labels {_LABELS} the loss should be {expected:.4f}, got {value:.4f}",
+        unconverted = -sum(  # the labels used as targets without turning -1 into 0
+            y * math.log(_sigmoid(s)) + (1 - y) * math.log(1 - _sigmoid(s)) for s, y in zip(_SCORES, _LABELS)
         )
+        mistakes = [
+            (sum(per_example), f"that is the sum over the {n} examples: divide by {n} for the mean"),
+            (-expected, "the sign is flipped: the loss is MINUS the mean log-probability of the right class"),
+            (unconverted / n, "turn the labels -1/+1 into targets 0/1 first: t = (y + 1) / 2"),
+        ]
+        hint = known_mistake(value, mistakes) or f"the loss should be {expected:.4f}, got {value:.4f}"
+        return Verdict(False, f"for scores {_SCORES} and labels {_LABELS}: {hint}")
     grads = [(_sigmoid(s) - (y + 1) / 2) / n for s, y in zip(_SCORES, _LABELS)]
     hint = _compare_grads(scores, grads)
     return Verdict(hint is None, hint or "")

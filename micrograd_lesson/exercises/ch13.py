@@ -125,36 +125,33 @@ def check_cheaper_mode(cheaper_mode):
     """cheaper_mode(n, m) for f: R^n -> R^m returns (mode, factor): the mode with fewer passes, and how many
     times fewer ("either", 1.0 on a tie)."""
     problem = not_a_function(cheaper_mode, "your cheaper_mode function")
-    if problem is not None:  # a Verdict, falsy because it says "not yet"
+    if problem is not None:
         return problem
     for n, m in _SHAPES:
-        want_mode, want_factor = _truth(n, m)
-        shape = f"f: R^{n} -> R^{m}"
+        (want_mode, want_factor), shape = _truth(n, m), f"for f: R^{n} -> R^{m}"
         got, error = attempt(cheaper_mode, n, m)
-        if error:
-            return Verdict(False, f"for {shape}: {error}")
-        if not isinstance(got, tuple) or len(got) != 2:
-            return Verdict(False, f"return a pair (mode, factor), e.g. ('reverse', 337.0); got {shown(got)}")
-        mode, factor = got
+        if error or not isinstance(got, tuple) or len(got) != 2:
+            return Verdict(False, f"{shape}: " + (error or f"return a pair (mode, factor); got {shown(got)}"))
+        mode, factor = got[0], as_number(got[1])
         if not isinstance(mode, str) or mode not in ("forward", "reverse", "either"):
             return Verdict(False, f"the mode is 'forward', 'reverse' or 'either'; got {shown(mode)}")
+        if mode != want_mode and want_mode == "either":
+            passes = "one pass" if n == 1 else f"{n} passes"
+            return Verdict(False, f"{shape} both modes need {passes}: answer ('either', 1.0)")
         if mode != want_mode:
-            if want_mode == "either":
-                passes = "one pass" if n == 1 else f"{n} passes"
-                return Verdict(False, f"for {shape} both modes need {passes}: answer ('either', 1.0)")
+            passes = f"forward mode needs one pass per input ({n}), reverse mode one per output ({m})"
+            return Verdict(False, f"{shape} you chose {mode}: {passes}")
+        if factor is None or not math.isclose(factor, want_factor, rel_tol=1e-9):
+            upside_down = factor is not None and math.isclose(factor, 1 / want_factor, rel_tol=1e-9)
             return Verdict(
                 False,
-                f"for {shape} you chose {mode}: forward mode needs one pass per input ({n}), "
-                f"reverse mode one per output ({m})",
-            )
-        number = as_number(factor)
-        if number is None or not math.isclose(number, want_factor, rel_tol=1e-9):
-            if number is not None and math.isclose(number, 1 / want_factor, rel_tol=1e-9):
-                return Verdict(False, f"for {shape} the factor is upside down: slower passes / faster passes")
-            return Verdict(
-                False,
-                f"for {shape} {want_mode} mode is right; the factor is how many times fewer passes it needs "
-                f"than the other mode ({max(n, m)} / {min(n, m)}), got {shown(factor)}",
+                f"{shape} {want_mode} mode is right; "
+                + (
+                    "the factor is upside down: slower passes / faster passes"
+                    if upside_down
+                    else f"the factor is how many times fewer passes it needs ({max(n, m)} / {min(n, m)}), "
+                    f"got {shown(got[1])}"
+                ),
             )
     return Verdict(True)
 
@@ -172,40 +169,25 @@ def cheaper_mode(n, m):
 # ---- 13.3 a Newton step that cannot climb ----
 
 
-def _f_quartic(v):
-    return v**4 - 2 * v**2
-
-
-def _f_exp(v):
-    return (v - 3) ** 2 + v.exp()
-
-
-def _f_tanh(v):
-    return v.tanh()
-
-
-def _derivatives(f, x):
-    """f'(x) and f''(x) of our test functions, by hand."""
-    if f is _f_quartic:
-        return 4 * x**3 - 4 * x, 12 * x**2 - 4
-    if f is _f_exp:
-        return 2 * (x - 3) + math.exp(x), 2 + math.exp(x)
-    t = math.tanh(x)
-    return 1 - t * t, -2 * t * (1 - t * t)
-
-
-# (description, f, x): curvature positive in the first two, negative (a hump, or a concave arc) in the rest.
+_T = math.tanh(0.5)
+# (description, f, x, f'(x), f''(x) by hand): curvature positive in the first two, negative in the rest.
 _NEWTON_CASES = [
-    ("x**4 - 2x**2 at x = 2", _f_quartic, 2.0),
-    ("(x - 3)**2 + exp(x) at x = 0.5", _f_exp, 0.5),
-    ("x**4 - 2x**2 at x = 0.3", _f_quartic, 0.3),
-    ("tanh(x) at x = 0.5", _f_tanh, 0.5),
+    ("x**4 - 2x**2 at x = 2", lambda v: v**4 - 2 * v**2, 2.0, 24.0, 44.0),
+    (
+        "(x - 3)**2 + exp(x) at x = 0.5",
+        lambda v: (v - 3) ** 2 + v.exp(),
+        0.5,
+        math.exp(0.5) - 5,
+        2 + math.exp(0.5),
+    ),
+    ("x**4 - 2x**2 at x = 0.3", lambda v: v**4 - 2 * v**2, 0.3, 4 * 0.3**3 - 1.2, 12 * 0.09 - 4),
+    ("tanh(x) at x = 0.5", lambda v: v.tanh(), 0.5, 1 - _T * _T, -2 * _T * (1 - _T * _T)),
 ]
 _LR = 0.1
 
 
-def _safe_step(d1, d2, x, lr, newton_when=lambda d2: d2 > 0, divide=lambda d2: d2):
-    return x - d1 / divide(d2) if newton_when(d2) else x - lr * d1
+def _safe_step(d1, d2, x, lr, newton_when=lambda d2: d2 > 0):
+    return x - d1 / d2 if newton_when(d2) else x - lr * d1
 
 
 _NEWTON_MISTAKES = [
@@ -237,7 +219,7 @@ def check_safe_newton_step(safe_newton_step):
     if problem is not None:
         return problem
     answers = []
-    for text, f, x in _NEWTON_CASES:
+    for text, f, x, _, _ in _NEWTON_CASES:
         got, error = attempt(safe_newton_step, f, x, _LR)
         number = as_number(got.data if isinstance(got, Value) else got)
         if error or number is None:
@@ -248,8 +230,8 @@ def check_safe_newton_step(safe_newton_step):
 
     def matches(rule):
         return all(
-            math.isclose(a, rule(*_derivatives(f, x), x, _LR), rel_tol=1e-10, abs_tol=1e-12)
-            for a, (_, f, x) in zip(answers, _NEWTON_CASES)
+            math.isclose(a, rule(d1, d2, x, _LR), rel_tol=1e-10, abs_tol=1e-12)
+            for a, (_, _, x, d1, d2) in zip(answers, _NEWTON_CASES)
         )
 
     if matches(_safe_step):
@@ -257,8 +239,8 @@ def check_safe_newton_step(safe_newton_step):
     hint = next((h for rule, h in _NEWTON_MISTAKES if matches(rule)), None)
     if hint:
         return Verdict(False, hint)
-    for a, (text, f, x) in zip(answers, _NEWTON_CASES):
-        want = _safe_step(*_derivatives(f, x), x, _LR)
+    for a, (text, _, x, d1, d2) in zip(answers, _NEWTON_CASES):
+        want = _safe_step(d1, d2, x, _LR)
         if not math.isclose(a, want, rel_tol=1e-10, abs_tol=1e-12):
             nudged = math.isclose(a, want, rel_tol=1e-4)
             return Verdict(
