@@ -224,6 +224,8 @@ def check_one_knob(move):
     if leaf == best_leaf and close(by, best_by, rel=0, abs_tol=1e-6):
         return Verdict(True)
     got = _moved_L(leaf, by)
+    if by == 0:
+        return Verdict(False, f"a change of 0 leaves L at -8: move {leaf} (or another leaf) by up to 0.1")
     if by * STEP_GRADS[leaf] > 0:
         return Verdict(
             False,

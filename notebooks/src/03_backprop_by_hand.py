@@ -631,7 +631,7 @@ reveal("ch03.used_twice")
 # and why?
 
 # %%
-one_move = {"c": 0.0}  # replace with {leaf: change}
+one_move = {}  # replace with {leaf: change}
 check_one_knob(one_move)
 
 # %%
