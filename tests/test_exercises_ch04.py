@@ -437,3 +437,63 @@ def junk_answers():
 def test_checks_never_raise_on_hostile_answers(check, junk):
     result = check(junk_answers()[junk])
     assert not result and result.hint
+
+
+# ---- the algorithms a learner writes for 4.1 and 4.3, right and subtly wrong ----
+
+
+def depth_backward(requeue):
+    """The classmate's pass with depth = the longest distance; without `requeue`, a raised depth
+    is not passed on to the node's inputs."""
+
+    def run_backward(root):
+        root.grad = 1.0
+        depth, queue = {root: 0}, [root]
+        while queue:
+            node = queue.pop(0)
+            for child in node._prev:
+                if depth.get(child, -1) < depth[node] + 1:
+                    fresh = child not in depth
+                    depth[child] = depth[node] + 1
+                    if requeue or fresh:
+                        queue.append(child)
+        for node in sorted(depth, key=depth.get):
+            node._backward()
+
+    return run_backward
+
+
+def test_run_backward_longest_depth_passes_only_when_raised_depths_are_passed_on():
+    assert check_run_backward(depth_backward(requeue=True))
+    assert "x fired before u" in hint_of(check_run_backward, depth_backward(requeue=False))
+
+
+def counting_order(per_use):
+    """Kahn's algorithm from the root; without `per_use`, a user counts once however often it uses a node."""
+
+    def topological_order(root):
+        users, todo = {root: []}, [root]
+        while todo:
+            node = todo.pop()
+            for child in node._prev:
+                if child not in users:
+                    users[child] = []
+                    todo.append(child)
+                users[child].append(id(node))
+        count = {n: len(u) if per_use else len(set(u)) for n, u in users.items()}
+        order, ready = [], [root]
+        while ready:
+            node = ready.pop()
+            order.append(node)
+            for child in node._prev:
+                count[child] -= 1
+                if count[child] == 0:
+                    ready.append(child)
+        return order[::-1]
+
+    return topological_order
+
+
+def test_topological_order_by_counting_passes_only_when_every_use_counts():
+    assert check_topological_order(counting_order(per_use=True))
+    assert "count uses" in hint_of(check_topological_order, counting_order(per_use=False))

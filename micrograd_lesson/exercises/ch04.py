@@ -70,6 +70,29 @@ def _shared_u_mirrored(x0=0.5):
     return {"x": x, "u": u, "2u": m, "t": t, "M": M}, "M"
 
 
+def _shared_u_deep(x0=0.5):
+    """K = u + tanh(2u) with u = 3x and x = 2s: the shared u has an interior input x, which must
+    fire after u. A walk that raises u's depth but not x's fires x too early."""
+    s = Value(x0 / 2, label="s")
+    x = _named(s * 2.0, "x")
+    u = _named(x * 3.0, "u")
+    m = _named(u * 2.0, "2u")
+    t = _named(m.tanh(), "t")
+    K = _named(u + t, "K")
+    return {"s": s, "x": x, "u": u, "2u": m, "t": t, "K": K}, "K"
+
+
+def _doubled(mirrored=False):
+    """r = (3u) * (u + u): u is used twice by v = u + u and once by w = 3u. Counting v as one user
+    of u but taking one off per use lists u before w (one way round or the other)."""
+    x = Value(1.5, label="x")
+    u = _named(x * 2.0, "u")
+    v = _named(u + u, "v")
+    w = _named(u * 3.0, "w")
+    root = _named(v * w if mirrored else w * v, "R" if mirrored else "r")
+    return {"x": x, "u": u, "v": v, "w": w, root.label: root}, root.label
+
+
 def _two_paths():
     """g = tanh(0.1 * d * e) with d = a*b and e = a + b: shared leaves and a chain on top."""
     a, b = Value(-2.0, label="a"), Value(3.0, label="b")
@@ -96,10 +119,14 @@ GRAPH_TEXT = {  # how a hint names each graph, by its root
     "L": "u = 3x, t = tanh(2u), L = u + t",
     "M": "u = 3x, t = tanh(2u), M = t + u",
     "g": "d = a*b, e = a + b, f = d*e, g = tanh(0.1 f)",
+    "K": "x = 2s, u = 3x, t = tanh(2u), K = u + t",
+    "r": "u = 2x, v = u + u, w = 3u, r = w * v",
+    "R": "u = 2x, v = u + u, w = 3u, R = v * w",
     "y": "y = x + x + ... + x (5,000 additions)",
 }
-ORDER_GRAPHS = (_single_leaf, _z_graph, _shared_u, _shared_u_mirrored, _two_paths, _chain)
-BACKWARD_GRAPHS = (_z_graph, _shared_u, _shared_u_mirrored, _two_paths, _chain)
+_DOUBLED = (_doubled, lambda: _doubled(mirrored=True))
+ORDER_GRAPHS = (_single_leaf, _z_graph, _shared_u, _shared_u_mirrored, *_DOUBLED, _two_paths, _chain)
+BACKWARD_GRAPHS = (_z_graph, _shared_u, _shared_u_mirrored, _shared_u_deep, *_DOUBLED, _two_paths, _chain)
 RECURSION_HINT = (
     "a 5,000-deep chain hits Python's recursion limit: keep your own stack (or queue) in a list "
     "instead of a function that calls itself"
@@ -219,6 +246,8 @@ def check_topological_order(topological_order):
                 return Verdict(False, f"small graphs work, but {RECURSION_HINT}")
             return Verdict(False, f"on {GRAPH_TEXT[root_name]}: {error}")
         problem = _order_problem(order, nodes, inputs)
+        if problem and root_name in "rR" and "comes before its input" in problem:
+            problem += ". If you count users, count uses: v = u + u uses u twice"
         if problem:
             return Verdict(False, f"on {GRAPH_TEXT[root_name]}: {problem}")
     return Verdict(True)
