@@ -71,8 +71,7 @@ _WIDTH_MISTAKES = [
 @check("ch07.widest_hidden")
 def check_widest_hidden(widest_hidden):
     """widest_hidden(nin, budget): the largest h with len(MLP(nin, [h, h, 1]).parameters()) <= budget."""
-    wrong = not_a_function(widest_hidden, "widest_hidden")
-    if wrong is not None:
+    if (wrong := not_a_function(widest_hidden, "widest_hidden")) is not None:
         return wrong
     answers, hint = _answers(widest_hidden, _BUDGETS, "widest_hidden")
     if hint:
@@ -250,8 +249,7 @@ _NODE_MISTAKES = [
 @check("ch07.count_loss_nodes")
 def check_count_loss_nodes(count_loss_nodes):
     """count_loss_nodes(nin, nouts, n_examples): nodes in the graph of the summed squared-error loss."""
-    wrong = not_a_function(count_loss_nodes, "count_loss_nodes")
-    if wrong is not None:
+    if (wrong := not_a_function(count_loss_nodes, "count_loss_nodes")) is not None:
         return wrong
     answers, hint = _answers(count_loss_nodes, _LOSS_GRAPHS, "count_loss_nodes")
     if hint:

@@ -83,8 +83,7 @@ def _trajectory(train_step, mistake=None, steps=3):
 @check("ch08.train_step")
 def check_train_step(train_step):
     """train_step(model, xs, ys, lr): one step on the summed squared error; returns the loss before."""
-    wrong = not_a_function(train_step, "train_step")
-    if wrong is not None:
+    if (wrong := not_a_function(train_step, "train_step")) is not None:
         return wrong
     mine, hint = _trajectory(train_step)
     if hint:
@@ -308,8 +307,7 @@ _CLIP_MISTAKES = [
 @check("ch08.clip_gradients")
 def check_clip_gradients(clip_gradients):
     """clip_gradients(params, max_norm): scale all grads so their joint length is <= max_norm."""
-    wrong = not_a_function(clip_gradients, "clip_gradients")
-    if wrong is not None:
+    if (wrong := not_a_function(clip_gradients, "clip_gradients")) is not None:
         return wrong
     answers = {}
     for max_norm in (6.5, 13.0, 26.0):

@@ -87,8 +87,7 @@ def _engine_grads(scores, ys):
 @check("ch09.squared_hinge_grads")
 def check_squared_hinge_grads(squared_hinge_grads):
     """squared_hinge_grads(scores, ys): d/ds_i of the mean of max(0, 1 - y*s)**2, from floats."""
-    wrong = not_a_function(squared_hinge_grads, "squared_hinge_grads")
-    if wrong is not None:
+    if (wrong := not_a_function(squared_hinge_grads, "squared_hinge_grads")) is not None:
         return wrong
     answers = []
     for scores, ys in _HINGE_BATCHES:
@@ -165,8 +164,7 @@ def _batch_rows(sample_batch, seed):
 @check("ch09.sample_batch")
 def check_sample_batch(sample_batch):
     """sample_batch(X, y, batch_size, rng): batch_size distinct rows of X and their labels, drawn with rng."""
-    wrong = not_a_function(sample_batch, "sample_batch")
-    if wrong is not None:
+    if (wrong := not_a_function(sample_batch, "sample_batch")) is not None:
         return wrong
     batches = []
     for seed in range(100):
@@ -213,8 +211,7 @@ def _sigmoid(x):
 def check_bce_loss(bce_loss):
     """bce_loss(scores, ys), ys in {-1, +1}: the mean of -[t log p + (1 - t) log(1 - p)],
     with p = sigmoid(s) and t = (y + 1) / 2, as a Value."""
-    wrong = not_a_function(bce_loss, "bce_loss")
-    if wrong is not None:
+    if (wrong := not_a_function(bce_loss, "bce_loss")) is not None:
         return wrong
     n = len(_SCORES)
     per_example = [math.log(1 + math.exp(-y * s)) for s, y in zip(_SCORES, _LABELS)]

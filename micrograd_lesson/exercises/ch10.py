@@ -72,8 +72,7 @@ def _momentum_run(step, lr=0.1, mu=0.9):
 @check("ch10.momentum_step")
 def check_momentum_step(momentum_step):
     """momentum_step(p, v, g, lr, mu) -> (new_p, new_v), the rule torch.optim.SGD uses."""
-    wrong = not_a_function(momentum_step, "momentum_step")
-    if wrong is not None:
+    if (wrong := not_a_function(momentum_step, "momentum_step")) is not None:
         return wrong
     mine, hint = _momentum_run(momentum_step)
     if hint:
@@ -154,8 +153,7 @@ _LIMIT_MISTAKES = [
 @check("ch10.stability_limit")
 def check_stability_limit(largest_rate):
     """largest_rate(lam, mu): the rate above which the averaged form of momentum diverges."""
-    wrong = not_a_function(largest_rate, "largest_rate")
-    if wrong is not None:
+    if (wrong := not_a_function(largest_rate, "largest_rate")) is not None:
         return wrong
     answers = []
     for lam, mu in _CASES:
@@ -245,8 +243,7 @@ _ADAM_MISTAKES = [
 def check_adam_constant_step(adam_constant_step):
     """adam_constant_step(g, t, lr): p_t - p_(t-1) of Adam (betas 0.9, 0.999, eps 1e-8) after t steps of
     the same gradient g."""
-    wrong = not_a_function(adam_constant_step, "adam_constant_step")
-    if wrong is not None:
+    if (wrong := not_a_function(adam_constant_step, "adam_constant_step")) is not None:
         return wrong
     answers = []
     for g, t, lr in _ADAM_CASES:

@@ -36,8 +36,7 @@ def _random_broadcast(rng):
 @check("ch11.unbroadcast")
 def check_unbroadcast(unbroadcast):
     """unbroadcast(grad, shape) -> grad summed back to `shape`, for every kind of broadcast."""
-    wrong = not_a_function(unbroadcast, "your unbroadcast function")
-    if wrong is not None:
+    if (wrong := not_a_function(unbroadcast, "your unbroadcast function")) is not None:
         return wrong
     rng = np.random.default_rng(11)
     for shape, result_shape in _UNBROADCAST_CASES + [_random_broadcast(rng) for _ in range(20)]:
@@ -104,8 +103,7 @@ _QUADRATIC_MISTAKES = [  # (dx the learner may write, hint); A is never symmetri
 @check("ch11.quadratic_backward")
 def check_quadratic_backward(quadratic_backward):
     """quadratic_backward(A, x) -> (dA, dx) for L = x @ A @ x, a number."""
-    wrong = not_a_function(quadratic_backward, "your quadratic_backward function")
-    if wrong is not None:
+    if (wrong := not_a_function(quadratic_backward, "your quadratic_backward function")) is not None:
         return wrong
     rng = np.random.default_rng(12)
     for n in (3, 2, 4):
@@ -170,8 +168,7 @@ def _counted_visits(k):
 @check("ch11.recursive_visits")
 def check_recursive_visits(recursive_visits):
     """recursive_visits(k) -> how many calls recursive_backward makes on diamonds(k)."""
-    wrong = not_a_function(recursive_visits, "your recursive_visits function")
-    if wrong is not None:
+    if (wrong := not_a_function(recursive_visits, "your recursive_visits function")) is not None:
         return wrong
     answers = {}
     for k in range(0, 13):

@@ -43,8 +43,7 @@ _RATE_MISTAKES = [
 @check("ch12.recall_precision")
 def check_recall_precision(recall_precision):
     """recall_precision(confusion) -> (recall, precision), one entry per class; rows are true classes."""
-    wrong = not_a_function(recall_precision, "your recall_precision function")
-    if wrong is not None:
+    if (wrong := not_a_function(recall_precision, "your recall_precision function")) is not None:
         return wrong
     answers = []
     for c in _CONFUSIONS:
@@ -91,8 +90,7 @@ def recall_precision(confusion):
 @check("ch12.cross_entropy_grad")
 def check_cross_entropy_grad(cross_entropy_grad):
     """cross_entropy_grad(logits, labels) -> d(mean cross-entropy)/d(logits), in NumPy alone."""
-    wrong = not_a_function(cross_entropy_grad, "your cross_entropy_grad function")
-    if wrong is not None:
+    if (wrong := not_a_function(cross_entropy_grad, "your cross_entropy_grad function")) is not None:
         return wrong
     rng = np.random.default_rng(13)
     cases = [

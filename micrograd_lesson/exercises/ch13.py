@@ -56,8 +56,7 @@ def _dual_class(fn):
 @check("ch13.dual_pow")
 def check_dual_pow(dual_pow):
     """dual_pow(a, b) returns the Dual a ** b, exact in both val and dot, when both a and b carry tangents."""
-    problem = not_a_function(dual_pow, "your dual_pow function")
-    if problem is not None:
+    if (problem := not_a_function(dual_pow, "your dual_pow function")) is not None:
         return problem
     cls, answers = _dual_class(dual_pow), []
     for a, b in _POW_CASES:
@@ -124,8 +123,7 @@ def _truth(n, m):
 def check_cheaper_mode(cheaper_mode):
     """cheaper_mode(n, m) for f: R^n -> R^m returns (mode, factor): the mode with fewer passes, and how many
     times fewer ("either", 1.0 on a tie)."""
-    problem = not_a_function(cheaper_mode, "your cheaper_mode function")
-    if problem is not None:
+    if (problem := not_a_function(cheaper_mode, "your cheaper_mode function")) is not None:
         return problem
     for n, m in _SHAPES:
         (want_mode, want_factor), shape = _truth(n, m), f"for f: R^{n} -> R^{m}"
@@ -215,8 +213,7 @@ _NEWTON_MISTAKES = [
 @check("ch13.safe_newton_step")
 def check_safe_newton_step(safe_newton_step):
     """safe_newton_step(f, x, lr): Newton's step where f''(x) > 0, else x - lr * f'(x); exact derivatives."""
-    problem = not_a_function(safe_newton_step, "your safe_newton_step function")
-    if problem is not None:
+    if (problem := not_a_function(safe_newton_step, "your safe_newton_step function")) is not None:
         return problem
     answers = []
     for text, f, x, _, _ in _NEWTON_CASES:
@@ -301,8 +298,7 @@ _WRONG_COUNTS = [
 def check_reverse_rules(reverse_rules):
     """reverse_rules(m) is how many backward rules reverse mode applies to build the full Jacobian of
     the chapter's one_to_many(t, m): one backward pass per output, each over that output's graph."""
-    problem = not_a_function(reverse_rules, "your reverse_rules function")
-    if problem is not None:  # a Verdict, falsy because it says "not yet"
+    if (problem := not_a_function(reverse_rules, "your reverse_rules function")) is not None:
         return problem
     answers = {}
     for m in _CHAIN_LENGTHS:
