@@ -7,10 +7,8 @@ import pytest
 from hints import hint_of
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from junk import HOSTILE, JUNK
 
 from micrograd_lesson.exercises import check_best_h, check_numerical_gradient, check_slope
-from micrograd_lesson.exercises._core import Verdict
 from micrograd_lesson.exercises.ch01 import BEST_H, best_h, numerical_gradient, slope_of_g
 
 
@@ -26,23 +24,7 @@ def g(x):
     return x**3 - 2 * x
 
 
-# ---- never raises ----------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("check", [check_slope, check_best_h, check_numerical_gradient])
-@given(answer=JUNK)
-def test_checks_never_raise_and_refuse_junk(check, answer):
-    result = check(answer)
-    assert isinstance(result, Verdict)
-    assert not result and result.hint
-
-
-@pytest.mark.parametrize("check", [check_slope, check_best_h, check_numerical_gradient])
-@given(answer=HOSTILE)
-def test_checks_never_raise_or_hang_on_hostile_objects(check, answer):
-    result = check(answer)
-    assert isinstance(result, Verdict)
-    assert not result and result.hint
+# ---- never raises: tests/test_exercises.py holds the contract for every check; here, endless results
 
 
 def test_numerical_gradient_never_raises_or_hangs_on_hostile_results():
@@ -58,24 +40,30 @@ def test_slope_worked_solution_passes():
     assert check_slope(slope_of_g())
 
 
-@given(h=st.floats(1e-8, 1e-3))
-def test_slope_accepts_forward_differences_with_any_sensible_h(h):
-    assert check_slope((g(1.5 + h) - g(1.5)) / h)
+@given(h=st.floats(1e-12, 1e-1))
+def test_slope_refuses_every_forward_difference(h):
+    """Nine digits: a forward difference's best error here is about 8e-9 of the slope."""
+    assert not check_slope((g(1.5 + h) - g(1.5)) / h)
 
 
-@given(h=st.floats(1e-6, 1e-2))
-def test_slope_accepts_central_differences(h):
+@given(h=st.floats(1e-6, 3e-5))
+def test_slope_accepts_central_differences_with_a_balanced_h(h):
     assert check_slope(lambda: (g(1.5 + h) - g(1.5 - h)) / (2 * h))
 
 
-@given(rel=st.floats(2e-3, 0.09))
-def test_slope_a_little_off_is_told_h_is_too_large(rel):
-    assert "h is too large" in hint_of(check_slope, EXACT_SLOPE * (1 + rel))
+@given(h=st.floats(2e-4, 1e-2))
+def test_slope_refuses_central_differences_with_too_large_an_h(h):
+    assert "central difference can" in hint_of(check_slope, (g(1.5 + h) - g(1.5 - h)) / (2 * h))
+
+
+@given(rel=st.floats(2e-9, 0.09))
+def test_slope_a_little_off_is_told_about_nine_digits(rel):
+    assert "nine digits" in hint_of(check_slope, EXACT_SLOPE * (1 + rel))
 
 
 @given(value=st.floats(-100, 100))
-def test_slope_rejects_every_number_more_than_a_tenth_of_a_percent_off(value):
-    assume(abs(value - EXACT_SLOPE) > 5e-3)
+def test_slope_rejects_every_number_more_than_a_billionth_off(value):
+    assume(abs(value - EXACT_SLOPE) > 5e-9 * EXACT_SLOPE)
     assert not check_slope(value)
 
 
@@ -86,8 +74,8 @@ def test_slope_rejects_every_number_more_than_a_tenth_of_a_percent_off(value):
         (6.750003, "x**3 alone"),  # the slope of the chapter's g(x) = x**3
         (-4.75, "sign"),
         ((g(1.5 + 1e-6) - g(1.5)), "divide"),  # the rise without dividing by h
-        (4.9, "h is too large"),
-        ((g(1.5 + 1e-15) - g(1.5)) / 1e-15, "h is too small"),  # 12% off, all round-off
+        ((g(1.5 + 1e-6) - g(1.5)) / 1e-6, "forward difference cannot"),
+        (4.9, "nine digits"),
         (0.0, "nudge"),
         ("4.75", "number"),
         (math.nan, "finite"),
@@ -164,9 +152,10 @@ def test_numerical_gradient_accepts_central_differences_up_to_h_1e_3(h):
     assert check_numerical_gradient(difference_gradient(h, central=True))
 
 
-@given(h=st.floats(1e-8, 1e-4))
-def test_numerical_gradient_accepts_forward_differences(h):
-    assert check_numerical_gradient(difference_gradient(h, central=False))
+@given(h=st.floats(1e-10, 1e-4))
+def test_numerical_gradient_refuses_forward_differences_and_says_so(h):
+    """The exercise asks for the central difference; near a steep floor a one-sided one is off."""
+    assert "one-sided" in hint_of(check_numerical_gradient, difference_gradient(h, central=False))
 
 
 def test_numerical_gradient_accepts_tuples_and_numpy():

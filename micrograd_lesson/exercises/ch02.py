@@ -1,8 +1,6 @@
 """Chapter 2 exercises: a Value that remembers its inputs and operation."""
 
-from ._core import Verdict, as_number, attempt, close, first, shown, solution
-
-__all__ = ["check_subtraction", "check_node_count", "check_q"]
+from ._core import Verdict, as_number, attempt, check, close, first, shown, solution
 
 
 class Value:
@@ -51,6 +49,7 @@ def _graph(root):
 # ---- 1. subtraction ----------------------------------------------------------------------------
 
 
+@check("ch02.subtraction")
 def check_subtraction(cls):
     """cls: your Value class (or subclass) with a __sub__ method."""
     if not isinstance(cls, type):
@@ -100,13 +99,33 @@ def check_subtraction(cls):
     w, err = attempt(lambda: x - x)
     if err or not _is_node(w) or len(attempt(tuple, w._prev)[0] or ()) != 2:
         return Verdict(False, "x - x should remember x twice, (x, x)")
+    one, err = attempt(cls, 1.0)
+    chain, err = (None, err) if err else attempt(lambda: (x - y) - one)
+    if err:
+        return Verdict(
+            False,
+            f"x - y works, but (x - y) - z failed: {err.replace('your function raised ', '')}. What class is "
+            "the result of x - y, and does that class have __sub__? Make the result the same class as self",
+        )
+    inputs = attempt(tuple, chain._prev)[0] if _is_node(chain) else None
+    if not (
+        close(chain.data, 1.0)
+        and inputs
+        and len(inputs) == 2
+        and inputs[1] is one
+        and close(inputs[0].data, 2.0)
+    ):
+        return Verdict(
+            False, "(5 - 3) - 1 should hold 1.0 and remember (x - y, z), the first result included"
+        )
     return Verdict(True)
 
 
-@solution("ch02.subtraction", check=check_subtraction)
+@solution("ch02.subtraction")
 class ValueWithSub(Value):
     def __sub__(self, other):
-        return Value(self.data - other.data, (self, other), "-")
+        # type(self), not Value: the result must be able to subtract again, as in (x - y) - z.
+        return type(self)(self.data - other.data, (self, other), "-")
 
 
 # ---- 2. predict the graph of q = (a*b + c) * (a + c) ----------------------------------------------
@@ -117,6 +136,7 @@ def _whole_number(n):
     return int(number) if number is not None and number == int(number) else None
 
 
+@check("ch02.node_count")
 def check_node_count(answer):
     """answer: your prediction (values, operations) for the graph of q (or a function returning the pair)."""
     if callable(answer):
@@ -147,7 +167,7 @@ def check_node_count(answer):
     return Verdict(False, "operations: count each * and each + written in the formula; every one runs once")
 
 
-@solution("ch02.node_count", check=check_node_count)
+@solution("ch02.node_count")
 def predict_q_graph():
     leaves = 3  # a, b and c: each made once, however often it is used
     operations = 4  # a*b, (a*b) + c, a + c, and the final *: each one makes one new value
@@ -157,6 +177,7 @@ def predict_q_graph():
 # ---- 3. build q and draw it ------------------------------------------------------------------------
 
 
+@check("ch02.q")
 def check_q(q):
     """q: the root of (a*b + c) * (a + c) at a = 2, b = -3, c = 10 (or a function returning it)."""
     if callable(q) and not _is_node(q):
@@ -194,7 +215,7 @@ def check_q(q):
     return Verdict(True)
 
 
-@solution("ch02.q", check=check_q)
+@solution("ch02.q")
 def build_q():
     a = Value(2.0, label="a")
     b = Value(-3.0, label="b")
