@@ -19,6 +19,8 @@ import contextlib
 import math
 import numbers
 
+from .graph import topological_order
+
 
 def _check_number(data):
     """Reject anything that is not a real number, naming what was given."""
@@ -249,7 +251,7 @@ class Value:
         - Every other node's grad is recomputed from scratch on each call,
           so it never compounds.
         """
-        order = self.topological_order()
+        order = topological_order(self)
         for node in order:
             if node._a is not None:
                 node.grad = 0.0
@@ -258,26 +260,8 @@ class Value:
             node._backward()
 
     def topological_order(self):
-        """Every node of the graph, each one after all of its inputs.
-
-        Iterative depth-first search with an explicit stack, so a chain of a
-        million nodes works (a recursive version stops at Python's ~1000-deep
-        recursion limit). The node on top of the stack goes down into its
-        first unvisited input; when it has none left, it is done.
-        """
-        order, visited, stack = [], {self}, [self]
-        while stack:
-            node = stack[-1]
-            a, b = node._a, node._b
-            if a is not None and a not in visited:
-                visited.add(a)
-                stack.append(a)
-            elif b is not None and b not in visited:
-                visited.add(b)
-                stack.append(b)
-            else:
-                order.append(stack.pop())  # all its inputs are already in `order`
-        return order
+        """Every node of the graph, each one after all of its inputs (see graph.py)."""
+        return topological_order(self)
 
 
 def _result(data, op, a, da, b=None, db=None):
