@@ -34,12 +34,16 @@ def _depth_first(root):
     finished, stack = [], [root]
     while stack:
         node = stack[-1]
-        prev = node._prev
-        for child in prev if type(prev) is tuple else inputs(node):  # a tuple is already in order
-            if child not in met:
-                met[child] = None
-                stack.append(child)
-                break
+        try:  # the engine's Value keeps its inputs in two slots; reading them beats building _prev
+            a, b = node._a, node._b
+        except AttributeError:  # any other node: its first input not met yet, in a's place
+            a, b = next((child for child in inputs(node) if child not in met), None), None
+        if a is not None and a not in met:
+            met[a] = None
+            stack.append(a)
+        elif b is not None and b not in met:
+            met[b] = None
+            stack.append(b)
         else:  # every input is finished
             finished.append(stack.pop())
     return met, finished
