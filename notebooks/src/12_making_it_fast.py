@@ -98,7 +98,9 @@ loss = scalar_step(scalar_model, 0)  # as in any training loop, the previous ste
 loss, stats = profile_step(1)
 ours = {key: v for key, v in stats.items() if key[0] != "~"}  # "~" marks Python's built-ins
 # The derivative rules are lambdas in engine.RULES: name each one by its entry in the table.
-rule_names = {(r.__code__.co_filename, r.__code__.co_firstlineno): f"RULES[{op!r}]" for op, r in RULES.items()}
+rule_names = {
+    (r.__code__.co_filename, r.__code__.co_firstlineno): f"RULES[{op!r}]" for op, r in RULES.items()
+}
 rows = sorted(ours.items(), key=lambda item: (-item[1][1], item[0][2]))[:8]
 print(f"{'calls':>9}  function")
 for (filename, line, name), (_, calls, _, _, _) in rows:
@@ -132,7 +134,10 @@ print(f"  {len(start_weights)} parameters, made before the step")
 # %%
 _, stats_off = profile_step(2, collector=False)
 by_time = sorted(stats.items(), key=lambda item: -item[1][2])[:8]
-labels = [name if f == "~" else f"{f.rsplit('/', 1)[-1]}:{name}" for (f, _, name), _ in by_time]
+labels = [
+    name if f == "~" else f"{f.rsplit('/', 1)[-1]}:{rule_names.get((f, line), name)}"
+    for (f, line, name), _ in by_time
+]
 ypos = np.arange(len(by_time))[::-1]  # the slowest at the top
 fig, ax = plt.subplots(figsize=(8, 4))
 ax.barh(ypos + 0.2, [v[2] for _, v in by_time], height=0.4, color="#c0392b", label="collector on (default)")
