@@ -22,10 +22,11 @@ _recording = True  # False inside autograd.no_grad(): operations then build no g
 # ---- the derivative rules: one per operation ----
 #
 # rule(out, a) or rule(out, a, b) gives the local derivative of the result `out`
-# with respect to each input. A rule uses only arithmetic, so the same rule runs
-# on floats and on Values: an operation evaluates it on the numbers and keeps the
-# floats, for backward(); grad(create_graph=True) evaluates it on the nodes, so
-# that the derivative is a graph too. A constant slope is a plain number.
+# with respect to each input. A rule uses only arithmetic (and a log, and for ReLU
+# a comparison), so the same rule runs on floats and on Values: an operation
+# evaluates it on the numbers and keeps the floats, for backward();
+# grad(create_graph=True) evaluates it on the nodes, so that the derivative is a
+# graph too. A constant slope is a plain number.
 RULES = {
     "+": lambda out, a, b: (1.0, 1.0),
     "-": lambda out, a, b: (1.0, -1.0),
@@ -53,6 +54,7 @@ def power_rule(n):
 
 
 def _number(x):
+    """The number in x, whether x is a Value or already a float."""
     return x.data if isinstance(x, Value) else x
 
 
@@ -117,7 +119,8 @@ class Value:
     # ---- arithmetic: each operation computes its result and names its rule ----
 
     # The two operations a network is made of build their node inline, not through
-    # _node(): a training step makes 65,000 of them, and the call costs a fifth more.
+    # _node(): they make 61,000 of a training step's 65,000 nodes, and the call costs a
+    # quarter more (benchmarks/README.md).
     def __add__(self, other):
         if type(other) is not Value:  # most operands are Values: test that first
             other = _as_value(other)
