@@ -28,7 +28,8 @@ def _depth_first(root):
     when it has none left, it is finished, so the second list has each node
     after all of its inputs. The stack is explicit, not recursion, so a chain
     of a million nodes works (recursion stops near Python's limit of about 1000
-    calls). Nodes are told apart by their default hash, which is their identity.
+    calls). Nodes are told apart by their default hash, which is their identity
+    (a node class that defines `==` keeps it with `__hash__ = object.__hash__`).
     """
     met = {root: None}  # a dict, not a set: it keeps the order the nodes were met in
     finished, stack = [], [root]
