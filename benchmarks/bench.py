@@ -40,6 +40,7 @@ MODES = {  # name: (steps, what the row shows)
     "gc-off": (10, "collector off: gc.disable() before the loop"),
     "collect": (10, "gc.collect() at the end of every step"),
 }
+GOAL = 15  # the plain loop's ratio of total times that issue 15 asks for
 CHAIN_LENGTH = 1_000_000
 SUM_TERMS = 100_000
 THEIR_CHAIN = 1_000  # deep enough for micrograd's recursive topological sort to fail
@@ -203,7 +204,9 @@ def report_mode(mode, answers):
     figures = {}
     for clock in ("seconds", "cpu"):
         figures[clock] = {e: statistics.mean(a[clock] for a in answers[e]) for e in answers}
+    # The median hides the odd step that pays for a full collection; the mean (total time) does not.
     median = {e: statistics.median(a["seconds"] for a in answers[e]) for e in answers}
+    figures["median"] = median
     print(f"{MODES[mode][1]}: {len(ours)} steps each; seconds per step, mean (median) and CPU")
     print(
         f"  (objects tracked by the collector before the loop: {ours[0]['heap']:,} and {theirs[0]['heap']:,})"
@@ -212,7 +215,11 @@ def report_mode(mode, answers):
         wall, cpu = figures["seconds"][engine], figures["cpu"][engine]
         print(f"  {name:16} {wall:.3f} ({median[engine]:.3f}), CPU {cpu:.3f}")
     ratios = [figures[c]["micrograd"] / figures[c]["ours"] for c in ("seconds", "cpu")]
-    print(f"  ours is {ratios[0]:.1f}x faster ({ratios[1]:.1f}x in CPU time)")
+    median_ratio = median["micrograd"] / median["ours"]
+    print(
+        f"  ours is {ratios[0]:.1f}x faster in total time ({median_ratio:.1f}x by the median step, "
+        f"{ratios[1]:.1f}x in CPU time)"
+    )
     print(
         f"  losses: largest difference at any step {worst:.1e}; "
         f"accuracies {'identical' if same_accuracy else 'DIFFER'} at every step"
@@ -308,20 +315,21 @@ def main():
         if memory:
             report_memory(memory)
         print()
-    print("summary, seconds per step (mean of the steps; CPU = this process's CPU time):")
-    print(f"  {'':46} {'ours':>6} {'micrograd':>9} {'ratio':>6} {'CPU ratio':>9}")
+    print("summary, seconds per step (mean of the steps; ratios of the means, of the medians, of CPU time):")
+    print(f"  {'':46} {'ours':>6} {'micrograd':>9} {'ratio':>6} {'median':>6} {'CPU ratio':>9}")
     for mode, (figures, _) in results.items():
-        wall, cpu = figures["seconds"], figures["cpu"]
+        wall, cpu, median = figures["seconds"], figures["cpu"], figures["median"]
         ratio, cpu_ratio = wall["micrograd"] / wall["ours"], cpu["micrograd"] / cpu["ours"]
         print(
             f"  {MODES[mode][1][:46]:46} {wall['ours']:6.3f} {wall['micrograd']:9.3f} "
-            f"{ratio:5.1f}x {cpu_ratio:8.1f}x"
+            f"{ratio:5.1f}x {median['micrograd'] / median['ours']:5.1f}x {cpu_ratio:8.1f}x"
         )
-    wall = results["plain"][0]["seconds"]
+    wall, median = results["plain"][0]["seconds"], results["plain"][0]["median"]
     ratio = wall["micrograd"] / wall["ours"]
     print(
-        f"headline (plain loop): {ratio:.1f}x micrograd 0.1.0; "
-        f"goal at least 10x: {'met' if ratio >= 10 else 'NOT met'}"
+        f"headline (plain loop): {ratio:.1f}x micrograd 0.1.0 in total time "
+        f"({median['micrograd'] / median['ours']:.1f}x by the median step); "
+        f"goal at least {GOAL:.0f}x: {'met' if ratio >= GOAL else 'NOT met'}"
     )
     worst = max(w for _, w in results.values())
     print(f"losses agree with micrograd's at every step of every row to {worst:.1e}")

@@ -29,6 +29,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from micrograd_lesson import load_digits, make_moons, nn
+from micrograd_lesson.engine import RULES
 from micrograd_lesson.tensor import MLP, SGD, cross_entropy
 
 SEED = 0
@@ -96,10 +97,14 @@ def profile_step(k, collector=True):
 loss = scalar_step(scalar_model, 0)  # as in any training loop, the previous step's graph is alive
 loss, stats = profile_step(1)
 ours = {key: v for key, v in stats.items() if key[0] != "~"}  # "~" marks Python's built-ins
+# The derivative rules are lambdas in engine.RULES: name each one by its entry in the table.
+rule_names = {
+    (r.__code__.co_filename, r.__code__.co_firstlineno): f"RULES[{op!r}]" for op, r in RULES.items()
+}
 rows = sorted(ours.items(), key=lambda item: (-item[1][1], item[0][2]))[:8]
 print(f"{'calls':>9}  function")
-for (filename, _, name), (_, calls, _, _, _) in rows:
-    print(f"{calls:>9,d}  {filename.rsplit('/', 1)[-1]}:{name}")
+for (filename, line, name), (_, calls, _, _, _) in rows:
+    print(f"{calls:>9,d}  {filename.rsplit('/', 1)[-1]}:{rule_names.get((filename, line), name)}")
 graph = loss.topological_order()
 leaves = [node for node in graph if not node._prev]
 print(f"graph of this step: {len(graph):,} Value nodes")
@@ -108,15 +113,16 @@ print(f"  {len(leaves) - len(start_weights):,} plain numbers wrapped as Values (
 print(f"  {len(start_weights)} parameters, made before the step")
 
 # %% [markdown]
-# `_backward` runs 68,818 times, once per node of the graph. New nodes come from two
-# places: `_result` makes the 65,077 results of operations (it fills a node's slots
-# directly, without `__init__`'s checks of its input), and `Value.__init__` runs
-# 3,404 times, for the plain numbers that are
+# `__mul__` and `__add__` run about 30,800 times each, and each time the operation also
+# evaluates its derivative rule (`RULES['*']`, `RULES['+']`) on the numbers, so that the
+# node keeps its local derivatives. With the few `-` and `relu` nodes they make the 65,077
+# results of operations. `Value.__init__` runs 3,404 times, for the plain numbers that are
 # wrapped in a `Value` where they meet one: each input coordinate once for every
 # first-layer neuron it is multiplied in (100 × 2 × 16 = 3,200), each of the 100 labels,
 # and constants such as the 1 in `1 - y * s`. The other 337 nodes are the parameters,
-# made before the step. `__mul__` and `__add__` run over 30,000 times
-# each. Each call does very little; the cost is in the number of calls, in creating the
+# made before the step. `backward()` is not in the table: it is called once, and its loop
+# over the 68,818 nodes is written out inside it rather than calling a method per node.
+# Each call does very little; the cost is in the number of calls, in creating the
 # objects and, as we see next, in keeping track of them.
 #
 # Where does the *time* go? The plot shows each function's own time (without the
@@ -128,7 +134,10 @@ print(f"  {len(start_weights)} parameters, made before the step")
 # %%
 _, stats_off = profile_step(2, collector=False)
 by_time = sorted(stats.items(), key=lambda item: -item[1][2])[:8]
-labels = [name if f == "~" else f"{f.rsplit('/', 1)[-1]}:{name}" for (f, _, name), _ in by_time]
+labels = [
+    name if f == "~" else f"{f.rsplit('/', 1)[-1]}:{rule_names.get((f, line), name)}"
+    for (f, line, name), _ in by_time
+]
 ypos = np.arange(len(by_time))[::-1]  # the slowest at the top
 fig, ax = plt.subplots(figsize=(8, 4))
 ax.barh(ypos + 0.2, [v[2] for _, v in by_time], height=0.4, color="#c0392b", label="collector on (default)")
@@ -148,11 +157,16 @@ plt.tight_layout()
 plt.show()
 
 # %% [markdown]
-# With the collector off, the functions that make new nodes (`__mul__`, `__add__`,
-# `_result`) lose the part of their time that was really the collector's; which of them
-# carried most of it depends on where each collection happened to start, so it changes
-# from run to run. The functions that make no nodes, such as `_backward`, change much
-# less; how much they move shows the noise in these wall-clock times on a busy machine.
+# <!-- claim: ch12-profile-collector-lands -->
+# The profiler charges a collection to the function that is running when it starts, and a
+# collection starts when an object is allocated. So with the collector off, the time that
+# disappears is in a function that makes new objects: mostly `__mul__` or `__add__`, which
+# make nearly all the nodes, now and then another one that allocates (`_as_value`,
+# `__init__`). Which of them carries it changes from run to run, with where each
+# collection happens to begin; rerun the two cells above to see it move. The graph walk
+# (`graph.py:_depth_first`) and `backward()` make a handful of objects in a step against
+# the operations' 68,000, so a collection hardly ever starts in them: their bars change
+# only by the noise of the clock on a busy machine.
 # The next section finds out what the collector is doing all that time.
 
 # %% [markdown]
