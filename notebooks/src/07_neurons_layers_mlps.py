@@ -12,7 +12,7 @@
 # we look inside: a single neuron's graph drawn node by node, how many parameters a
 # network has and why, and how many nodes one forward pass creates.
 
-# %%
+# %% tags=["claim-setup"]
 import random
 from collections import Counter
 
@@ -407,10 +407,10 @@ import gc
 gc.collect()
 gc.disable()
 before = len(gc.get_objects())
-loss = sum((model(xi) - yi) ** 2 for xi, yi in zip(xs, ys))
+counted = sum((model(xi) - yi) ** 2 for xi, yi in zip(xs, ys))  # a new name: nothing is freed
 made = len(gc.get_objects()) - before
 gc.enable()
-new_nodes = len(loss.topological_order()) - len(model.parameters())  # the parameters existed already
+new_nodes = len(counted.topological_order()) - len(model.parameters())  # the parameters existed already
 print(f"new nodes: {new_nodes}; new objects the collector tracks: {made}")
 
 # %% [markdown]

@@ -496,6 +496,7 @@ class SkipNet(Module):
 
 
 RATES = tuple(float(f"{r:.2g}") for r in np.geomspace(0.002, 0.05, 11))  # each 1.38 times the last
+FINER = tuple(float(f"{r:.3g}") for r in np.geomspace(0.001, 0.1, 21))  # each 1.26 times the last
 
 
 def final_loss(run):
@@ -599,7 +600,6 @@ print(
     f"ratio from {min(ratios):.2g} to {max(ratios):.2g}"
 )
 
-FINER = tuple(float(f"{r:.3g}") for r in np.geomspace(0.001, 0.1, 21))  # each 1.26 times the last
 runs = race(9, FINER)
 (right_rate, _), (buggy_rate, _) = best_rate(runs["right"], FINER), best_rate(runs["buggy"], FINER)
 print(

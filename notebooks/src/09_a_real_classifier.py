@@ -22,7 +22,7 @@
 # classifier: training on mini-batches instead of all the data, overfitting a small
 # noisy data set on purpose, and measuring what the L2 term does about it.
 
-# %%
+# %% tags=["claim-setup"]
 import gc
 import random
 import time
@@ -71,7 +71,7 @@ plt.show()
 # layers use ReLU, $\text{relu}(a) = \max(0, a)$, as the original micrograd demo did;
 # the last layer is linear, so the score can be any number.
 
-# %%
+# %% tags=["claim-setup"]
 model = MLP(2, [16, 16, 1])  # ReLU hidden layers, linear output
 params = model.parameters()
 xs, ys = X.tolist(), y.tolist()  # plain Python lists for the scalar engine
@@ -165,7 +165,7 @@ plt.show()
 # as extras for `fit` to record, the accuracy: the fraction of points whose score has
 # the sign of their label.
 
-# %%
+# %% tags=["claim-setup"]
 ALPHA = 1e-4
 
 
@@ -502,8 +502,8 @@ plt.show()
 # %%
 frames = {}
 for step in SNAPSHOT_STEPS:
-    fig, ax = plt.subplots(figsize=(5, 4))
-    boundary_at(step, ax, steps=120)
+    fig, ax = plt.subplots(figsize=(4.6, 3.6))
+    boundary_at(step, ax, steps=100)
     frames[step] = fig
 frame_slider(frames, description="step")
 
