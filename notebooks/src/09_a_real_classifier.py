@@ -187,7 +187,9 @@ print(
     f"loss at the start: {loss.data:.4f} (hinge {extras['data loss']:.4f} + L2 {loss.data - extras['data loss']:.4f})"
 )
 nodes = len(loss.topological_order())
-print(f"nodes in one graph: {nodes}, of which new: {nodes - len(params)}; new objects the collector tracks: {made}")
+print(
+    f"nodes in one graph: {nodes}, of which new: {nodes - len(params)}; new objects the collector tracks: {made}"
+)
 
 # %% [markdown]
 # The starting loss is 0.9474, almost all of it hinge loss (0.9375); the L2 term adds

@@ -15,7 +15,7 @@ def ch():
 
 
 def best(ch, problem, method, starts=3, rounds=6):
-    """Grid search, then the chapter's refinement from the best `starts` combinations: (score, rate, knobs)."""
+    """Grid search, then the chapter's refinement from the `starts` best combinations."""
     grid = ch["tune"](problem, method)
     assert not grid[0][3], f"{method} on the {problem}: the best setting is at an edge of its grid"
     return min(
