@@ -172,7 +172,7 @@ EXPECTED = {
         # ... each engine at its own best rate from the same grid
         re.escape("right engine: best lr 0.014: loss 3.51e-09 after 200 steps; first below 1e-4 at step 26"),
         re.escape("= in tanh  : best lr 0.014: loss 3.35e-08 after 200 steps; first below 1e-4 at step 65"),
-        re.escape("0.01          1.68e-08    1.42e-06"),
+        re.escape("0.01         1.68e-08    1.42e-06"),
         # over ten seeds: without zero_grad() no network learns at 0.05, with it every one does
         re.escape("lr 0.05, with zero_grad(): after 300 steps below 0.001 on 10 of 10"),
         re.escape("lr 0.05, without zero_grad(): after 300 steps below 0.001 on  0 of 10"),
@@ -193,11 +193,15 @@ EXPECTED = {
         r"^alpha 0\.01: after 800 steps train loss",
         re.escape("the two engines' scores on the 500 validation points agree to 1e-9: True"),
         r"^full batch, 20 steps, rate 1\.0 -> 0\.1 \(also 2,000 points\): hinge",
+        # the mini-batch race on the tensor engine: the same first run, then nine more
+        re.escape("start 0: full batch 0.1299   mini-batches 0.0064, 0.0027"),
+        re.escape("mini-batches end lower in 10 of 10 runs"),
     ],
     "10": [
         re.escape("kappa = 100, derived best rate 2/(1 + 100) = 0.0198, factor 0.9802"),
         re.escape("predicted limit 2(1 + 0.9)/100 = 0.0380"),
         re.escape("derived: mu* = 0.6694, lr* = 0.0331, factor sqrt(mu*) = 0.8182"),
+        re.escape("fastest measured rate on the grid: 0.01975, factor 0.9790"),
         r"^lr 0\.0375: loss after 400 steps \d\.\d+e-\d+$",
         r"^lr 0\.0385: loss after 400 steps .*\(diverged\)$|^lr 0\.0385: loss after 400 steps \d\.\d+e\+\d+$",
     ],

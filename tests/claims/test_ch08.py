@@ -1,9 +1,12 @@
 """Chapter 8's verdicts, re-run on starting networks the chapter does not show."""
 
 import math
+import random
 
 import pytest
 from claimlib import chapter_namespace, claim
+
+from micrograd_lesson import MLP, fit, xor
 
 
 @pytest.fixture(scope="module")
@@ -53,3 +56,24 @@ def test_the_cost_of_the_bug_has_no_typical_size_and_its_sign_depends_on_the_gri
     right = ch["final_loss"](runs["right"][ch["best_rate"](runs["right"], finer)[0]])
     buggy = ch["final_loss"](runs["buggy"][ch["best_rate"](runs["buggy"], finer)[0]])
     assert buggy < right, "on the finer grid the buggy engine no longer wins seed 9"
+
+
+@claim("ch08-xor-needs-bend")
+def test_linear_models_are_stuck_on_xor_and_a_tanh_layer_solves_it(ch):
+    X, y = xor()
+    points, labels = X.tolist(), y.tolist()
+    solved = 0
+    for seed in range(10, 20):
+        finals = {}
+        for name, kwargs in (
+            ("linear", {}),
+            ("tanh", {"activation": "tanh"}),
+            ("no tanh", {"activation": "linear"}),
+        ):
+            random.seed(seed)
+            net = MLP(2, [1]) if name == "linear" else MLP(2, [4, 1], **kwargs)
+            loss = lambda net=net: sum((net(p) - t) ** 2 for p, t in zip(points, labels))  # noqa: E731
+            finals[name] = fit(net, loss, steps=200, lr=0.05, progress=False).loss[-1]
+        assert finals["linear"] > 3.99 and finals["no tanh"] > 3.99, f"seed {seed}: {finals}"
+        solved += finals["tanh"] < 0.01
+    assert solved >= 8, f"the tanh network solved XOR on only {solved} of 10 seeds"

@@ -49,3 +49,14 @@ def test_momentum_and_adam_tie_on_the_banana(ch):
         (momentum, _), _, _ = best(ch, "banana", "momentum", starts)
         (adam, _), _, _ = best(ch, "banana", "Adam", starts)
         assert abs(adam - momentum) <= 0.15 * max(adam, momentum), f"Adam {adam}, momentum {momentum}"
+
+
+@claim("ch10-adamw-decays-alike")
+def test_adam_l2_spares_noisy_weights_and_adamw_decays_every_weight_alike(ch):
+    for seed in range(6, 11):  # noise draws the chapter does not show
+        a, b = ch["decay_track"](ch["DECAY_RUNS"]["Adam + L2"], seed)[-1]
+        assert abs(a) < 1e-3, f"draw {seed}: under Adam + L2 weight A ends at {a:.4f}"
+        assert b > 0.7, f"draw {seed}: under Adam + L2 the B weights decayed to {b:.4f}"
+        a, b = ch["decay_track"](ch["DECAY_RUNS"]["AdamW"], seed)[-1]
+        assert abs(a - 0.999**1000) < 1e-9, f"draw {seed}: under AdamW weight A ends at {a:.4f}"
+        assert 0.2 < b < 0.55, f"draw {seed}: under AdamW the B weights end at {b:.4f} on average"
