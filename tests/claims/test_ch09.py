@@ -2,6 +2,8 @@
 
 import gc
 
+import numpy as np
+import pytest
 from claimlib import chapter_namespace, claim
 
 from micrograd_lesson import make_moons
@@ -30,9 +32,23 @@ def test_one_forward_pass_makes_one_tracked_object_per_new_node():
 def test_mini_batches_beat_full_batches_for_the_same_work_on_other_starts():
     ch = chapter_namespace("09")
     for init_seed in range(5, 10):  # starting networks the chapter does not show
-        full = ch["batch_race"](init_seed, 0, 100, 20)
+        full = ch["hinge_of"](ch["batch_race"](init_seed, 0, 100, 20))
         for sample_seed in (2, 3):
-            mini = ch["batch_race"](init_seed, sample_seed, 20, 100)
+            mini = ch["hinge_of"](ch["batch_race"](init_seed, sample_seed, 20, 100))
             assert mini < full, (
                 f"start {init_seed}, batches {sample_seed}: mini-batches {mini:.4f}, full {full:.4f}"
             )
+
+
+@pytest.mark.slow
+@claim("ch09-new-points")
+def test_the_trained_network_sorts_new_points_on_other_draws():
+    ch = chapter_namespace("09")
+    for train_seed in (0, 10, 20):  # the chapter's training set, then two others
+        ch["X"], ch["y"] = make_moons(100, noise=0.1, seed=train_seed)
+        net = ch["batch_race"](0, 0, 100, 100)  # the chapter's run: full batches, 100 steps, rate 1.0 -> 0.1
+        assert np.mean((net(ch["X"]).data[:, 0] > 0) == (ch["y"] > 0)) == 1.0, f"training set {train_seed}"
+        for seed in range(8, 13):  # new points the chapter does not show
+            X_new, y_new = make_moons(200, noise=0.1, seed=seed)
+            accuracy = np.mean((net(X_new).data[:, 0] > 0) == (y_new > 0))
+            assert accuracy >= 0.985, f"training set {train_seed}, new points {seed}: {accuracy:.1%}"
