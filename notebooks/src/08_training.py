@@ -616,9 +616,9 @@ print(
 # No best rate sits at an end of the grid, so each race is fair. On this grid the buggy
 # engine ends higher on all 10 seeds, but by how much is anyone's guess: from 1.7 times
 # (seed 7) to 14,000 times (seed 6). There is no typical cost of this bug to quote. And
-# the verdict itself depends on the grid: refine it, to rates 1.26 times apart from 0.0063
-# to 0.025, and on seed 9 the buggy engine ends *lower*, 1.21e-13 against 1.67e-12, fourteen times better
-# than the right one.
+# the verdict itself depends on the grid: on a finer one, rates 1.26 times apart from
+# 0.0063 to 0.025, seed 9's buggy engine ends *lower*, 1.21e-13 against 1.67e-12,
+# fourteen times better than the right one.
 #
 # Why is the damage so unpredictable? In the graph, each sum $a$ gets only tanh's share
 # $(1 - t^2)\,g$ of its gradient: the skip connection's share $g$ was added first and
@@ -630,7 +630,7 @@ print(
 #
 # <!-- claim: ch08-gradcheck-catches-bug -->
 # The gradient check of chapter 6 does, at once: on this network 16 of the 21 parameters
-# (every one behind a hidden unit) fail it, and on each of the ten seeds the same 16 do.
+# (every one behind a hidden unit) fail it, and on each of the ten seeds 16 do.
 # That is the lesson of this bug: it makes training different, better or worse by an amount
 # no one can predict, and a gradient check finds it where the loss curve does not.
 #
