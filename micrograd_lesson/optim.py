@@ -48,9 +48,11 @@ class SGD(Optimizer):
 
     The velocity v is a running sum of past gradients, each one worth mu
     times less per step of age. Where successive gradients agree, v grows
-    (up to g / (1 - mu), ten times g for mu = 0.9); where they flip sign,
-    they cancel out. So momentum speeds along a valley and damps the
-    zig-zag across it.
+    (up to g / (1 - mu), ten times g for mu = 0.9), so momentum speeds along
+    a valley. It does not necessarily damp the zig-zag across one: on a
+    quadratic bowl, every direction where the rate is large enough to
+    oscillate shrinks by sqrt(mu) per step, which can be slower than plain
+    descent (chapter 10: 0.949 against 0.900 per step across its valley).
     """
 
     def __init__(self, params, lr=0.001, momentum=0.0):

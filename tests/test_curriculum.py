@@ -163,8 +163,11 @@ EXPECTED = {
         re.escape("MLP(3, [4, 4, 1]): 41 parameters;  (3 + 1)*4 + (4 + 1)*4 + (4 + 1)*1 = 41"),
         re.escape("MLP(2, [16, 16, 1]): 337 parameters;  (2 + 1)*16 + (16 + 1)*16 + (16 + 1)*1 = 337"),
         # how many nodes one forward pass builds, and the loss over the four examples
-        # an equal start keeps a layer's neurons identical; a random one separates them
-        r"equal start, after 20 steps: loss 3\.9929; first weights (\+0\.4359, ){3}\+0\.4359$",
+        # a layer of copies stays copies and is stuck on XOR, like one hidden neuron; random starts solve it
+        r"MLP\(2, \[4, 1\]\), copies start: loss after 400 steps 2\.\d+ to 4\.0000 .*"
+        r" (\+1\.9011, ){3}\+1\.9011$",
+        re.escape("MLP(2, [4, 1]), random start: loss after 400 steps 0.0000 to 0.0000 over seeds 0-9"),
+        re.escape("new nodes: 353; new objects the collector tracks: 353"),
         re.escape("one input, given as Values: 116 nodes"),
         re.escape("one input, given as floats: 125 nodes"),
         re.escape(": 394 nodes"),
@@ -188,8 +191,12 @@ EXPECTED = {
         re.escape("largest difference between the two loss curves = 0.0"),
         # ... each engine at its own best rate from the same grid
         re.escape("right engine: best lr 0.014: loss 3.51e-09 after 200 steps; first below 1e-4 at step 26"),
-        re.escape("= in tanh  : best lr 0.015: loss 1.88e-08 after 200 steps; first below 1e-4 at step 62"),
-        re.escape("0.01        1.68e-08    1.42e-06"),
+        re.escape("= in tanh  : best lr 0.014: loss 3.35e-08 after 200 steps; first below 1e-4 at step 65"),
+        re.escape("0.01         1.68e-08    1.42e-06"),
+        # over ten seeds: without zero_grad() no network learns at 0.05, with it every one does
+        re.escape("lr 0.05, with zero_grad(): after 300 steps below 0.001 on 10 of 10"),
+        re.escape("lr 0.05, without zero_grad(): after 300 steps below 0.001 on  0 of 10"),
+        re.escape("rows wrong on seeds 0-9: [16, 16, 16, 16, 16, 16, 16, 16, 16, 16]"),
         # lr 0.2 overshoots: the first example's error flips sign every step
         re.escape("lr 0.2, step 1: loss    7.99   prediction - target:   +0.45"),
         re.escape("lr 0.2, step 2: loss    9.00   prediction - target:   -2.04"),
@@ -197,6 +204,7 @@ EXPECTED = {
     ],
     "09": [
         re.escape("layer widths [16, 16, 1], 337 parameters"),
+        re.escape("nodes in one graph: 68818, of which new: 68481; new objects the collector tracks: 68481"),
         re.escape("training accuracy 100%"),
         re.escape("objects the cycle collector freed during the 2 steps with it on: 0"),
         re.escape("NumPy and Value scores agree to 1e-9 on all 100 points: True"),
@@ -205,11 +213,15 @@ EXPECTED = {
         r"^alpha 0\.01: after 800 steps train loss",
         re.escape("the two engines' scores on the 500 validation points agree to 1e-9: True"),
         r"^full batch, 20 steps, rate 1\.0 -> 0\.1 \(also 2,000 points\): hinge",
+        # the mini-batch race on the tensor engine: the same first run, then nine more
+        re.escape("start 0: full batch 0.1299   mini-batches 0.0064, 0.0027"),
+        re.escape("mini-batches end lower in 10 of 10 runs"),
     ],
     "10": [
         re.escape("kappa = 100, derived best rate 2/(1 + 100) = 0.0198, factor 0.9802"),
         re.escape("predicted limit 2(1 + 0.9)/100 = 0.0380"),
         re.escape("derived: mu* = 0.6694, lr* = 0.0331, factor sqrt(mu*) = 0.8182"),
+        re.escape("fastest measured rate on the grid: 0.01975, factor 0.9790"),
         r"^lr 0\.0375: loss after 400 steps \d\.\d+e-\d+$",
         r"^lr 0\.0385: loss after 400 steps .*\(diverged\)$|^lr 0\.0385: loss after 400 steps \d\.\d+e\+\d+$",
     ],
@@ -304,4 +316,5 @@ def test_chapter_10_momentum_shrinks_both_directions_by_sqrt_mu():
 def test_chapter_10_race_leaves_no_winner_at_an_edge_of_its_grid():
     text = text_outputs(load("10"))
     assert text.count("(inside its grid") == 15  # 5 methods on 3 problems
+    assert text.count("(refined)") == 15
     assert "EDGE" not in text

@@ -12,7 +12,7 @@
 # we look inside: a single neuron's graph drawn node by node, how many parameters a
 # network has and why, and how many nodes one forward pass creates.
 
-# %%
+# %% tags=["claim-setup"]
 import random
 from collections import Counter
 
@@ -246,38 +246,71 @@ print(f"after zero_grad():    grad {w.grad:.4f}")
 #
 # ## Why the starting weights are random
 #
-# Give every weight the same starting value, 0.5, and the four neurons of a layer become
-# copies of each other: they read the same inputs with the same weights, so they compute
-# the same output, so `backward()` hands each the same gradient, so every update changes
-# them the same way. Here are 20 steps of gradient descent (chapter 8's loop, four lines)
-# on the four examples of chapter 8, from that equal start and from the random start,
-# changing nothing else. We print the first weight of each first-layer neuron:
+# Suppose the neurons of a layer start as exact copies of each other: the same weights,
+# the same bias, and, in the layer after, the same weight on each of their outputs. Then
+# they compute the same output, `backward()` hands each the same gradient, and every
+# update changes them the same way: they stay copies for ever, and the layer works as
+# one neuron however wide it is. That only costs something on a task that needs more
+# than one hidden neuron. XOR is one (chapter 8 shows a single neuron cannot learn it),
+# so here is `MLP(2, [4, 1])` trained on XOR for 400 steps of gradient descent (chapter
+# 8's loop, four lines), from ten random starts (seeds 0 to 9) and from the same ten
+# starts made into copies, changing nothing else. A third row trains a network with a
+# single hidden neuron, `MLP(2, [1, 1])`, from the same seeds:
 
-# %%
-xs, ys = four_examples()
-for start in ("equal", "random"):
-    random.seed(1)
-    net = nn.MLP(3, [4, 4, 1], activation="tanh")
-    if start == "equal":
-        for layer in net.layers:
-            for neuron_i in layer.neurons:
-                for wi in neuron_i.w:
-                    wi.data = 0.5
-    for _ in range(20):
-        loss = sum((net(xi) - yi) ** 2 for xi, yi in zip(xs, ys))
+# %% tags=["claim-setup"]
+from micrograd_lesson import xor
+
+xor_X, xor_y = xor()
+xor_xs, xor_ys = xor_X.tolist(), xor_y.tolist()
+
+
+def make_copies(net):
+    """Make each layer's neurons copies of its first one, and give each the same weight downstream."""
+    for i, layer in enumerate(net.layers):
+        first = layer.neurons[0]
+        if i > 0:  # it reads a layer of copies: the same weight on each of their outputs
+            for wi in first.w:
+                wi.data = first.w[0].data
+        for other in layer.neurons[1:]:
+            for p, p_first in zip(other.parameters(), first.parameters()):
+                p.data = p_first.data
+
+
+def train_xor(seed, start, width=4, steps=400, lr=0.05):
+    """Train MLP(2, [width, 1]) on XOR from the seeded start ("random" or "copies")."""
+    random.seed(seed)
+    net = nn.MLP(2, [width, 1], activation="tanh")
+    if start == "copies":
+        make_copies(net)
+    for _ in range(steps):
+        loss = sum((net(xi) - yi) ** 2 for xi, yi in zip(xor_xs, xor_ys))
         net.zero_grad()
         loss.backward()
         for p in net.parameters():
-            p.data -= 0.05 * p.grad
-    first_weights = [f"{n.w[0].data:+.4f}" for n in net.layers[0].neurons]
-    print(f"{start:>6} start, after 20 steps: loss {loss.data:.4f}; first weights {', '.join(first_weights)}")
+            p.data -= lr * p.grad
+    return net, loss.data
+
+
+# %%
+for start, width in (("random", 4), ("copies", 4), ("random", 1)):
+    runs = [train_xor(seed, start, width) for seed in range(10)]
+    finals = [final for _, final in runs]
+    print(
+        f"MLP(2, [{width}, 1]), {start:>6} start: loss after 400 steps {min(finals):.4f} to {max(finals):.4f}"
+        f" over seeds 0-9; seed 0's first-layer first weights "
+        + ", ".join(f"{n.w[0].data:+.4f}" for n in runs[0][0].layers[0].neurons)
+    )
 
 # %% [markdown]
-# From the equal start the four first-layer neurons still hold identical weights after
-# 20 steps (+0.4359 each), and the loss is still 3.9929: each layer of four works as one
-# neuron copied four times, and no number of steps can separate them. From the random
-# start the weights have moved apart and the loss is 0.0000 to four decimals. Random
-# starting weights are the cheapest way to make the neurons of a layer differ.
+# <!-- claim: ch07-copies-cost-xor -->
+# From every one of the ten random starts the four hidden neurons move apart and solve
+# XOR: the loss ends at 0.0000 to four decimals. From the same ten starts made into
+# copies, the four neurons still hold identical weights after 400 steps (seed 0's are
+# printed), and the loss is stuck between 2.7649 and 4.0000: no seed gets below 2.7.
+# A network with one hidden neuron does no better (2.6935 to 4.0000): four copies are
+# one neuron. Random starting weights are the cheapest way to make the neurons
+# of a layer differ. (On an easy task the copies need not show: chapter 8's four examples
+# can be learned by a network only one neuron wide, and a layer of copies learns them too.)
 #
 # A wrong input size is caught at once, with a message that says what was expected. This
 # network reads 3 inputs; here it is given 2:
@@ -362,10 +395,30 @@ print(f"of which parameters: {n_params_in_graph}")
 # copies of one. Where the other 353 come from is exercise 3: predict the count for any
 # network and any number of examples, then let the check build the graphs and compare.
 #
-# This is the scalar engine's weakness in one number: about ten `Value` objects per
-# parameter, each a Python object with its own small tuples of inputs and local
-# derivatives, all built again at every training step. Chapter 11 replaces them with
-# arrays.
+# That is also the scalar engine's weakness in one number: about ten nodes per
+# parameter, each one a Python object, all built again at every training step. Python's
+# garbage collector keeps a list of the objects it tracks, so counting that list before
+# and after one forward pass counts the objects the pass made (with the collector paused
+# in between, so that nothing is freed while we count):
+
+# %%
+import gc
+
+gc.collect()
+gc.disable()
+before = len(gc.get_objects())
+counted = sum((model(xi) - yi) ** 2 for xi, yi in zip(xs, ys))  # a new name: nothing is freed
+made = len(gc.get_objects()) - before
+gc.enable()
+new_nodes = len(counted.topological_order()) - len(model.parameters())  # the parameters existed already
+print(f"new nodes: {new_nodes}; new objects the collector tracks: {made}")
+
+# %% [markdown]
+# <!-- claim: ch07-one-object-per-node -->
+# 353 new nodes (394 less the 41 parameters, which existed before the pass) and 353 new
+# objects: one object per node, and nothing else. A node keeps its inputs and their
+# local derivatives in its own fields, not in lists or tuples of its own. Chapter 11
+# replaces these hundreds of small objects with a few arrays.
 #
 # ## How the graph grows with width
 #
