@@ -50,7 +50,7 @@ def test_scalar_and_tensor_engines_give_the_same_loss_and_gradients(ch11, seed):
 def test_spiral_fits_every_training_point_and_nearly_every_new_point_on_five_seeds(ch11):
     for seed in range(5):
         model, _, _, losses, accuracies = ch11["train_spiral"](seed)
-        assert abs(losses[0] - np.log(3)) < 0.012  # starts near log 3: a third for each class
+        assert 1.09 < losses[0] < 1.11  # starts near log 3 = 1.0986: a third for each class
         assert 1.0 in accuracies and 100 < accuracies.index(1.0) < 230  # first all right at 129..227
         assert accuracies[-1] == 1.0
         assert 0.993 <= ch11["new_point_accuracy"](model, seed) < 1.0  # 99.3-99.7 %: one or two missed
