@@ -540,7 +540,7 @@ print(f"Newton: {newton_steps} steps")
 
 # %%
 fig, ax = plt.subplots(figsize=(7.5, 4))
-for lr, how in ((best_direct, "best below 1/12"), (best_lr, "best of all")):
+for lr, how in ((best_direct, "best below 1/12"), (best_lr, "fastest on the grid")):
     descent = [abs(x - 1) for x in gradient_descent(2.0, lr, finished[lr])]
     ax.semilogy(
         range(len(descent)),
@@ -564,8 +564,9 @@ plt.show()
 # fastest, 0.074, needs 32 steps (its neighbours 0.073 and 0.075 need 33 and 32). Rates
 # from 0.152 to 0.164 get there by luck: the first step throws $x$ over the hump to
 # $-1.816$, the second throws it back to 0.838, close to 1, and the fastest of them,
-# 0.159, needs 17 steps. On the log scale the direct run is a straight line, a fixed
-# factor per step (linear convergence); Newton's curve bends ever more steeply down.
+# 0.159, needs 17 steps. On the log scale both runs end in straight lines, a fixed
+# factor per step (linear convergence), while Newton's curve bends ever more steeply
+# down.
 #
 # The lucky window does not settle on a finer grid: ten times finer finds 15 steps, and
 # finer grids keep finding faster rates, because somewhere in the window is a rate whose
