@@ -469,11 +469,11 @@ plt.show()
 #
 # How was this recipe chosen? By its worst held-out accuracy over ten splits (seeds 0 to
 # 9, each seed choosing the held-out fifth, the starting weights and the batch order),
-# every candidate run on the same ten. The plain recipe, 64 neurons, 30 epochs at a
-# constant rate of 0.1, no shifted copies, reaches 98.1 % on split 0 but only 95.6 % to
-# 98.3 % over the ten. A falling rate, a weight penalty, 128 neurons and inputs scaled to
-# unit variance, alone or in the combinations we tried, left the worst split at 96.7 %
-# or below. Shifted copies with a falling rate lifted it to 96.9 % with 64 neurons (15
+# every candidate run on the same ten. We started from a plain recipe: 64 neurons, 30
+# epochs at a constant rate of 0.1, no shifted copies (it is compared with the final one
+# below). A falling rate, a weight penalty, 128 neurons and inputs scaled to unit
+# variance, alone or in the combinations we tried, left the worst split at 96.7 % or
+# below; shifted copies with a falling rate lifted it to 96.9 % with 64 neurons (15
 # epochs) and to 97.2 % with 128 neurons (10 epochs), the recipe used here.
 
 # %% tags=["claim-setup"]
@@ -499,21 +499,21 @@ def split(seed):
     return inputs[train_idx], digits_y[train_idx], inputs[test_idx], digits_y[test_idx]
 
 
-def train_digits(seed):
+def train_digits(seed, hidden=HIDDEN, epochs=EPOCHS, shifts=SHIFTS, falling=True):
     """Train on split(seed), starting weights and batch order from the same seed.
 
     Returns the model, the held-out images and labels, and per epoch the mean training loss
-    over its batches and the held-out accuracy.
+    over its batches and the held-out accuracy. falling=False keeps the rate at LR.
     """
     X_train, y_train, X_test, y_test = split(seed)
-    X_big = np.concatenate([shifted(X_train, rows, cols) for rows, cols in SHIFTS])
-    y_big = np.tile(y_train, len(SHIFTS))
-    model = MLP(64, [HIDDEN, 10], seed=seed)
+    X_big = np.concatenate([shifted(X_train, rows, cols) for rows, cols in shifts])
+    y_big = np.tile(y_train, len(shifts))
+    model = MLP(64, [hidden, 10], seed=seed)
     optimizer = SGD(model.parameters(), lr=LR, momentum=MOMENTUM)
     batch_rng = np.random.default_rng(seed)
-    updates, done = EPOCHS * -(-len(y_big) // BATCH), 0
+    updates, done = epochs * -(-len(y_big) // BATCH), 0
     epoch_losses, test_accuracies = [], []
-    for _ in range(EPOCHS):
+    for _ in range(epochs):
         shuffled = batch_rng.permutation(len(y_big))
         batch_losses = []
         for first in range(0, len(shuffled), BATCH):
@@ -521,7 +521,8 @@ def train_digits(seed):
             loss = cross_entropy(model(X_big[batch]), y_big[batch])
             optimizer.zero_grad()
             loss.backward()
-            optimizer.lr = LR * 0.5 * (1 + np.cos(np.pi * done / updates))  # from LR down to 0
+            if falling:
+                optimizer.lr = LR * 0.5 * (1 + np.cos(np.pi * done / updates))  # from LR down to 0
             optimizer.step()
             done += 1
             batch_losses.append(float(loss.data))
@@ -558,21 +559,29 @@ print(f"training took {training_seconds:.1f} CPU seconds on this machine")
 # machine runs it.
 # <!-- claim: ch12-digits-in-seconds -->
 #
-# One split is one draw. Here is the same recipe on all ten splits it was chosen on:
+# One split is one draw. Here is the same recipe on all ten splits it was chosen on,
+# with the plain recipe beside it:
+
 
 # %%
-split_accuracies = {SEED: accuracy}
-for seed in range(1, 10):
-    model, X_held, y_held, _, _ = train_digits(seed)
-    split_accuracies[seed] = np.mean(model(X_held).data.argmax(axis=1) == y_held)
-print("split:    " + " ".join(f"{seed:>6d}" for seed in split_accuracies))
-print("accuracy: " + " ".join(f"{acc:6.1%}" for acc in split_accuracies.values()))
-low, high = min(split_accuracies.values()), max(split_accuracies.values())
-print(f"lowest {low:.1%}, highest {high:.1%}; at least 97 % on every split: {low >= 0.97}")
+def held_out_accuracy(seed, **recipe):
+    model, X_held, y_held, _, _ = train_digits(seed, **recipe)
+    return np.mean(model(X_held).data.argmax(axis=1) == y_held)
+
+
+plain = {"hidden": 64, "epochs": 30, "shifts": [(0, 0)], "falling": False}
+plain_accuracies = {seed: held_out_accuracy(seed, **plain) for seed in range(10)}
+split_accuracies = {SEED: accuracy} | {seed: held_out_accuracy(seed) for seed in range(1, 10)}
+print("split:          " + " ".join(f"{seed:>6d}" for seed in split_accuracies))
+print("plain recipe:   " + " ".join(f"{acc:6.1%}" for acc in plain_accuracies.values()))
+print("this recipe:    " + " ".join(f"{acc:6.1%}" for acc in split_accuracies.values()))
+for name, accs in (("plain recipe", plain_accuracies), ("this recipe", split_accuracies)):
+    low, high = min(accs.values()), max(accs.values())
+    print(f"{name}: lowest {low:.1%}, highest {high:.1%}; at least 97 % on every split: {low >= 0.97}")
 
 # %% [markdown]
-# 98.1 % on split 0; 97.2 % to 99.4 % over the ten splits, and at least 97 % on every
-# one. The recipe was chosen on these ten, which flatters it, so we also ran it on ten
+# The plain recipe also gets 98.1 % on split 0, but only 95.6 % to 98.3 % over the ten;
+# this recipe gets 97.2 % to 99.4 %, at least 97 % on every one. The recipe was chosen on these ten, which flatters it, so we also ran it on ten
 # fresh splits (seeds 10 to 19) that played no part in the choice: every one of them
 # reached 97 % too, and a claims test re-runs five of them.
 # <!-- claim: ch12-digits-97 -->
