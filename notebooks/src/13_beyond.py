@@ -595,8 +595,7 @@ print(f"one rate for all four starts: lr = {best_shared:.3f}, {slowest} steps fr
 # for that start, and each start has a different fastest rate. One rate for all four
 # starts must be small enough for the steepest start, $x = 3$, where $f''(3) = 104$,
 # and then it crawls near the minimum: the best one, 0.028, needs 100 steps from its
-# slowest start, against Newton's 7 at most, with no rate to tune. (Refining the grid
-# to 0.0001 or 0.00001 gives the same 100 steps.)
+# slowest start, against Newton's 7 at most, with no rate to tune.
 # <!-- claim: ch13-newton-beats-descent -->
 #
 # Why can gradient descent not simply take the step that suits the minimum? Near $x = 1$
