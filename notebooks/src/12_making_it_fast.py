@@ -277,8 +277,8 @@ plt.tight_layout()
 plt.show()
 
 # %% [markdown]
-# Read the bars from the bottom. The blue part, the engine's own work, is about the same
-# under every setting (it moves a little from run to run). With the defaults,
+# Read the bars from the bottom. In this run the blue part, the engine's own work, is
+# about the same under every setting (it moves from run to run). With the defaults,
 # one step runs many scans of generation 0 (one per 700 new objects), a tenth as many of
 # generation 1 and at most a few full scans, and in this run the full scans (red) take most of the collector's time: each walks every tracked object alive,
 # the graph being built and the previous one, hundreds of thousands of objects. Raising
