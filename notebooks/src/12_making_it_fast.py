@@ -12,13 +12,15 @@
 # 3. **scalar against tensor engine** on the same training run, same losses, on a log
 #    scale;
 # 4. **a real data set**: 1,797 handwritten digits, a classifier trained in a few
-#    seconds to 97 % or more on digits it has never seen.
+#    seconds that reads at least 97 % of the digits it has never seen, on each of ten
+#    different splits of the data.
 #
 # Timings differ from machine to machine and from run to run, so they appear only in
-# plots; what the notebook prints (call counts, losses, accuracies) is the same on every
-# run.
+# plots (pictures are not compared when the notebook is checked) and in one printed
+# line, in a cell whose output is not compared either; everything else the notebook prints (call counts, losses, accuracies) is
+# the same on every run.
 
-# %%
+# %% tags=["claim-setup"]
 import cProfile
 import gc
 import pstats
@@ -46,7 +48,7 @@ xs, ys = X.tolist(), y.tolist()  # plain lists for the scalar engine
 # learner writes it: the collector left at its default settings, and the previous
 # step's `loss` (with its whole graph) still alive while the next graph is built.
 
-# %%
+# %% tags=["claim-setup"]
 scalar_model = nn.MLP(2, [16, 16, 1])
 start_weights = [p.data for p in scalar_model.parameters()]
 
@@ -289,8 +291,8 @@ plt.tight_layout()
 plt.show()
 
 # %% [markdown]
-# Read the bars from the bottom. The blue part, the engine's own work, is about the same
-# under every setting (it moves a little from run to run). With the defaults,
+# Read the bars from the bottom. In this run the blue part, the engine's own work, is
+# about the same under every setting (it moves from run to run). With the defaults,
 # one step runs many scans of generation 0 (one per 700 new objects), a tenth as many of
 # generation 1 and at most a few full scans, and in this run the full scans (red) take most of the collector's time: each walks every tracked object alive,
 # the graph being built and the previous one, hundreds of thousands of objects. Raising
@@ -298,7 +300,8 @@ plt.show()
 # which look at recent objects only. With the collector off, only blue is left. (Machines
 # differ in the split; run the cell again to see how much it moves.)
 #
-# So most of the cost is the full scans, and a full scan walks every live object. One more
+# So in this run most of the collector's cost was the full scans, and a full scan walks
+# every live object. One more
 # experiment checks that its time follows the number of live objects: it times one full
 # collection (`gc.collect()`, the best of three) with 0, 1, 2 and then 3 step graphs kept
 # alive, and changes nothing else.
@@ -339,7 +342,8 @@ plt.show()
 
 # %% [markdown]
 # Each step graph kept alive adds the same block of objects (one or more per node of its
-# 68,818), and the time of a full scan rises with them, close to a straight line; with no
+# 68,818), and in this run the time of a full scan rises with them, close to a straight
+# line; with no
 # graph alive what is left is the rest of the kernel (NumPy, matplotlib, the notebook). A
 # tensor graph is a few dozen objects, so by this line a tensor step adds next to nothing
 # to a full scan.
@@ -358,7 +362,7 @@ plt.show()
 # fraction of a second); the tensor engine runs all 100 steps of chapter 9. Both use
 # the plain loop with the collector at its defaults.
 
-# %%
+# %% tags=["claim-setup"]
 reset(scalar_model)
 tensor_model = MLP.from_scalar(scalar_model)
 targets = y.reshape(-1, 1).astype(float)
@@ -375,6 +379,7 @@ def tensor_step(model, k):
     return loss
 
 
+# %%
 SCALAR_STEPS, TENSOR_STEPS = 3, 100
 scalar_losses, scalar_times, tensor_losses, tensor_times = [], [], [], []
 for k in range(TENSOR_STEPS):
@@ -403,7 +408,7 @@ print(
 # result: 100 % of the points right after 100 steps. Now the time per step, on a log
 # scale, since the two bars differ by orders of magnitude:
 
-# %%
+# %% tags=["nbval-ignore-output"]
 scalar_median, tensor_median = np.median(scalar_times), np.median(tensor_times)
 fig, ax = plt.subplots(figsize=(7, 3.6))
 ax.bar(
@@ -419,11 +424,14 @@ ax.set_title(
 ax.grid(True, axis="y", which="both", alpha=0.3)
 plt.tight_layout()
 plt.show()
-print(f"tensor engine at least 20x faster per step: {scalar_median / tensor_median > 20}")
 
 # %% [markdown]
-# The ratio in the title is this run's (the printed line checks only that it is above
-# 20, so that it holds on any machine). The work is the same arithmetic. What changed is who loops: the
+# The ratio in the title is this run's, and it changes from machine to machine and from
+# run to run (so this cell's output is not compared when the notebook is checked). It is
+# large everywhere: hundreds to thousands on the machines we tried, and a claims test checks
+# that it is above 20 on whatever machine runs it.
+# <!-- claim: ch12-tensor-faster -->
+# The work is the same arithmetic. What changed is who loops: the
 # scalar engine runs a Python method, and creates a Python object, for each of the
 # 68,818 operations, while the tensor engine makes 45 calls into NumPy, whose loops over
 # the numbers run in compiled code.
@@ -435,8 +443,10 @@ print(f"tensor engine at least 20x faster per step: {scalar_median / tensor_medi
 # `micrograd_lesson/data/README.md`). Each is an 8 × 8 image whose pixels count the ink
 # in a 4 × 4 block of the original scan, 0 to 16.
 
-# %%
+# %% tags=["claim-setup"]
 digits_X, digits_y = load_digits()
+
+# %%
 print(
     f"images: {digits_X.shape[0]}, each {digits_X.shape[1]} pixels; digits per class: "
     f"{np.bincount(digits_y).min()} to {np.bincount(digits_y).max()}"
@@ -451,64 +461,145 @@ plt.tight_layout()
 plt.show()
 
 # %% [markdown]
-# We hold out a fifth of the images, chosen at random with a fixed seed: 360 digits the
+# We hold out a fifth of the images, chosen at random with a seed: 360 digits the
 # network never trains on, to measure it honestly. (The 1,797 images come from 13
 # writers, so held-out digits are by people the network has seen; digits from new
 # writers would be a harder test.) Pixels are divided by 16, so every input lies in
 # [0, 1].
 #
-# The network is `MLP(64, [64, 10])`: 64 pixels in, 64 ReLU neurons, 10 logits out, one
-# per digit, trained with softmax cross-entropy from chapter 11. Each update uses a
-# **mini-batch** of 32 training images, and 45 updates make one pass over the 1,437
-# training images (an **epoch**); 30 epochs, gradient descent with momentum 0.9 and
-# learning rate 0.1.
+# The network is `MLP(64, [HIDDEN, 10])`: 64 pixels in, 128 ReLU neurons, 10 logits out,
+# one per digit, trained with softmax cross-entropy from chapter 11. Two more ideas make
+# it reliable:
+#
+# - **Shifted copies.** A digit moved by one pixel is still the same digit, so every
+#   training image is also shown moved one pixel up, down, left and right (what moves in
+#   is blank): 5 × 1,437 = 7,185 training images. The network learns not to depend on
+#   exactly where the ink sits.
+# - **A falling learning rate.** Each update uses a **mini-batch** of 32 images, with
+#   momentum 0.9; the learning rate starts at 0.1 and falls along half a cosine wave to
+#   0 at the last update, so the last epochs settle instead of jumping about.
+#
+# One pass over the training images is an **epoch**; there are 10.
+#
+# How was this recipe chosen? By its worst held-out accuracy over ten splits (seeds 0 to
+# 9, each seed choosing the held-out fifth, the starting weights and the batch order),
+# every candidate run on the same ten. We started from a plain recipe: 64 neurons, 30
+# epochs at a constant rate of 0.1, no shifted copies (it is compared with the final one
+# below). A falling rate, a weight penalty, 128 neurons and inputs scaled to unit
+# variance, alone or in the combinations we tried, left the worst split at 96.7 % or
+# below; shifted copies with a falling rate lifted it to 96.9 % with 64 neurons (15
+# epochs) and to 97.2 % with 128 neurons (10 epochs), the recipe used here.
+
+# %% tags=["claim-setup"]
+HIDDEN, EPOCHS, BATCH, LR, MOMENTUM = 128, 10, 32, 0.1, 0.9
+SHIFTS = [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)]  # (rows down, columns right): itself, then 4 moves
+
+
+def shifted(images, rows, cols):
+    """Images (one 64-pixel row each) moved by `rows` down and `cols` right; what moves in is blank."""
+    square = images.reshape(-1, 8, 8)
+    moved = np.zeros_like(square)
+    moved[:, max(rows, 0) : 8 + min(rows, 0), max(cols, 0) : 8 + min(cols, 0)] = square[
+        :, max(-rows, 0) : 8 + min(-rows, 0), max(-cols, 0) : 8 + min(-cols, 0)
+    ]
+    return moved.reshape(-1, 64)
+
+
+def split(seed):
+    """A fifth of the digits held out, chosen by seed: X_train, y_train, X_test, y_test (pixels in [0, 1])."""
+    order = np.random.default_rng(seed).permutation(len(digits_y))
+    test_idx, train_idx = order[:360], order[360:]
+    inputs = digits_X / 16.0
+    return inputs[train_idx], digits_y[train_idx], inputs[test_idx], digits_y[test_idx]
+
+
+def train_digits(seed, hidden=HIDDEN, epochs=EPOCHS, shifts=SHIFTS, falling=True):
+    """Train on split(seed), starting weights and batch order from the same seed.
+
+    Returns the model, the held-out images and labels, and per epoch the mean training loss
+    over its batches and the held-out accuracy. falling=False keeps the rate at LR.
+    """
+    X_train, y_train, X_test, y_test = split(seed)
+    X_big = np.concatenate([shifted(X_train, rows, cols) for rows, cols in shifts])
+    y_big = np.tile(y_train, len(shifts))
+    model = MLP(64, [hidden, 10], seed=seed)
+    optimizer = SGD(model.parameters(), lr=LR, momentum=MOMENTUM)
+    batch_rng = np.random.default_rng(seed)
+    updates, done = epochs * -(-len(y_big) // BATCH), 0
+    epoch_losses, test_accuracies = [], []
+    for _ in range(epochs):
+        shuffled = batch_rng.permutation(len(y_big))
+        batch_losses = []
+        for first in range(0, len(shuffled), BATCH):
+            batch = shuffled[first : first + BATCH]
+            loss = cross_entropy(model(X_big[batch]), y_big[batch])
+            optimizer.zero_grad()
+            loss.backward()
+            if falling:
+                optimizer.lr = LR * 0.5 * (1 + np.cos(np.pi * done / updates))  # from LR down to 0
+            optimizer.step()
+            done += 1
+            batch_losses.append(float(loss.data))
+        epoch_losses.append(np.mean(batch_losses))
+        test_accuracies.append(np.mean(model(X_test).data.argmax(axis=1) == y_test))
+    return model, X_test, y_test, epoch_losses, test_accuracies
+
 
 # %%
-order = np.random.default_rng(SEED).permutation(len(digits_y))
-test_idx, train_idx = order[:360], order[360:]
-inputs = digits_X / 16.0
-X_train, y_train, X_test, y_test = (
-    inputs[train_idx],
-    digits_y[train_idx],
-    inputs[test_idx],
-    digits_y[test_idx],
-)
-
-digit_model = MLP(64, [64, 10], seed=SEED)
-optimizer = SGD(digit_model.parameters(), lr=0.1, momentum=0.9)
-batch_rng = np.random.default_rng(SEED)
-EPOCHS, BATCH = 30, 32
-epoch_losses, test_accuracies = [], []
-
-started = time.perf_counter()
+started = time.process_time()
+digit_model, X_test, y_test, epoch_losses, test_accuracies = train_digits(SEED)
+training_seconds = time.process_time() - started
 for epoch in range(EPOCHS):
-    shuffled = batch_rng.permutation(len(y_train))
-    batch_losses = []
-    for first in range(0, len(shuffled), BATCH):
-        batch = shuffled[first : first + BATCH]
-        loss = cross_entropy(digit_model(X_train[batch]), y_train[batch])
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        batch_losses.append(float(loss.data))
-    epoch_losses.append(np.mean(batch_losses))
-    test_accuracies.append(np.mean(digit_model(X_test).data.argmax(axis=1) == y_test))
-    if epoch % 10 == 0 or epoch == EPOCHS - 1:
-        print(
-            f"epoch {epoch + 1:2d}: training loss {epoch_losses[-1]:.4f}, held-out accuracy {test_accuracies[-1]:.1%}"
-        )
-training_seconds = time.perf_counter() - started
-
+    print(
+        f"epoch {epoch + 1:2d}: training loss {epoch_losses[epoch]:.4f}, "
+        f"held-out accuracy {test_accuracies[epoch]:.1%}"
+    )
 predictions = digit_model(X_test).data.argmax(axis=1)
 accuracy = np.mean(predictions == y_test)
 print(f"held-out accuracy: {accuracy:.1%} ({np.sum(predictions == y_test)} of {len(y_test)})")
-print(f"trained in under 10 seconds: {training_seconds < 10}")
 
 # %% [markdown]
-# After one epoch the network already reads 86.9 % of the held-out digits right; after
-# 30 it gets 98.1 % of the 360 (353 of them). The whole training, 30 × 45 = 1,350
-# updates, takes a second or two on an ordinary laptop (the printed line checks the
-# 10-second goal). The curves:
+# After one epoch the network already reads 92.5 % of the held-out digits right;
+# after 10 it gets 98.1 % of the 360 (353 of them). How long did that take? The next
+# cell prints the CPU time of this run (it differs from machine to machine, so its
+# output is not compared when the notebook is checked):
+
+# %% tags=["nbval-ignore-output"]
+print(f"training took {training_seconds:.1f} CPU seconds on this machine")
+
+# %% [markdown]
+# On the machines we tried it took one to a few CPU seconds (2,250 updates of 32
+# images), and a claims test checks that it stays under 10 CPU seconds on whatever
+# machine runs it.
+# <!-- claim: ch12-digits-in-seconds -->
+#
+# One split is one draw. Here is the same recipe on all ten splits it was chosen on,
+# with the plain recipe beside it:
+
+
+# %%
+def held_out_accuracy(seed, **recipe):
+    model, X_held, y_held, _, _ = train_digits(seed, **recipe)
+    return np.mean(model(X_held).data.argmax(axis=1) == y_held)
+
+
+plain = {"hidden": 64, "epochs": 30, "shifts": [(0, 0)], "falling": False}
+plain_accuracies = {seed: held_out_accuracy(seed, **plain) for seed in range(10)}
+split_accuracies = {SEED: accuracy} | {seed: held_out_accuracy(seed) for seed in range(1, 10)}
+print("split:          " + " ".join(f"{seed:>6d}" for seed in split_accuracies))
+print("plain recipe:   " + " ".join(f"{acc:6.1%}" for acc in plain_accuracies.values()))
+print("this recipe:    " + " ".join(f"{acc:6.1%}" for acc in split_accuracies.values()))
+for name, accs in (("plain recipe", plain_accuracies), ("this recipe", split_accuracies)):
+    low, high = min(accs.values()), max(accs.values())
+    print(f"{name}: lowest {low:.1%}, highest {high:.1%}; at least 97 % on every split: {low >= 0.97}")
+
+# %% [markdown]
+# The plain recipe also gets 98.1 % on split 0, but only 95.6 % to 98.3 % over the ten;
+# this recipe gets 97.2 % to 99.4 %, at least 97 % on every one. The recipe was chosen on these ten, which flatters it, so we also ran it on ten
+# fresh splits (seeds 10 to 19) that played no part in the choice: every one of them
+# reached 97 % too, and a claims test re-runs five of them.
+# <!-- claim: ch12-digits-97 -->
+# The curves of the split-0 run:
 
 # %%
 fig, (ax_loss, ax_acc) = plt.subplots(1, 2, figsize=(10, 3.4))
@@ -527,9 +618,10 @@ plt.tight_layout()
 plt.show()
 
 # %% [markdown]
-# The training loss keeps falling on a log scale; the held-out accuracy passes the
-# dashed 97 % line after about ten epochs and stays above it, moving by a digit or two
-# (each digit is 0.28 %) from epoch to epoch. Which digits does it confuse? A **confusion matrix** counts, for each
+# The training loss keeps falling on a log scale. The held-out accuracy moves by a few
+# digits (each digit is 0.28 %) from epoch to epoch while the learning rate is large,
+# passes the dashed 97 % line at epoch 5, and settles at 98.1 % as the rate falls to
+# zero in the last epochs. Which digits does it confuse? A **confusion matrix** counts, for each
 # true digit (row), how often the network said each digit (column); the diagonal holds
 # the correct answers.
 
@@ -560,12 +652,12 @@ mistakes = np.flatnonzero(predictions != y_test)
 print(f"{len(mistakes)} mistakes: " + ", ".join(f"{y_test[i]} read as {predictions[i]}" for i in mistakes))
 
 # %% [markdown]
-# Almost everything is on the diagonal. The 7 mistakes are listed under the matrix, and
-# four of them are the network saying 1: for a 2, two 8s and a 6. Here they are as
+# Almost everything is on the diagonal. The 7 mistakes are listed under the matrix: two
+# are the network saying 1 (for a 2 and an 8), and two are 3s read as 5. Here they are as
 # images, with the network's answer and the truth:
 
 # %%
-fig, axes = plt.subplots(1, len(mistakes), figsize=(min(10, 1.4 * len(mistakes)), 2.2))
+fig, axes = plt.subplots(1, len(mistakes), figsize=(min(8.5, 1.2 * len(mistakes)), 2.2))
 for ax, i in zip(np.atleast_1d(axes), mistakes):
     ax.imshow(X_test[i].reshape(8, 8), cmap="gray_r", vmin=0, vmax=1)
     ax.set_title(f"said {predictions[i]}\nwas {y_test[i]}", fontsize=10)
@@ -574,8 +666,8 @@ plt.tight_layout()
 plt.show()
 
 # %% [markdown]
-# At 8 × 8 pixels some of these are hard for a person too. A network of 4,810 parameters
-# trained for a second gets the rest right, and every number in this section came from
+# At 8 × 8 pixels some of these are hard for a person too. A network of 9,610 parameters
+# trained for a few seconds gets the rest right, and every number in this section came from
 # the engine built in chapters 1 to 11.
 #
 # ## Exercises
