@@ -258,25 +258,31 @@ class Tensor:
         for node in order:
             if node._prev:
                 node.grad = None
-        self._accumulate(gradient, fresh=True)
+        self._accumulate(gradient, source=None)
         for node in reversed(order):
             g = node.grad
             if g is None:
                 continue
             for child, rule in zip(node._prev, node._rules):
                 if child.requires_grad:
-                    share = _unbroadcast(rule(g), child.shape)
-                    # A rule that passes g on as it is (or a view of it) would make two
-                    # tensors share one array; a freshly computed one belongs to no one yet.
-                    child._accumulate(share, fresh=share is not g and share.base is None)
+                    child._accumulate(_unbroadcast(rule(g), child.shape), source=g)
 
-    def _accumulate(self, grad, fresh):
-        """Add a gradient contribution; `fresh` says no other tensor holds this array."""
+    def _accumulate(self, grad, source):
+        """Add a gradient contribution computed from `source`, the gradient of a tensor made from us."""
         if self.grad is None:
-            # Keep a fresh array as it is (no copy); copy one another tensor also holds.
-            self.grad = grad if fresh and type(grad) is np.ndarray else np.array(grad)
-        else:
+            if grad is source or grad.base is not None:  # `source` passed on as it is, or a view
+                if self._prev:  # an inner tensor may share it, read-only, so no += can corrupt it
+                    source.flags.writeable = False
+                    grad = grad.view()
+                    grad.flags.writeable = False
+                else:  # a leaf's gradient is the learner's to change: its own, writable array
+                    grad = grad.copy()
+            # A freshly computed array belongs to no one else: kept as it is, no copy.
+            self.grad = grad if type(grad) is np.ndarray else np.array(grad)
+        elif self.grad.flags.writeable:
             self.grad += grad  # our own array: add in place, no new one
+        else:
+            self.grad = self.grad + grad  # shared: a new array, which is then ours
 
     def topological_order(self):
         """Every tensor of the graph, each one after all of its inputs."""
