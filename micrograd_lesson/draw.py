@@ -10,49 +10,14 @@ import subprocess
 
 import graphviz
 
+from .graph import inputs, reachable, topological_order
+
 INSTALL_HINT = (
     "Graphviz's `dot` program was not found, so here is the graph as text. "
     "Install it: Debian/Ubuntu `sudo apt-get install graphviz`, macOS `brew install graphviz`, "
     "conda `conda install -c conda-forge python-graphviz`, Windows `winget install graphviz`."
 )
 MAX_NODES = 1000  # past this Graphviz's layout gets very slow
-
-
-def _inputs(node):
-    """A node's inputs in a fixed order (a set's order changes from run to run)."""
-    prev = node._prev
-    if isinstance(prev, (set, frozenset)):
-        return sorted(prev, key=lambda v: (str(getattr(v, "label", "")), v.data, str(v._op)))
-    return tuple(prev)
-
-
-def _walk(root):
-    """Every distinct node reachable from root, in depth-first pre-order."""
-    seen, order, stack = set(), [], [root]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        order.append(node)
-        stack.extend(reversed(_inputs(node)))
-    return order
-
-
-def _inputs_first(root):
-    """Every node reachable from root, each after all of its inputs (no recursion)."""
-    done, order, stack = set(), [], [(root, False)]
-    while stack:
-        node, expanded = stack.pop()
-        if id(node) in done:
-            continue
-        if expanded:
-            done.add(id(node))
-            order.append(node)
-            continue
-        stack.append((node, True))
-        stack.extend((child, False) for child in _inputs(node) if id(child) not in done)
-    return order
 
 
 def _fmt(x):
@@ -161,7 +126,7 @@ def draw_dot(root, format="svg", rankdir="auto", *, notes=None, show_grad=True, 
             raise TypeError(
                 f"draw_dot needs an object with data, _prev and _op; {type(root).__name__} has no {attr!r}"
             )
-    nodes = _walk(root)
+    nodes = reachable(root)
     if len(nodes) > max_nodes:
         raise ValueError(
             f"this graph has {len(nodes)} values, more than max_nodes={max_nodes}; Graphviz "
@@ -192,7 +157,7 @@ def draw_dot(root, format="svg", rankdir="auto", *, notes=None, show_grad=True, 
         if node._op:
             g.node(name + "_op", label=str(node._op), shape="ellipse")
             g.edge(name + "_op", name)
-        for child in _inputs(node):
+        for child in inputs(node):
             g.edge(names[id(child)], name + "_op" if node._op else name)
 
     n_ops = sum(1 for n in nodes if n._op)
@@ -228,13 +193,13 @@ def _best_direction(nodes, labels):
     spacing draw_dot sets.
     """
     layer = {}
-    for node in _inputs_first(nodes[0]):
-        below = max((layer[id(c)] for c in _inputs(node)), default=-1)
+    for node in topological_order(nodes[0]):
+        below = max((layer[id(c)] for c in inputs(node)), default=-1)
         layer[id(node)] = below + 2 if node._op else below + 1
     first_use = {}  # like dot, a leaf sits just before the operation that first uses it
     for node in nodes:
-        for child in _inputs(node):
-            if not _inputs(child):
+        for child in inputs(node):
+            if not inputs(child):
                 use = layer[id(node)] - 1 if node._op else layer[id(node)]
                 first_use[id(child)] = min(first_use.get(id(child), use), use)
     layer.update({key: use - 1 for key, use in first_use.items()})
@@ -272,7 +237,7 @@ def _text_tree(root):
         if again:
             continue
         seen.add(id(node))
-        children = _inputs(node)
+        children = inputs(node)
         child_prefix = prefix + ("" if not branch else ("|   " if branch == "|-- " else "    "))
         for i, child in reversed(list(enumerate(children))):
             stack.append((child, child_prefix, "`-- " if i == len(children) - 1 else "|-- "))

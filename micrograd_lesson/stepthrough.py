@@ -26,7 +26,8 @@ import re
 
 import graphviz
 
-from .draw import FIT_HEIGHT_PX, FIT_WIDTH_PX, INSTALL_HINT, Drawing, _fmt, _inputs, _walk
+from .draw import FIT_HEIGHT_PX, FIT_WIDTH_PX, INSTALL_HINT, Drawing, _fmt
+from .graph import inputs, reachable, topological_order
 from .widgets import _described, _ipywidgets, in_jupyter_kernel
 
 __all__ = ["BackwardSteps", "step_through"]
@@ -75,7 +76,7 @@ class BackwardSteps:
                     f"step_through needs an object with data, grad, _prev and _op; "
                     f"{type(root).__name__} has no {attr!r}"
                 )
-        self.nodes = _walk(root)
+        self.nodes = reachable(root)
         if len(self.nodes) > MAX_NODES:
             raise ValueError(
                 f"this graph has {len(self.nodes)} values; step_through draws one frame per operation "
@@ -151,7 +152,7 @@ class BackwardSteps:
         return "\n".join(lines)
 
     def _leaf_grads(self, most=None):
-        leaves = [n for n in self.nodes if not _inputs(n)]
+        leaves = [n for n in self.nodes if not inputs(n)]
         shown = ", ".join(f"{self.names[id(n)]}.grad = {_fmt(self.grad(n))}" for n in leaves[:most])
         return shown + (", ..." if most and len(leaves) > most else "")
 
@@ -197,7 +198,7 @@ class BackwardSteps:
                 fill = {"style": "filled", "fillcolor": ORANGE} if node is firing else {}
                 g.node(name + "_op", label=str(node._op), margin="0.02", width="0.4", height="0.3", **fill)
                 g.edge(name + "_op", name, **({"color": "#e65100", "penwidth": "2"} if fill else {}))
-            for position, child in enumerate(_inputs(node)):
+            for position, child in enumerate(inputs(node)):
                 key = (id(child), id(node), position)
                 if node is firing:  # sending right now: bold, the arrow pointing back along the flow
                     attrs = {"color": "#c62828", "fontcolor": "#c62828", "penwidth": "2", "dir": "back"}
@@ -308,26 +309,12 @@ def _short(x):
     return "0" if text == "-0" else text
 
 
-def _topological(root):
-    """Every node, each after all of its inputs: the order backward() sorts into."""
-    order, visited, stack = [], set(), [(root, False)]
-    while stack:
-        node, inputs_done = stack.pop()
-        if inputs_done:
-            order.append(node)
-        elif id(node) not in visited:
-            visited.add(id(node))
-            stack.append((node, True))
-            stack.extend((child, False) for child in reversed(_inputs(node)) if id(child) not in visited)
-    return order
-
-
 def _run(root, names):
     """Run the backward pass on the side: [(node, its grad when its rule runs, [_Send, ...]), ...]."""
     grads = {id(root): 1.0}
     steps = []
-    for node in reversed(_topological(root)):
-        if not _inputs(node):
+    for node in reversed(topological_order(root)):
+        if not inputs(node):
             continue
         incoming = grads.get(id(node), 0.0)
         steps.append((node, incoming, _sends(node, incoming, grads, names)))
@@ -336,12 +323,12 @@ def _run(root, names):
 
 def _sends(node, incoming, grads, names):
     """What node's backward rule adds to each input, with the engine's own arithmetic."""
-    inputs = _inputs(node)
+    children = inputs(node)
     local_grads = getattr(node, "_local_grads", None)
     custom = "_backward" in getattr(node, "__dict__", {})
-    if local_grads is not None and not custom and len(local_grads) == len(inputs):
+    if local_grads is not None and not custom and len(local_grads) == len(children):
         sends = []
-        for position, (child, local) in enumerate(zip(inputs, local_grads)):
+        for position, (child, local) in enumerate(zip(children, local_grads)):
             if local is None:  # the engine's mark for an infinite slope, e.g. sqrt at 0
                 raise ZeroDivisionError(f"the derivative of {node._op} does not exist at {child.data}")
             before = grads.get(id(child), 0.0)
@@ -358,7 +345,7 @@ def _sends(node, incoming, grads, names):
 
 def _replay(node, incoming, grads, names):
     """Run a custom _backward with this pass's grads in place, record what it added, put the grads back."""
-    distinct = list({id(c): c for c in _inputs(node)}.values())
+    distinct = list({id(c): c for c in inputs(node)}.values())
     saved = [(v, v.grad) for v in [node, *distinct]]
     try:
         node.grad = incoming
@@ -378,7 +365,7 @@ def _replay(node, incoming, grads, names):
     for child in distinct:  # one send per distinct input: an input used twice gets its total
         before = grads.get(id(child), 0.0)
         grads[id(child)] = after[id(child)]
-        position = next(i for i, c in enumerate(_inputs(node)) if c is child)
+        position = next(i for i, c in enumerate(inputs(node)) if c is child)
         sends.append(
             _Send(child, position, incoming, None, after[id(child)] - before, before, after[id(child)])
         )

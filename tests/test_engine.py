@@ -676,3 +676,85 @@ def test_grad_with_create_graph_names_a_derivative_that_does_not_exist():
     a = Value(0.0)
     with pytest.raises(ZeroDivisionError, match=r"derivative of x\*\*0.5 does not exist at x = 0.0"):
         grad(a**0.5, [a], create_graph=True)
+
+
+# ---- one rule per operation, and what overflows or is undefined ----
+
+
+def test_dividing_by_a_tiny_number_gives_inf_with_gradient_minus_inf():
+    # d(a/b)/db = -(a/b)/b: computed as -a/b**2, b**2 underflows to 0 and Python raises.
+    b = Value(1e-320)
+    out = 1 / b
+    assert out.data == math.inf
+    out.backward()
+    assert b.grad == -math.inf
+    assert out._local_grads[1] == -math.inf
+
+
+def test_nan_and_inf_follow_micrograd():
+    # 0 * inf is nan: a zero gradient passed through an infinite slope is not skipped.
+    assert (Value(1e308) * 10).data == math.inf  # overflow is inf, silently
+    a, b = Value(0.0), Value(math.inf)
+    c = a * b
+    assert math.isnan(c.data)
+    d = (c * 0.0).relu()  # d's grad reaches c as 0 * (slope 0) ...
+    d.backward()
+    assert math.isnan(a.grad)  # ... and d(c)/d(a) = b = inf, so a.grad = 0 * inf = nan
+    micrograd = pytest.importorskip("micrograd.engine")
+    ma, mb = micrograd.Value(0.0), micrograd.Value(math.inf)
+    (((ma * mb) * 0.0).relu()).backward()
+    assert math.isnan(ma.grad)
+
+
+def test_skipping_zero_gradients_changes_no_result():
+    # backward() skips nodes whose gradient is 0 (and slopes finite); grad() runs every
+    # node's own _backward(). Both must give the very same numbers.
+    import random
+
+    rng = random.Random(5)
+    xs = [Value(rng.uniform(-1, 1)) for _ in range(6)]
+    out = sum(((xs[i] * xs[(i + 1) % 6]).relu() - xs[i].tanh()) * (xs[i] - 0.3).relu() for i in range(6))
+    expected = grad(out, xs)
+    out.backward()
+    assert [x.grad for x in xs] == expected
+    assert any(node.grad == 0.0 for node in out.topological_order() if node._prev)  # something was skipped
+
+
+@pytest.mark.parametrize("op", ["+", "-", "*", "/", "**", "neg", "exp", "log", "tanh", "sigmoid", "ReLU"])
+def test_one_rule_gives_the_floats_backward_uses_and_the_values_grad_builds(op):
+    from micrograd_lesson.engine import RULES
+
+    a, b = Value(0.7), Value(1.3)
+    node = {
+        "+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "/": lambda: a / b, "**": lambda: a**b,
+        "neg": lambda: -a, "exp": a.exp, "log": a.log, "tanh": a.tanh, "sigmoid": a.sigmoid, "ReLU": a.relu,
+    }[op]()  # fmt: skip
+    assert node._op == op and node._rule is RULES[op]
+    on_floats = RULES[op](node.data, *(p.data for p in node._prev))
+    assert node._local_grads == on_floats  # what backward() multiplies by
+    on_nodes = RULES[op](node, *node._prev)  # what grad(create_graph=True) builds on
+    assert [g.data if isinstance(g, Value) else g for g in on_nodes] == pytest.approx(
+        list(on_floats), rel=1e-15
+    )
+
+
+def test_a_power_rule_is_made_for_each_exponent():
+    x = Value(2.0)
+    cube, root = x**3, x**0.5
+    assert cube._rule is not root._rule
+    assert cube._local_grads == (12.0,) and cube._rule(cube, x)[0].data == 12.0
+    assert (x**0)._local_grads == (0.0,)
+    with pytest.raises(ZeroDivisionError, match=r"derivative of x\*\*0.5 does not exist at x = 0.0"):
+        (Value(0.0) ** 0.5).backward()
+
+
+def test_a_micrograd_style_closure_still_runs_in_backward():
+    x = Value(0.5)
+    out = Value(math.sin(x.data), (x,), "sin")
+
+    def _backward():
+        x.grad += math.cos(x.data) * out.grad
+
+    out._backward = _backward
+    (out * 3 + x).backward()
+    assert x.grad == pytest.approx(3 * math.cos(0.5) + 1, rel=1e-15)
