@@ -146,11 +146,15 @@ class Tensor:
         """NumPy's `@`: matrices, a vector on either side, and stacks of matrices (broadcast)."""
         other = _as_tensor(other)
         a, b = self.data, other.data
-        inner = b.shape[-2] if b.ndim >= 2 else b.shape[0] if b.ndim == 1 else None
-        if a.ndim == 0 or b.ndim == 0 or a.shape[-1] != inner:
+        if a.ndim == 0 or b.ndim == 0:
             raise ValueError(
-                f"matmul (@) of shapes {self.shape} and {other.shape}: the left's last axis must "
-                f"match the right's second-to-last (its only one, for a vector)"
+                f"matmul (@) needs at least one axis on each side, got shapes {a.shape} and {b.shape}"
+            )
+        inner, where = (b.shape[0], "only axis") if b.ndim == 1 else (b.shape[-2], "second-to-last axis")
+        if a.shape[-1] != inner:
+            raise ValueError(
+                f"matmul (@) of shapes {a.shape} and {b.shape}: the left's last axis "
+                f"({a.shape[-1]}) must match the right's {where} ({inner})"
             )
         try:
             data = a @ b
