@@ -31,7 +31,8 @@ Every ratio is printed twice: the median of the alternating runs (tensor / PyTor
 and the ratio of the total (equivalently mean) times, which also counts the odd slow run
 that the median hides (a garbage collection, a busy moment of the machine).
 
-Run it with `python benchmarks/bench_tensor.py` (PyTorch must be installed).
+Run it with `python benchmarks/bench_tensor.py` (PyTorch must be installed);
+`--table-only` runs race 4 alone.
 """
 
 import os
@@ -316,6 +317,10 @@ def size_table():
 
 
 def main():
+    if "--table-only" in sys.argv[1:]:  # e.g. to rerun the table under other memory settings
+        print(f"NumPy {np.__version__}, PyTorch {torch.__version__}, threads {torch.get_num_threads()}")
+        size_table()
+        return
     print(f"Python {sys.version.split()[0]}, NumPy {np.__version__}, PyTorch {torch.__version__}, 1 thread")
     pinned = ", ".join(f"{var}={os.environ[var]}" for var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"))
     print(f"threads: torch.get_num_threads() = {torch.get_num_threads()}, {pinned}")
