@@ -75,7 +75,7 @@ class SGD(Optimizer):
         mu = self.momentum
         for i, p in self._stepped():
             # With mu = 0 the velocity is just the gradient: plain descent.
-            self.velocity[i] = mu * self.velocity[i] + p.grad
+            self.velocity[i] = _decay_and_add(self.velocity[i], mu, p.grad)
             p.data -= self.lr * self.velocity[i]
 
     def __repr__(self):
@@ -202,6 +202,15 @@ class AdamW(Adam):
         for _, p in self._stepped():
             p.data *= 1 - self.lr * self.weight_decay
         super().step()
+
+
+def _decay_and_add(memory, decay, new):
+    """decay * memory + new: in place once memory is an array (no new array every step)."""
+    if isinstance(memory, np.ndarray):
+        memory *= decay
+        memory += new
+        return memory
+    return decay * memory + new  # a float; or, at a Tensor's first step, a new array of its own
 
 
 def _sqrt(x):
