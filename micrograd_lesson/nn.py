@@ -2,11 +2,13 @@
 
 Weights start uniform in [-1, 1) from Python's `random` module, so
 `random.seed(...)` before building a network makes it reproducible.
+`Module` is shared with the tensor layers of `tensor_nn`.
 """
 
 import random
 
 from .engine import Value
+from .tensor import Tensor
 
 ACTIVATIONS = ("relu", "tanh", "sigmoid", "linear")
 
@@ -20,8 +22,7 @@ class Module:
     def zero_grad(self):
         # Leaves accumulate gradients across backward() calls, so every
         # training step starts by resetting them.
-        for p in self.parameters():
-            p.grad = 0.0
+        zero_grads(self.parameters())
 
 
 class Neuron(Module):
@@ -108,6 +109,12 @@ class MLP(Module):
 
     def __repr__(self):
         return f"MLP of [{', '.join(str(layer) for layer in self.layers)}]"
+
+
+def zero_grads(params):
+    """Reset gradients: a Value's to 0.0, a Tensor's to None (backward makes a fresh array)."""
+    for p in params:
+        p.grad = None if isinstance(p, Tensor) else 0.0
 
 
 def _as_list(x):

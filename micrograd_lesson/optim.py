@@ -11,14 +11,21 @@ then in each training step call `zero_grad()`, run the forward pass and
         loss.backward()
         opt.step()
 
-Each optimiser keeps its own per-parameter memory (a velocity, running
-averages) in plain lists, index for index with `self.params`.
+The parameters may be `Value`s or `Tensor`s: every rule below is written once,
+in arithmetic that works on a float and on a NumPy array alike. Each optimiser
+keeps its own per-parameter memory (a velocity, running averages) in plain
+lists, index for index with `self.params`; an entry starts as 0.0 and becomes
+an array after a Tensor's first step.
 """
 
 import math
 import numbers
 
+import numpy as np
+
 from .engine import Value
+from .nn import zero_grads
+from .tensor import Tensor
 
 
 class Optimizer:
@@ -30,8 +37,14 @@ class Optimizer:
 
     def zero_grad(self):
         # backward() *adds* to a leaf's grad, so each step must start from 0.
-        for p in self.params:
-            p.grad = 0.0
+        zero_grads(self.params)
+
+    def _stepped(self):
+        """(index, parameter) for every parameter with a gradient to follow.
+
+        A Tensor the loss did not use has no gradient (None) and keeps its value.
+        """
+        return [(i, p) for i, p in enumerate(self.params) if p.grad is not None]
 
     def step(self):
         raise NotImplementedError(f"{type(self).__name__} must define step()")
@@ -62,9 +75,9 @@ class SGD(Optimizer):
 
     def step(self):
         mu = self.momentum
-        for i, p in enumerate(self.params):
+        for i, p in self._stepped():
             # With mu = 0 the velocity is just the gradient: plain descent.
-            self.velocity[i] = mu * self.velocity[i] + p.grad
+            self.velocity[i] = _decay_and_add(self.velocity[i], mu, p.grad)
             p.data -= self.lr * self.velocity[i]
 
     def __repr__(self):
@@ -87,9 +100,9 @@ class Adagrad(Optimizer):
         self.sum_sq = [0.0] * len(self.params)
 
     def step(self):
-        for i, p in enumerate(self.params):
+        for i, p in self._stepped():
             self.sum_sq[i] += p.grad * p.grad
-            p.data -= self.lr * p.grad / (math.sqrt(self.sum_sq[i]) + self.eps)
+            p.data -= self.lr * p.grad / (_sqrt(self.sum_sq[i]) + self.eps)
 
 
 class RMSprop(Optimizer):
@@ -110,9 +123,9 @@ class RMSprop(Optimizer):
 
     def step(self):
         a = self.alpha
-        for i, p in enumerate(self.params):
+        for i, p in self._stepped():
             self.v[i] = a * self.v[i] + (1 - a) * p.grad * p.grad
-            p.data -= self.lr * p.grad / (math.sqrt(self.v[i]) + self.eps)
+            p.data -= self.lr * p.grad / (_sqrt(self.v[i]) + self.eps)
 
 
 class Adam(Optimizer):
@@ -156,14 +169,14 @@ class Adam(Optimizer):
         # After t steps, m is (1 - b1**t) times too small on average: undo it.
         correction1 = 1 - b1**self.t
         correction2 = 1 - b2**self.t
-        for i, p in enumerate(self.params):
+        for i, p in self._stepped():
             g = self._gradient(p)
             self.m[i] = b1 * self.m[i] + (1 - b1) * g
             self.v[i] = b2 * self.v[i] + (1 - b2) * g * g
             m_hat = self.m[i] / correction1
             v_hat = self.v[i] / correction2
             # eps keeps the division finite when a gradient has been 0 throughout.
-            p.data -= self.lr * m_hat / (math.sqrt(v_hat) + self.eps)
+            p.data -= self.lr * m_hat / (_sqrt(v_hat) + self.eps)
 
     def __repr__(self):
         decay = f", weight_decay={self.weight_decay:g}" if self.weight_decay else ""
@@ -188,17 +201,32 @@ class AdamW(Adam):
         return p.grad  # the decay is applied to the weight itself, in step()
 
     def step(self):
-        for p in self.params:
+        for _, p in self._stepped():
             p.data *= 1 - self.lr * self.weight_decay
         super().step()
+
+
+def _decay_and_add(memory, decay, new):
+    """decay * memory + new: in place once memory is an array (no new array every step)."""
+    if isinstance(memory, np.ndarray):
+        memory *= decay
+        memory += new
+        return memory
+    return decay * memory + new  # a float; or, at a Tensor's first step, a new array of its own
+
+
+def _sqrt(x):
+    """The square root of a float (math's, as the scalar rules always took) or of an array."""
+    return np.sqrt(x) if isinstance(x, np.ndarray) else math.sqrt(x)
 
 
 # ---- input checks: a wrong argument should say what was wrong ----
 
 
 def _check_params(params, who):
-    if isinstance(params, Value):
-        raise TypeError(f"{who} needs a list of parameters, got a single Value; pass [p] instead")
+    if isinstance(params, (Value, Tensor)):
+        kind = type(params).__name__
+        raise TypeError(f"{who} needs a list of parameters, got a single {kind}; pass [p] instead")
     if hasattr(params, "parameters") and not isinstance(params, (list, tuple)):
         raise TypeError(
             f"{who} needs a list of parameters, but got the {type(params).__name__} itself; "
@@ -208,17 +236,19 @@ def _check_params(params, who):
         params = list(params)
     except TypeError:
         raise TypeError(
-            f"{who} needs a list of Value parameters, got {type(params).__name__}: {params!r}"
+            f"{who} needs a list of Value or Tensor parameters, got {type(params).__name__}: {params!r}"
         ) from None
     if not params:
         raise ValueError(f"{who} got an empty parameter list: there is nothing to optimise")
     seen = set()
     for i, p in enumerate(params):
-        if not isinstance(p, Value):
+        if not isinstance(p, (Value, Tensor)):
             raise TypeError(
-                f"{who} needs Value parameters, but item {i} is {type(p).__name__}: {p!r} "
-                f"(only a Value has a .grad to follow)"
+                f"{who} needs Value or Tensor parameters, but item {i} is {type(p).__name__}: {p!r} "
+                f"(only those have a .grad to follow)"
             )
+        if isinstance(p, Tensor) and not p.requires_grad:
+            raise TypeError(f"{who} needs tensors with requires_grad=True; item {i}, {p!r}, is not")
         if id(p) in seen:
             raise ValueError(f"{who}: item {i} ({p!r}) appears twice; it would be updated twice per step")
         seen.add(id(p))

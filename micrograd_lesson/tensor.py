@@ -1,10 +1,13 @@
 """A tensor reverse-mode autodiff engine: the `Value` idea over NumPy arrays.
 
 A `Tensor` holds a float64 array. Every operation makes a new `Tensor` that
-remembers its inputs (`_prev`) and a `_backward` function that applies the
-chain rule for that operation to whole arrays at once:
+remembers its inputs (`_prev`) and, for each input, a rule that turns the
+output's gradient into that input's share of it (`_rules`):
 
-    input.grad += (how the output depends on input)^T applied to output.grad
+    input.grad += rule(output.grad)    e.g. for a * b, a's rule is  g -> g * b
+
+A rule keeps the input *arrays* it needs, never the output tensor, so a graph
+has no reference cycle and Python frees it the moment the last reference goes.
 
 Two rules are new compared with scalars:
 
@@ -14,13 +17,15 @@ Two rules are new compared with scalars:
   stretched axes, brought back to the input's own shape.
 
 Chapter 11 builds this class on screen; chapter 12 races it against the scalar
-engine and trains a digit classifier with it.
+engine. Layers, the tensor MLP and the losses are in `tensor_nn`; the optimisers
+in `optim` serve Values and Tensors alike.
 """
 
-import math
 import numbers
 
 import numpy as np
+
+from .graph import topological_order
 
 
 def _as_array(data):
@@ -58,7 +63,7 @@ class Tensor:
 
     __array_priority__ = 1000  # `ndarray + Tensor` calls our __radd__, not NumPy's elementwise loop
 
-    def __init__(self, data, requires_grad=False, _children=(), _op=""):
+    def __init__(self, data, requires_grad=False, _children=(), _op="", _rules=()):
         self.data = _as_array(data)
         if not _children and self.data is data:  # a leaf gets its own copy: training must not
             self.data = data.copy()  # change the caller's array behind their back
@@ -66,7 +71,7 @@ class Tensor:
         self.requires_grad = bool(requires_grad)
         self._prev = tuple(_children)
         self._op = _op
-        self._backward = _nothing
+        self._rules = _rules  # one per input: output gradient -> that input's share
 
     @property
     def shape(self):
@@ -76,65 +81,33 @@ class Tensor:
         flag = ", requires_grad=True" if self.requires_grad else ""
         return f"Tensor(shape={self.shape}{flag})"
 
-    # ---- making results and passing gradients ----
-
-    def _result(self, data, children, op):
-        """A new tensor computed from `children`; it needs a gradient if any child does."""
-        return Tensor(data, any(c.requires_grad for c in children), children, op)
-
-    def _accumulate(self, grad):
-        """Add a gradient contribution, summed back to this tensor's shape."""
-        if not self.requires_grad:
-            return
-        grad = _unbroadcast(grad, self.shape)
-        # A fresh array the first time, so no two tensors ever share one grad array.
-        self.grad = np.array(grad) if self.grad is None else self.grad + grad
+    def _result(self, data, inputs, op, *rules):
+        """A new tensor computed from `inputs`; it needs a gradient if any input does."""
+        requires_grad = any(t.requires_grad for t in inputs)
+        return Tensor(data, requires_grad, inputs, op, rules if requires_grad else ())
 
     # ---- elementwise arithmetic, with broadcasting ----
 
     def __add__(self, other):
         other = _as_tensor(other)
-        out = self._result(_broadcast("add", self, other, np.add), (self, other), "+")
-
-        def _backward():
-            self._accumulate(out.grad)
-            other._accumulate(out.grad)
-
-        out._backward = _backward
-        return out
+        return self._result(_broadcast("add", self, other, np.add), (self, other), "+", _same, _same)
 
     def __sub__(self, other):
         other = _as_tensor(other)
-        out = self._result(_broadcast("subtract", self, other, np.subtract), (self, other), "-")
-
-        def _backward():
-            self._accumulate(out.grad)
-            other._accumulate(-out.grad)
-
-        out._backward = _backward
-        return out
+        data = _broadcast("subtract", self, other, np.subtract)
+        return self._result(data, (self, other), "-", _same, np.negative)
 
     def __mul__(self, other):
         other = _as_tensor(other)
-        out = self._result(_broadcast("multiply", self, other, np.multiply), (self, other), "*")
-
-        def _backward():
-            self._accumulate(other.data * out.grad)
-            other._accumulate(self.data * out.grad)
-
-        out._backward = _backward
-        return out
+        a, b = self.data, other.data
+        data = _broadcast("multiply", self, other, np.multiply)
+        return self._result(data, (self, other), "*", lambda g: b * g, lambda g: a * g)
 
     def __truediv__(self, other):
         other = _as_tensor(other)
-        out = self._result(_broadcast("divide", self, other, np.divide), (self, other), "/")
-
-        def _backward():
-            self._accumulate(out.grad / other.data)
-            other._accumulate(-out.grad * self.data / other.data**2)
-
-        out._backward = _backward
-        return out
+        a, b = self.data, other.data
+        data = _broadcast("divide", self, other, np.divide)
+        return self._result(data, (self, other), "/", lambda g: g / b, lambda g: -g * a / b**2)
 
     def __pow__(self, exponent):
         if not isinstance(exponent, numbers.Real) or isinstance(exponent, bool):
@@ -143,15 +116,14 @@ class Tensor:
             raise ValueError(
                 f"Tensor ** {exponent:g} of a negative number is not real; min is {self.data.min():g}"
             )
-        out = self._result(self.data**exponent, (self,), f"**{exponent:g}")
+        a = self.data
 
-        def _backward():
+        def rule(g):
             # n * x**(n-1); for n = 0 that is 0 everywhere (0 * 0**-1 would make nan at x = 0)
-            slope = exponent * self.data ** (exponent - 1) if exponent else np.zeros_like(self.data)
-            self._accumulate(slope * out.grad)
+            slope = exponent * a ** (exponent - 1) if exponent else np.zeros_like(a)
+            return slope * g
 
-        out._backward = _backward
-        return out
+        return self._result(a**exponent, (self,), f"**{exponent:g}", rule)
 
     def __neg__(self):
         return self * -1.0
@@ -168,23 +140,47 @@ class Tensor:
     def __rtruediv__(self, other):
         return _as_tensor(other) / self
 
-    # ---- the matrix product ----
+    # ---- the matrix product, with NumPy's rules ----
 
     def __matmul__(self, other):
+        """NumPy's `@`: matrices, a vector on either side, and stacks of matrices (broadcast)."""
         other = _as_tensor(other)
-        if self.data.ndim != 2 or other.data.ndim != 2 or self.shape[1] != other.shape[0]:
+        a, b = self.data, other.data
+        if a.ndim == 0 or b.ndim == 0:
             raise ValueError(
-                f"matmul (@) needs matrices (m, n) @ (n, p), got shapes {self.shape} and {other.shape}"
+                f"matmul (@) needs at least one axis on each side, got shapes {a.shape} and {b.shape}"
             )
-        out = self._result(self.data @ other.data, (self, other), "@")
+        inner, where = (b.shape[0], "only axis") if b.ndim == 1 else (b.shape[-2], "second-to-last axis")
+        if a.shape[-1] != inner:
+            raise ValueError(
+                f"matmul (@) of shapes {a.shape} and {b.shape}: the left's last axis "
+                f"({a.shape[-1]}) must match the right's {where} ({inner})"
+            )
+        try:
+            data = a @ b
+        except ValueError:
+            raise ValueError(
+                f"matmul (@) of shapes {self.shape} and {other.shape}: the stacks of matrices "
+                f"({self.shape[:-2]} and {other.shape[:-2]}) do not broadcast"
+            ) from None
+        if a.ndim == 2 and b.ndim == 2:  # the common case, (m, n) @ (n, p), without reshaping
+            return self._result(data, (self, other), "@", lambda g: g @ b.T, lambda g: a.T @ g)
+        # A vector is a matrix with one row (on the left) or one column (on the right), whose
+        # extra axis the result drops; the rules put it back, then take it away again.
+        a2 = a[np.newaxis, :] if a.ndim == 1 else a
+        b2 = b[:, np.newaxis] if b.ndim == 1 else b
 
-        def _backward():
-            # C = A @ B: each C[i, j] used row i of A and column j of B.
-            self._accumulate(out.grad @ other.data.T)  # (m, p) @ (p, n) -> (m, n), A's shape
-            other._accumulate(self.data.T @ out.grad)  # (n, m) @ (m, p) -> (n, p), B's shape
+        def as_matrices(g):
+            g = g[..., np.newaxis] if b.ndim == 1 else g
+            return g[..., np.newaxis, :] if a.ndim == 1 else g
 
-        out._backward = _backward
-        return out
+        def rule_a(g):  # dA = G @ B^T for each matrix of the stack, summed over broadcast copies
+            return _unbroadcast(as_matrices(g) @ np.swapaxes(b2, -1, -2), a2.shape).reshape(a.shape)
+
+        def rule_b(g):  # dB = A^T @ G likewise
+            return _unbroadcast(np.swapaxes(a2, -1, -2) @ as_matrices(g), b2.shape).reshape(b.shape)
+
+        return self._result(data, (self, other), "@", rule_a, rule_b)
 
     def __rmatmul__(self, other):
         return _as_tensor(other) @ self
@@ -192,89 +188,52 @@ class Tensor:
     # ---- elementwise functions ----
 
     def relu(self):
-        out = self._result(np.maximum(self.data, 0.0), (self,), "relu")
-
-        def _backward():
-            self._accumulate((self.data > 0) * out.grad)  # slope 1 right of 0, else 0
-
-        out._backward = _backward
-        return out
+        a = self.data
+        return self._result(np.maximum(a, 0.0), (self,), "relu", lambda g: (a > 0) * g)  # slope 1 or 0
 
     def sigmoid(self):
         # 1 / (1 + e^-x) written as (1 + tanh(x / 2)) / 2, which never overflows.
-        out = self._result(0.5 * (1.0 + np.tanh(0.5 * self.data)), (self,), "sigmoid")
-
-        def _backward():
-            self._accumulate(out.data * (1.0 - out.data) * out.grad)
-
-        out._backward = _backward
-        return out
+        s = 0.5 * (1.0 + np.tanh(0.5 * self.data))
+        return self._result(s, (self,), "sigmoid", lambda g: s * (1.0 - s) * g)
 
     def tanh(self):
-        out = self._result(np.tanh(self.data), (self,), "tanh")
-
-        def _backward():
-            self._accumulate((1.0 - out.data**2) * out.grad)
-
-        out._backward = _backward
-        return out
+        t = np.tanh(self.data)
+        return self._result(t, (self,), "tanh", lambda g: (1.0 - t**2) * g)
 
     def exp(self):
-        out = self._result(np.exp(self.data), (self,), "exp")
-
-        def _backward():
-            self._accumulate(out.data * out.grad)  # e^x is its own derivative
-
-        out._backward = _backward
-        return out
+        e = np.exp(self.data)
+        return self._result(e, (self,), "exp", lambda g: e * g)  # e^x is its own derivative
 
     def log(self):
-        if np.any(self.data <= 0):
-            raise ValueError(f"log needs positive numbers; this {self.shape} tensor has {self.data.min():g}")
-        out = self._result(np.log(self.data), (self,), "log")
-
-        def _backward():
-            self._accumulate(out.grad / self.data)
-
-        out._backward = _backward
-        return out
+        a = self.data
+        if np.any(a <= 0):
+            raise ValueError(f"log needs positive numbers; this {self.shape} tensor has {a.min():g}")
+        return self._result(np.log(a), (self,), "log", lambda g: g / a)
 
     # ---- reductions and shapes ----
 
     def sum(self, axis=None, keepdims=False):
-        out = self._result(self.data.sum(axis=axis, keepdims=keepdims), (self,), "sum")
+        shape = self.shape
 
-        def _backward():
+        def rule(g):
             # Every summed element gets the whole gradient of its sum: put the
             # summed axes back (length 1), then stretch them to the input's shape.
-            grad = out.grad if keepdims or axis is None else np.expand_dims(out.grad, axis)
-            self._accumulate(np.broadcast_to(grad, self.shape))
+            g = g if keepdims or axis is None else np.expand_dims(g, axis)
+            return np.broadcast_to(g, shape)
 
-        out._backward = _backward
-        return out
+        return self._result(self.data.sum(axis=axis, keepdims=keepdims), (self,), "sum", rule)
 
     def mean(self, axis=None, keepdims=False):
         total = self.sum(axis=axis, keepdims=keepdims)
         return total * (total.data.size / self.data.size)  # divide by how many were summed
 
     def reshape(self, *shape):
-        out = self._result(self.data.reshape(*shape), (self,), "reshape")
-
-        def _backward():
-            self._accumulate(out.grad.reshape(self.shape))
-
-        out._backward = _backward
-        return out
+        old = self.shape
+        return self._result(self.data.reshape(*shape), (self,), "reshape", lambda g: g.reshape(old))
 
     @property
     def T(self):
-        out = self._result(self.data.T, (self,), "T")
-
-        def _backward():
-            self._accumulate(out.grad.T)  # transposing twice gives the original layout
-
-        out._backward = _backward
-        return out
+        return self._result(self.data.T, (self,), "T", _transpose)  # transposing twice gives the original
 
     # ---- backpropagation ----
 
@@ -295,35 +254,52 @@ class Tensor:
                     f"or pass backward(gradient=...) of shape {self.shape}"
                 )
             gradient = np.ones_like(self.data)
-        gradient = _as_array(gradient)
+        else:
+            gradient = np.array(_as_array(gradient))  # our own copy: the caller keeps theirs
         if gradient.shape != self.shape:
             raise ValueError(f"backward(gradient) needs shape {self.shape}, got {gradient.shape}")
         order = self.topological_order()
         for node in order:
             if node._prev:
                 node.grad = None
-        self._accumulate(gradient)
+        self._accumulate(gradient, source=None)
         for node in reversed(order):
-            if node.grad is not None:
-                node._backward()
+            g = node.grad
+            if g is None:
+                continue
+            for child, rule in zip(node._prev, node._rules):
+                if child.requires_grad:
+                    child._accumulate(_unbroadcast(rule(g), child.shape), source=g)
+
+    def _accumulate(self, grad, source):
+        """Add a gradient contribution computed from `source`, the gradient of a tensor made from us."""
+        if self.grad is None:
+            if grad is source or grad.base is not None:  # `source` passed on as it is, or a view
+                if self._prev:  # an inner tensor may share it, read-only, so no += can corrupt it
+                    source.flags.writeable = False
+                    grad = grad.view()
+                    grad.flags.writeable = False
+                else:  # a leaf's gradient is the learner's to change: its own, writable array
+                    grad = grad.copy()
+            # A freshly computed array belongs to no one else: kept as it is, no copy.
+            self.grad = grad if type(grad) is np.ndarray else np.array(grad)
+        elif self.grad.flags.writeable:
+            self.grad += grad  # our own array: add in place, no new one
+        else:
+            self.grad = self.grad + grad  # shared: a new array, which is then ours
 
     def topological_order(self):
-        """Every tensor of the graph, each one after all of its inputs (iterative, no recursion)."""
-        order, visited = [], set()
-        stack = [(self, False)]
-        while stack:
-            node, inputs_done = stack.pop()
-            if inputs_done:
-                order.append(node)
-            elif node not in visited:
-                visited.add(node)
-                stack.append((node, True))
-                stack.extend((child, False) for child in reversed(node._prev) if child not in visited)
-        return order
+        """Every tensor of the graph, each one after all of its inputs."""
+        return topological_order(self)
 
 
-def _nothing():
-    """The backward of a leaf: it has no inputs to pass a gradient to."""
+def _same(g):
+    """The rule of an input that passes the gradient on unchanged (a + b, a - b for a)."""
+    return g
+
+
+def _transpose(g):
+    return g.T
 
 
 def _as_tensor(x):
@@ -341,140 +317,10 @@ def _broadcast(name, a, b, fn):
         ) from None
 
 
-# ---- building blocks for networks ----
+def __getattr__(name):
+    """`cross_entropy` and `log_softmax` moved to tensor_nn; old imports still find them."""
+    if name in ("cross_entropy", "log_softmax"):
+        from . import tensor_nn
 
-
-class Linear:
-    """x @ W + b for a batch of rows x: W has shape (nin, nout), b has shape (nout,)."""
-
-    def __init__(self, nin, nout, rng=None):
-        for name, n in (("nin", nin), ("nout", nout)):
-            if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
-                raise ValueError(f"Linear needs a positive whole number {name}, got {n!r}")
-        rng = np.random.default_rng(0) if rng is None else rng
-        # Uniform in +-1/sqrt(nin), PyTorch's default bound: sums of nin terms stay near 1 in size.
-        bound = 1.0 / math.sqrt(nin)
-        self.W = Tensor(rng.uniform(-bound, bound, size=(nin, nout)), requires_grad=True)
-        self.b = Tensor(np.zeros(nout), requires_grad=True)
-
-    def __call__(self, x):
-        x = _as_tensor(x)
-        if x.data.ndim != 2 or x.shape[1] != self.W.shape[0]:
-            nin = self.W.shape[0]
-            raise ValueError(f"this Linear takes rows of {nin} numbers, shape (batch, {nin}); got {x.shape}")
-        return x @ self.W + self.b  # b broadcasts over the rows
-
-    def parameters(self):
-        return [self.W, self.b]
-
-    def __repr__(self):
-        return f"Linear({self.W.shape[0]}, {self.W.shape[1]})"
-
-
-class MLP:
-    """Linear layers with an activation between them; the last layer is linear.
-
-    `MLP(2, [16, 16, 1])` is the tensor twin of the scalar `nn.MLP(2, [16, 16, 1])`:
-    it maps a (batch, 2) input to a (batch, 1) output.
-    """
-
-    def __init__(self, nin, nouts, activation="relu", seed=0):
-        if activation not in ("relu", "tanh", "sigmoid"):
-            raise ValueError(f"activation must be 'relu', 'tanh' or 'sigmoid', got {activation!r}")
-        rng = np.random.default_rng(seed)
-        sizes = [nin] + list(nouts)
-        self.layers = [Linear(a, b, rng) for a, b in zip(sizes, sizes[1:])]
-        self.activation = activation
-
-    @classmethod
-    def from_scalar(cls, model):
-        """A tensor MLP with exactly the weights of a scalar `nn.MLP` (so both compute the same)."""
-        nin = len(model.layers[0].neurons[0].w)
-        activation = next(n.activation for n in model.layers[0].neurons)
-        if activation == "linear":
-            activation = "relu"  # a one-layer MLP has no hidden activation to copy
-        twin = cls(nin, [len(layer.neurons) for layer in model.layers], activation=activation)
-        for ours, theirs in zip(twin.layers, model.layers):
-            # The scalar layer keeps one row of weights per neuron, (nout, nin); W is (nin, nout).
-            ours.W.data[...] = np.array([[w.data for w in n.w] for n in theirs.neurons]).T
-            ours.b.data[...] = [n.b.data for n in theirs.neurons]
-        return twin
-
-    def __call__(self, x):
-        for i, layer in enumerate(self.layers):
-            x = layer(x)
-            if i < len(self.layers) - 1:
-                x = getattr(x, self.activation)()
-        return x
-
-    def parameters(self):
-        return [p for layer in self.layers for p in layer.parameters()]
-
-    def zero_grad(self):
-        for p in self.parameters():
-            p.grad = None
-
-    def __repr__(self):
-        return f"MLP({', '.join(repr(layer) for layer in self.layers)}, activation={self.activation!r})"
-
-
-def log_softmax(logits):
-    """log of softmax along the last axis, computed without overflow (log-sum-exp).
-
-    Subtracting each row's maximum first changes nothing mathematically
-    (softmax(z) = softmax(z - c)) but keeps every exp() at most 1.
-    """
-    if not isinstance(logits, Tensor):
-        raise TypeError(
-            f"log_softmax needs a Tensor of logits, got {type(logits).__name__}; wrap it: Tensor(...)"
-        )
-    shifted = logits - logits.data.max(axis=-1, keepdims=True)  # a constant: no gradient through the max
-    return shifted - shifted.exp().sum(axis=-1, keepdims=True).log()
-
-
-def cross_entropy(logits, labels):
-    """Mean softmax cross-entropy of (batch, classes) logits against integer labels 0..classes-1."""
-    if not isinstance(logits, Tensor):
-        raise TypeError(
-            f"cross_entropy needs a Tensor of logits, got {type(logits).__name__}; wrap it: Tensor(...)"
-        )
-    labels = np.asarray(labels)
-    if logits.data.ndim != 2 or labels.shape != (logits.shape[0],) or labels.size == 0:
-        raise ValueError(
-            f"cross_entropy needs logits of shape (batch, classes) and one label per row, batch >= 1; "
-            f"got logits {logits.shape} and labels {labels.shape}"
-        )
-    if not np.issubdtype(labels.dtype, np.integer) or labels.min() < 0 or labels.max() >= logits.shape[1]:
-        raise ValueError(f"cross_entropy needs whole-number labels in 0..{logits.shape[1] - 1}, got {labels}")
-    one_hot = np.eye(logits.shape[1])[labels]  # picks each row's true class out of the log-probabilities
-    return -(log_softmax(logits) * one_hot).sum() * (1.0 / len(labels))
-
-
-class SGD:
-    """Gradient descent with momentum for tensors: the rule of `optim.SGD`, one array per parameter.
-
-    v = momentum * v + grad;  p -= lr * v
-    """
-
-    def __init__(self, params, lr, momentum=0.0):
-        self.params = list(params)
-        bad = [i for i, p in enumerate(self.params) if not (isinstance(p, Tensor) and p.requires_grad)]
-        if bad:
-            raise TypeError(f"SGD needs tensors with requires_grad=True; item {bad[0]} is not")
-        if not (isinstance(lr, numbers.Real) and lr > 0) or not (
-            isinstance(momentum, numbers.Real) and 0 <= momentum < 1
-        ):
-            raise ValueError(f"SGD needs lr > 0 and 0 <= momentum < 1, got lr={lr!r}, momentum={momentum!r}")
-        self.lr, self.momentum = lr, momentum
-        self.velocity = [np.zeros_like(p.data) for p in self.params]
-
-    def zero_grad(self):
-        for p in self.params:
-            p.grad = None
-
-    def step(self):
-        for p, v in zip(self.params, self.velocity):
-            if p.grad is not None:  # a parameter the loss did not use keeps its value
-                v *= self.momentum
-                v += p.grad
-                p.data -= self.lr * v
+        return getattr(tensor_nn, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -228,7 +228,7 @@ EXPECTED = {
     "11": [
         re.escape("largest difference from central differences: below 1e-8? True"),
         re.escape("the package's Tensor gives shape (4,): [3. 3. 3. 3.]"),
-        re.escape("matmul (@) needs matrices (m, n) @ (n, p), got shapes (5, 3) and (4, 2)"),
+        re.escape("matmul (@) of shapes (5, 3) and (4, 2): the left's last axis (3) must match"),
         r"^18 +3,814,697,265,625 +3,814,697,265,625 +1,048,573 +55$",  # recursive vs topological visits
         re.escape("337 gradients, largest difference between the engines below 1e-12: True"),
         re.escape("log-sum-exp version:    [    0. -1000. -2000.]"),

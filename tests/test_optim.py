@@ -6,11 +6,18 @@ so a test reads as the rule it checks.
 
 import math
 
+import numpy as np
 import pytest
 
-from micrograd_lesson import MLP, SGD, Adam, Optimizer, Value
+from micrograd_lesson import MLP, SGD, Adam, Optimizer, Tensor, Value
 from micrograd_lesson.nn import Module
 from micrograd_lesson.optim import Adagrad, AdamW, RMSprop
+
+try:
+    import torch
+except ImportError:
+    torch = None
+needs_torch = pytest.mark.skipif(torch is None, reason="PyTorch is not installed")
 
 
 def quadratic_loss(w1, w2):
@@ -323,3 +330,102 @@ def test_matches_torch_optim(name, ours_opt, torch_opt):
     got = ours(ours_opt, steps)
     expected = theirs(torch, lambda p: torch_opt(torch.optim, p), steps)
     assert got == pytest.approx(expected, rel=1e-9, abs=1e-12), name
+
+
+# ---- one set of optimisers for Values and Tensors alike ----
+
+TENSOR_OPTIMISERS = {
+    "SGD": (SGD, {"lr": 0.1}),
+    "SGD momentum": (SGD, {"lr": 0.1, "momentum": 0.9}),
+    "Adagrad": (Adagrad, {"lr": 0.1}),
+    "RMSprop": (RMSprop, {"lr": 0.01, "alpha": 0.9}),
+    "Adam": (Adam, {"lr": 0.05, "weight_decay": 0.1}),
+    "AdamW": (AdamW, {"lr": 0.05, "weight_decay": 0.1}),
+}
+
+
+def tensor_loss(w):
+    """sum(w**4 / 4 - w): a gradient w**3 - 1 that differs from element to element."""
+    return (w**4 * 0.25 - w).sum()
+
+
+@pytest.mark.parametrize("name", TENSOR_OPTIMISERS)
+def test_an_optimiser_moves_a_tensor_exactly_as_it_moves_each_of_its_elements_as_values(name):
+    cls, settings = TENSOR_OPTIMISERS[name]
+    start = np.random.default_rng(0).normal(size=(3, 2))
+    tensor = Tensor(start, requires_grad=True)
+    values = [Value(float(x)) for x in start.ravel()]
+    opt_t, opt_v = cls([tensor], **settings), cls(values, **settings)
+    for _ in range(6):
+        opt_t.zero_grad()
+        tensor_loss(tensor).backward()
+        opt_t.step()
+        opt_v.zero_grad()
+        sum(v**4 * 0.25 - v for v in values).backward()
+        opt_v.step()
+        # The same rule on the same numbers: equal to the last bit, not merely close.
+        assert tensor.data.ravel().tolist() == [v.data for v in values]
+
+
+TORCH_OPTIMISERS = {
+    "SGD": "SGD",
+    "SGD momentum": "SGD",
+    "Adagrad": "Adagrad",
+    "RMSprop": "RMSprop",
+    "Adam": "Adam",
+    "AdamW": "AdamW",
+}
+
+
+@needs_torch
+@pytest.mark.parametrize("name", TENSOR_OPTIMISERS)
+def test_an_optimiser_on_tensors_follows_pytorch(name):
+    cls, settings = TENSOR_OPTIMISERS[name]
+    start = np.random.default_rng(1).normal(size=(4, 3))
+    ours = Tensor(start, requires_grad=True)
+    theirs = torch.tensor(start.copy(), requires_grad=True)
+    opt = cls([ours], **settings)
+    topt = getattr(torch.optim, TORCH_OPTIMISERS[name])([theirs], **settings)
+    for _ in range(8):
+        opt.zero_grad()
+        tensor_loss(ours).backward()
+        opt.step()
+        topt.zero_grad()
+        tensor_loss(theirs).backward()
+        topt.step()
+    np.testing.assert_allclose(ours.data, theirs.detach().numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_a_tensor_the_loss_did_not_use_keeps_its_value():
+    used, unused = Tensor([1.0, 2.0], requires_grad=True), Tensor([3.0], requires_grad=True)
+    for cls, settings in TENSOR_OPTIMISERS.values():
+        opt = cls([used, unused], **settings)
+        opt.zero_grad()
+        tensor_loss(used).backward()
+        opt.step()
+        assert unused.grad is None
+        np.testing.assert_array_equal(unused.data, [3.0])
+
+
+def test_zero_grad_clears_a_tensor_gradient_to_none_and_a_value_gradient_to_zero():
+    w, v = Tensor([1.0, 2.0], requires_grad=True), Value(1.0)
+    (w * w).sum().backward()
+    (v * v).backward()
+    SGD([w, v], lr=0.1).zero_grad()
+    assert w.grad is None and v.grad == 0.0
+
+
+def test_tensor_parameters_need_requires_grad_and_a_list():
+    with pytest.raises(TypeError, match=r"requires_grad=True; item 0"):
+        SGD([Tensor([1.0])], lr=0.1)
+    with pytest.raises(TypeError, match=r"single Tensor; pass \[p\]"):
+        SGD(Tensor([1.0], requires_grad=True), lr=0.1)
+
+
+def test_a_leaf_never_shares_the_callers_array():
+    w0 = np.ones(3)
+    w = Tensor(w0, requires_grad=True)
+    (w * w).sum().backward()
+    SGD([w], lr=0.1).step()
+    np.testing.assert_array_equal(w0, [1.0, 1.0, 1.0])  # the caller's array is untouched
+    np.testing.assert_allclose(w.data, [0.8, 0.8, 0.8])

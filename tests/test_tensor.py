@@ -1,19 +1,22 @@
 """The tensor engine: every operation's gradient checked by central differences and
-against PyTorch (float64; skipped cleanly without it), broadcasting over random shapes,
-and the scalar and tensor engines agreeing on the same network."""
+against PyTorch (float64; skipped cleanly without it), broadcasting and NumPy's `@` over
+random shapes, graphs freed without the garbage collector, and gradient arrays never
+shared. Layers and losses are tested in test_tensor_nn.py, the optimisers in test_optim.py."""
 
-import random
+import gc
+import weakref
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import mutually_broadcastable_shapes
 
-from micrograd_lesson import nn
-from micrograd_lesson.datasets import make_moons
+from micrograd_lesson import tensor as tensor_module
 from micrograd_lesson.engine import Value
-from micrograd_lesson.tensor import MLP, SGD, Linear, Tensor, cross_entropy, log_softmax
+from micrograd_lesson.optim import SGD
+from micrograd_lesson.tensor import Tensor
+from micrograd_lesson.tensor_nn import MLP
 
 try:
     import torch
@@ -73,6 +76,13 @@ OPS = {
     "pow -1.5": (lambda a: a**-1.5, [positive((2, 3))]),
     "neg": (lambda a: -a, [normal((2, 3))]),
     "matmul": (lambda a, b: a @ b, [normal((2, 3)), normal((3, 4))]),
+    "matmul matrix @ vector": (lambda a, b: a @ b, [normal((5, 4)), normal((4,))]),
+    "matmul vector @ matrix": (lambda a, b: a @ b, [normal((4,)), normal((4, 3))]),
+    "matmul vector @ vector": (lambda a, b: a @ b, [normal((4,)), normal((4,))]),
+    "matmul stacks": (lambda a, b: a @ b, [normal((2, 3, 4)), normal((2, 4, 5))]),
+    "matmul stack @ matrix": (lambda a, b: a @ b, [normal((2, 3, 4)), normal((4, 2))]),
+    "matmul broadcast stacks": (lambda a, b: a @ b, [normal((2, 1, 3, 4)), normal((3, 4, 2))]),
+    "matmul vector @ stack": (lambda a, b: a @ b, [normal((3,)), normal((2, 3, 4))]),
     "radd number": (lambda a: 2.5 + a, [normal((2, 3))]),
     "rsub number": (lambda a: 2.5 - a, [normal((2, 3))]),
     "rmul number": (lambda a: 2.5 * a, [normal((2, 3))]),
@@ -175,36 +185,6 @@ def test_broadcast_gradients_are_summed_back_to_each_input_shape(shapes, op, see
         np.testing.assert_allclose(gb, tb, rtol=1e-10, atol=1e-12)
 
 
-def test_scalar_and_tensor_engines_give_the_same_gradients_on_the_same_mlp():
-    random.seed(3)
-    scalar = nn.MLP(3, [4, 4, 1])
-    tensor = MLP.from_scalar(scalar)
-    X = np.random.default_rng(1).normal(size=(5, 3))
-    targets = np.array([1.0, -1.0, 1.0, 1.0, -1.0])
-
-    scalar_loss = sum((scalar(list(x)) - t) ** 2 for x, t in zip(X, targets)) * (1 / len(X))
-    scalar_loss.backward()
-    tensor_loss = ((tensor(X) - targets.reshape(-1, 1)) ** 2).mean()
-    tensor_loss.backward()
-
-    assert tensor_loss.data == pytest.approx(scalar_loss.data, rel=1e-12)
-    for s_layer, t_layer in zip(scalar.layers, tensor.layers):
-        w_grads = np.array([[w.grad for w in n.w] for n in s_layer.neurons]).T
-        np.testing.assert_allclose(t_layer.W.grad, w_grads, rtol=1e-10, atol=1e-14)
-        np.testing.assert_allclose(
-            t_layer.b.grad, [n.b.grad for n in s_layer.neurons], rtol=1e-10, atol=1e-14
-        )
-
-
-def test_from_scalar_copies_the_activation():
-    random.seed(0)
-    scalar = nn.MLP(2, [3, 1], activation="tanh")
-    tensor = MLP.from_scalar(scalar)
-    x = np.array([[0.3, -0.7]])
-    assert tensor.activation == "tanh"
-    assert tensor(x).data[0, 0] == pytest.approx(scalar(list(x[0])).data, rel=1e-12)
-
-
 def test_a_tensor_used_twice_accumulates_both_contributions():
     x = Tensor([1.0, 2.0, 3.0], requires_grad=True)
     y = x * x + x  # dy/dx = 2x + 1
@@ -279,13 +259,11 @@ def test_backward_without_any_requires_grad_says_so():
     [
         (lambda: Tensor(np.ones((2, 3))) + Tensor(np.ones(2)), r"cannot add .* \(2, 3\) and \(2,\)"),
         (lambda: Tensor(np.ones((2, 3))) * np.ones((4,)), r"cannot multiply .* \(2, 3\) and \(4,\)"),
-        (lambda: Tensor(np.ones((2, 3))) @ Tensor(np.ones((2, 3))), r"matmul.*\(2, 3\) and \(2, 3\)"),
-        (lambda: Tensor(np.ones(3)) @ Tensor(np.ones(3)), r"matmul.*\(3,\) and \(3,\)"),
+        (lambda: Tensor(np.ones((2, 3))) @ Tensor(np.ones((2, 3))), r"\(2, 3\) and \(2, 3\).*last axis"),
+        (lambda: Tensor(np.ones(3)) @ Tensor(np.ones(4)), r"matmul.*\(3,\) and \(4,\)"),
+        (lambda: Tensor(np.ones(3)) @ 2.0, r"matmul.*\(3,\) and \(\)"),
+        (lambda: Tensor(np.ones((2, 3, 4))) @ np.ones((5, 4, 2)), r"stacks.*\(2,\) and \(5,\).*broadcast"),
         (lambda: Tensor([1.0, -1.0]).log(), r"log needs positive"),
-        (lambda: Linear(3, 2)(np.ones((4, 2))), r"rows of 3 numbers.*\(4, 2\)"),
-        (lambda: cross_entropy(Tensor(np.zeros((2, 3))), [0, 3]), r"labels in 0..2"),
-        (lambda: cross_entropy(Tensor(np.zeros((2, 3))), [0, 1, 2]), r"logits \(2, 3\) and labels \(3,\)"),
-        (lambda: cross_entropy(Tensor(np.zeros((0, 3))), []), r"batch >= 1.*logits \(0, 3\)"),
     ],
 )
 def test_shape_and_value_errors_name_the_problem(expr, pattern):
@@ -304,21 +282,6 @@ def test_power_needs_a_number_exponent():
         Tensor([1.0]) ** Tensor([2.0])
 
 
-def test_a_leaf_never_shares_the_callers_array():
-    w0 = np.ones(3)
-    w = Tensor(w0, requires_grad=True)
-    (w * w).sum().backward()
-    SGD([w], lr=0.1).step()
-    np.testing.assert_array_equal(w0, [1.0, 1.0, 1.0])  # the caller's array is untouched
-    np.testing.assert_allclose(w.data, [0.8, 0.8, 0.8])
-
-
-def test_losses_need_tensor_logits():
-    for loss in (lambda z: cross_entropy(z, [0, 1]), log_softmax):
-        with pytest.raises(TypeError, match="needs a Tensor of logits, got ndarray"):
-            loss(np.zeros((2, 3)))
-
-
 def test_power_zero_has_slope_zero_even_at_zero():
     x = Tensor([0.0, 2.0], requires_grad=True)
     with np.errstate(all="raise"):  # no 0 * inf behind the scenes
@@ -332,78 +295,183 @@ def test_ndarray_on_the_left_gives_a_tensor():
     np.testing.assert_array_equal(out.data, [3.0, 8.0])
 
 
-def test_log_softmax_is_stable_for_huge_logits():
-    logits = Tensor([[1000.0, 0.0, -1000.0]], requires_grad=True)
-    out = log_softmax(logits)
-    np.testing.assert_allclose(out.data, [[0.0, -1000.0, -2000.0]])
-    out.sum().backward()
-    assert np.all(np.isfinite(logits.grad))
-
-
-@needs_torch
-def test_cross_entropy_matches_pytorch():
-    rng = np.random.default_rng(0)
-    logits = rng.normal(size=(6, 4)) * 3
-    labels = np.array([0, 3, 1, 1, 2, 0])
-    ours = Tensor(logits, requires_grad=True)
-    loss = cross_entropy(ours, labels)
-    loss.backward()
-    theirs = torch.tensor(logits, requires_grad=True)
-    expected = torch.nn.functional.cross_entropy(theirs, torch.tensor(labels))
-    expected.backward()
-    assert loss.data == pytest.approx(expected.item(), rel=1e-12)
-    np.testing.assert_allclose(ours.grad, theirs.grad.numpy(), rtol=1e-10, atol=1e-14)
-
-
-@needs_torch
-def test_sgd_with_momentum_follows_pytorch():
-    rng = np.random.default_rng(0)
-    start = rng.normal(size=(3, 2))
-    ours = Tensor(start.copy(), requires_grad=True)
-    theirs = torch.tensor(start.copy(), requires_grad=True)
-    opt, topt = SGD([ours], lr=0.1, momentum=0.9), torch.optim.SGD([theirs], lr=0.1, momentum=0.9)
-    for _ in range(5):
-        opt.zero_grad()
-        (ours**2).sum().backward()
-        opt.step()
-        topt.zero_grad()
-        (theirs**2).sum().backward()
-        topt.step()
-    np.testing.assert_allclose(ours.data, theirs.detach().numpy(), rtol=1e-12)
-
-
-def test_sgd_rejects_what_has_no_gradient_and_bad_settings():
-    with pytest.raises(TypeError, match="requires_grad"):
-        SGD([Tensor([1.0])], lr=0.1)
-    p = Tensor([1.0], requires_grad=True)
-    for lr, momentum in ((0, 0.0), (-1, 0.0), ("0.1", 0.0), (0.1, 1.0), (0.1, -0.5)):
-        with pytest.raises(ValueError, match="lr > 0 and 0 <= momentum < 1"):
-            SGD([p], lr=lr, momentum=momentum)
-
-
 def test_fractional_power_of_a_negative_number_is_an_error():
     with pytest.raises(ValueError, match="not real"):
         Tensor([-1.0, 4.0]) ** 0.5
     np.testing.assert_array_equal((Tensor([-2.0]) ** 2).data, [4.0])
 
 
-def test_mlp_learns_the_moons():
-    X, y = make_moons(100, noise=0.1, seed=0)
+# ---- the matrix product follows NumPy's rules ----
+
+
+@st.composite
+def matmul_shapes(draw):
+    """Shapes (a, b) that NumPy's @ accepts: vectors on either side, stacks of matrices that broadcast."""
+    m, n, p = (draw(st.integers(1, 3)) for _ in range(3))
+    batch = draw(mutually_broadcastable_shapes(num_shapes=2, max_dims=2, max_side=3))
+    kinds = st.sampled_from(["vector", "matrix", "stack"])
+    kind_a, kind_b = draw(kinds), draw(kinds)
+    a = {"vector": (n,), "matrix": (m, n), "stack": batch.input_shapes[0] + (m, n)}[kind_a]
+    b = {"vector": (n,), "matrix": (n, p), "stack": batch.input_shapes[1] + (n, p)}[kind_b]
+    return a, b
+
+
+@settings(max_examples=60, deadline=None)
+@given(shapes=matmul_shapes(), seed=st.integers(0, 2**16))
+def test_matmul_matches_numpy_and_its_gradients_match_central_differences_and_pytorch(shapes, seed):
+    rng = np.random.default_rng(seed)
+    a, b = (rng.normal(size=shape) for shape in shapes)
+    out = Tensor(a) @ Tensor(b)
+    np.testing.assert_allclose(out.data, a @ b, rtol=1e-12, atol=1e-12)
+    assert out.shape == np.matmul(a, b).shape
+    weights = rng.normal(size=out.shape)
+    ga, gb = our_grads(lambda x, y: x @ y, [a, b], weights)
+    assert ga.shape == a.shape and gb.shape == b.shape
+    na, nb = numerical_grads(lambda x, y: float(((x @ y) * weights).sum()), [a, b])
+    np.testing.assert_allclose(ga, na, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(gb, nb, rtol=1e-6, atol=1e-8)
+    if torch is not None:
+        ta, tb = torch_grads(lambda x, y: x @ y, [a, b], weights)
+        np.testing.assert_allclose(ga, ta, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(gb, tb, rtol=1e-10, atol=1e-12)
+
+
+def test_matrix_times_vector_no_longer_raises():
+    W = Tensor(np.arange(20.0).reshape(5, 4), requires_grad=True)
+    v = Tensor([1.0, 0.0, -1.0, 2.0], requires_grad=True)
+    out = W @ v
+    np.testing.assert_array_equal(out.data, W.data @ v.data)
+    out.sum().backward()
+    np.testing.assert_array_equal(W.grad, np.tile(v.data, (5, 1)))  # d(sum W v)/dW[i, j] = v[j]
+    np.testing.assert_array_equal(v.grad, W.data.sum(axis=0))  # d(sum W v)/dv[j] = sum_i W[i, j]
+
+
+# ---- no reference cycles: reference counting frees a graph ----
+
+
+def training_step(model, opt, X, targets):
+    loss = (1 - targets * model(X)).relu().mean() + 1e-4 * sum((p * p).sum() for p in model.parameters())
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss
+
+
+def test_the_collector_finds_nothing_after_a_training_step():
+    rng = np.random.default_rng(0)
+    X, targets = rng.normal(size=(50, 2)), rng.choice([-1.0, 1.0], size=(50, 1))
     model = MLP(2, [16, 16, 1], seed=0)
-    opt = SGD(model.parameters(), lr=0.5, momentum=0.9)
-    targets = y.reshape(-1, 1).astype(float)
-    for _ in range(200):
-        opt.zero_grad()
-        (1 - targets * model(X)).relu().mean().backward()
-        opt.step()
-    assert np.mean((model(X).data[:, 0] > 0) == (y > 0)) >= 0.98
+    opt = SGD(model.parameters(), lr=0.1, momentum=0.9)
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()  # only gc.collect() below may collect
+    try:
+        for _ in range(3):
+            loss = training_step(model, opt, X, targets)
+        del loss
+        assert gc.collect() == 0  # every graph was already freed by reference counting
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
-def test_linear_and_mlp_shapes():
-    model = MLP(4, [5, 3])
-    assert [p.shape for p in model.parameters()] == [(4, 5), (5,), (5, 3), (3,)]
-    assert model(np.zeros((7, 4))).shape == (7, 3)
-    with pytest.raises(ValueError, match="nout"):
-        Linear(2, 0)
-    with pytest.raises(ValueError, match="activation"):
-        MLP(2, [1], activation="softplus")
+def test_a_graph_is_freed_the_moment_it_is_dropped():
+    was_enabled = gc.isenabled()
+    gc.disable()  # a reference cycle would now keep the graph alive
+    try:
+        a = Tensor(np.ones((3, 2)), requires_grad=True)
+        b = Tensor(np.full((2, 4), 0.5), requires_grad=True)
+        out = ((a @ b).tanh() * 2.0 + (a.T.reshape(6) ** 2).sum()).sigmoid().exp().log().mean()
+        out.backward()
+        refs = [weakref.ref(t) for t in out.topological_order() if t._prev]
+        del out
+        assert [r() for r in refs] == [None] * len(refs)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+# ---- gradients are not copied needlessly, and never shared ----
+
+
+PASS_THROUGH = {  # operations whose rule hands an input the output's gradient (or a view of it)
+    "a + b": lambda a, b: a + b,
+    "a - b": lambda a, b: a - b,
+    "reshape": lambda a, b: a.reshape(2, 3) + b.reshape(2, 3),
+    "T": lambda a, b: a.T + b.T,
+    "sum": lambda a, b: (a.sum(axis=0) + b.sum(axis=0)) * 1.0,
+    "a + a": lambda a, b: (a + a) + b,
+}
+
+
+@pytest.mark.parametrize("name", PASS_THROUGH)
+def test_no_two_tensors_share_a_gradient_array_that_an_in_place_update_could_corrupt(name):
+    a = Tensor(np.ones((3, 2)), requires_grad=True)
+    b = Tensor(np.ones((3, 2)), requires_grad=True)
+    out = PASS_THROUGH[name](a, b)
+    out.sum().backward()
+    nodes = [t for t in out.topological_order() if t.grad is not None]
+    for i, s in enumerate(nodes):
+        for t in nodes[i + 1 :]:
+            if np.shares_memory(s.grad, t.grad):  # only inner tensors share, and only read-only
+                assert s._prev and t._prev and not s.grad.flags.writeable and not t.grad.flags.writeable
+    for leaf in (a, b):
+        assert leaf.grad.flags.writeable
+    expected = {"a": np.array(a.grad), "b": np.array(b.grad)}
+    a.grad += 100.0  # an in-place update of one leaf's gradient ...
+    np.testing.assert_array_equal(b.grad, expected["b"])  # ... leaves every other alone
+    a.grad -= 100.0
+    out.sum().backward()  # and accumulating again gives exactly twice
+    np.testing.assert_array_equal(a.grad, 2 * expected["a"])
+    np.testing.assert_array_equal(b.grad, 2 * expected["b"])
+
+
+def test_a_shared_inner_gradient_refuses_an_in_place_update():
+    x = Tensor(np.ones(3), requires_grad=True)
+    h = x * 2.0
+    s = h + 1.0  # + hands its gradient to h unchanged: h and s share it, read-only
+    (s * s).sum().backward()
+    assert np.shares_memory(h.grad, s.grad) and not s.grad.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        s.grad += 1.0
+    np.testing.assert_array_equal(x.grad, [12.0, 12.0, 12.0])  # 2 s * 2
+
+
+def test_a_second_contribution_to_a_shared_gradient_goes_to_a_new_array():
+    x = Tensor(np.ones(3), requires_grad=True)
+    h = x * 2.0
+    s = h + 1.0
+    loss = (s * s).sum() + (h * 3.0).sum()  # h gets s's gradient unchanged, and 3 more
+    loss.backward()
+    np.testing.assert_array_equal(s.grad, [6.0, 6.0, 6.0])  # 2 s, not corrupted by h's + 3
+    np.testing.assert_array_equal(h.grad, [9.0, 9.0, 9.0])
+    np.testing.assert_array_equal(x.grad, [18.0, 18.0, 18.0])
+
+
+def test_a_gradient_passed_to_backward_is_copied():
+    y = Tensor([[1.0, 2.0]], requires_grad=True) * 1.0
+    seed = np.array([[1.0, -1.0]])
+    y.backward(gradient=seed)
+    y.grad += 1.0
+    np.testing.assert_array_equal(seed, [[1.0, -1.0]])
+
+
+def test_a_freshly_computed_gradient_is_stored_without_a_copy(monkeypatch):
+    copies = []
+
+    class CountingNumPy:  # the engine's `np`, with np.array (its one way to copy) counted
+        def __getattr__(self, name):
+            return getattr(np, name)
+
+        def array(self, obj, *args, **kwargs):
+            copies.append(obj.shape)
+            return np.array(obj, *args, **kwargs)
+
+    x = Tensor(np.ones((4, 3)), requires_grad=True)
+    W = Tensor(np.ones((3, 2)), requires_grad=True)
+    loss = ((x @ W).relu() * 2.0).sum()
+    monkeypatch.setattr(tensor_module, "np", CountingNumPy())
+    loss.backward()
+    # Every rule here computes a new array (a product), except sum's, a broadcast view of
+    # the loss's gradient, which the inner tensor `* 2.0` shares read-only: nothing is copied.
+    assert copies == []

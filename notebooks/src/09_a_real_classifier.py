@@ -675,9 +675,9 @@ plt.show()
 # the same start:
 
 # %% tags=["claim-setup"]
-from micrograd_lesson.tensor import MLP as TensorMLP
-from micrograd_lesson.tensor import SGD as TensorSGD
+from micrograd_lesson.optim import SGD
 from micrograd_lesson.tensor import Tensor
+from micrograd_lesson.tensor_nn import MLP as TensorMLP
 
 X_small, y_small = make_moons(20, noise=0.3, seed=0)
 X_val, y_val = make_moons(500, noise=0.3, seed=100)
@@ -688,7 +688,7 @@ def train_tensor(X_train, y_train, alpha, steps=800, lr=0.1, measure=None):
     random.seed(SEED)  # the same starting weights as every network in this chapter
     net = TensorMLP.from_scalar(MLP(2, [16, 16, 1]))
     weights, targets = net.parameters(), Tensor(y_train.reshape(-1, 1).astype(float))
-    opt = TensorSGD(weights, lr=lr)
+    opt = SGD(weights, lr=lr)
     for _ in range(steps):
         loss = (1 - targets * net(X_train)).relu().mean()
         if alpha:
@@ -734,7 +734,7 @@ def batch_race(init_seed, sample_seed, batch, steps):
     random.seed(init_seed)
     net = TensorMLP.from_scalar(MLP(2, [16, 16, 1]))
     weights, sampler = net.parameters(), np.random.default_rng(sample_seed)
-    opt = TensorSGD(weights, lr=1.0)
+    opt = SGD(weights, lr=1.0)
     for k in range(steps):
         idx = sampler.permutation(len(X))[:batch]
         loss = (1 - Tensor(y[idx].reshape(-1, 1).astype(float)) * net(X[idx])).relu().mean()

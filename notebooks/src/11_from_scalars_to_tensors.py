@@ -25,8 +25,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Rectangle
 
-from micrograd_lesson import draw_dot, make_moons, make_spiral, nn
-from micrograd_lesson.tensor import MLP, SGD, Tensor, cross_entropy, log_softmax
+from micrograd_lesson import SGD, draw_dot, make_moons, make_spiral, nn
+from micrograd_lesson.tensor import Tensor
+from micrograd_lesson.tensor_nn import MLP, cross_entropy, log_softmax
 
 SEED = 0
 random.seed(SEED)  # the scalar network's starting weights

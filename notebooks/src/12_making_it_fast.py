@@ -30,9 +30,9 @@ import time
 import matplotlib.pyplot as plt
 import numpy as np
 
-from micrograd_lesson import load_digits, make_moons, nn
+from micrograd_lesson import SGD, load_digits, make_moons, nn
 from micrograd_lesson.engine import RULES
-from micrograd_lesson.tensor import MLP, SGD, cross_entropy
+from micrograd_lesson.tensor_nn import MLP, cross_entropy
 
 SEED = 0
 random.seed(SEED)  # the scalar network's starting weights

@@ -7,7 +7,7 @@ import pytest
 from claimlib import chapter_namespace, claim
 
 from micrograd_lesson import make_moons, nn
-from micrograd_lesson.tensor import MLP
+from micrograd_lesson.tensor_nn import MLP
 
 
 @pytest.fixture(scope="module")
