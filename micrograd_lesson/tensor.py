@@ -315,12 +315,3 @@ def _broadcast(name, a, b, fn):
         raise ValueError(
             f"cannot {name} tensors of shapes {a.shape} and {b.shape}: they do not broadcast"
         ) from None
-
-
-def __getattr__(name):
-    """`cross_entropy` and `log_softmax` moved to tensor_nn; old imports still find them."""
-    if name in ("cross_entropy", "log_softmax"):
-        from . import tensor_nn
-
-        return getattr(tensor_nn, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -124,9 +124,3 @@ def test_layers_and_the_mlp_are_modules_whose_zero_grad_clears_every_gradient():
 def test_shape_and_value_errors_name_the_problem(expr, pattern):
     with pytest.raises(ValueError, match=pattern):
         expr()
-
-
-def test_the_old_import_path_of_the_losses_still_works():
-    from micrograd_lesson.tensor import cross_entropy as old_cross_entropy
-
-    assert old_cross_entropy is cross_entropy

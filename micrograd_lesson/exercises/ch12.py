@@ -3,7 +3,8 @@ softmax cross-entropy."""
 
 import numpy as np
 
-from ..tensor import Tensor, cross_entropy
+from ..tensor import Tensor
+from ..tensor_nn import cross_entropy
 from ._core import Verdict, as_array, attempt, check, not_a_function, solution
 
 # ---- 1. recall and precision from a confusion matrix ----
