@@ -1,20 +1,26 @@
 """Every chapter's exercises: each worked solution passes its check; each check refuses None politely.
 
 A check returns a Verdict: truthy only when the answer is right, shown as
-"correct" or "not yet: <a specific hint>". The lists below are read from the registry at import time, so a new
-micrograd_lesson/exercises/chNN.py is covered as soon as it exists.
+"correct" or "not yet: <a specific hint>". The lists below are read from the registry at import
+time, so a new micrograd_lesson/exercises/chNN.py is covered as soon as it exists. Here is the one
+"never raises, never hangs" contract for every registered check.
 """
 
+import contextlib
 import inspect
+import itertools
 import re
+import threading
+import time
 from pathlib import Path
 
 import junk
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import micrograd_lesson.exercises as exercises
-from micrograd_lesson.exercises import SOLUTIONS, reveal
+from micrograd_lesson.exercises import EXERCISES, SOLUTIONS, _core, reveal
 from micrograd_lesson.exercises._core import Verdict
 
 NAMES = sorted(SOLUTIONS)
@@ -91,9 +97,71 @@ def test_reveal_of_an_unknown_name_lists_the_known_ones():
         reveal("ch99.nothing")
 
 
+@contextlib.contextmanager
+def short_time_limit():
+    """Checks give up after 0.5 s inside, so a test of the time limit stays quick."""
+    saved, _core.TIME_LIMIT = _core.TIME_LIMIT, 0.5
+    try:
+        yield
+    finally:
+        _core.TIME_LIMIT = saved
+
+
+def _forever(*args, **kwargs):
+    while True:
+        pass
+
+
+def _endless_generator(*args, **kwargs):
+    yield from itertools.count()
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(answer=junk.JUNK)
+@given(answer=st.one_of(junk.JUNK, junk.HOSTILE))
 @pytest.mark.parametrize("key", sorted(EXPORTED_CHECKS))
-def test_no_check_raises_whatever_it_is_given(key, answer):
-    """Values of every kind, functions returning them, functions that raise: a Verdict, never a traceback."""
-    assert isinstance(EXPORTED_CHECKS[key](answer), Verdict)
+def test_no_check_raises_or_hangs_whatever_it_is_given(key, answer):
+    """Values of every kind, functions returning them or raising, objects whose every hook raises,
+    endless iterators: a Verdict, never a traceback, and never a hang."""
+    start = time.monotonic()
+    with short_time_limit():
+        result = EXPORTED_CHECKS[key](answer)
+    assert isinstance(result, Verdict) and isinstance(result.hint, str)
+    assert time.monotonic() - start < 5
+
+
+@pytest.mark.parametrize(
+    "answer", [_forever, _endless_generator, _endless_generator()], ids=["loop", "gen", "it"]
+)
+@pytest.mark.parametrize("key", sorted(EXPORTED_CHECKS))
+def test_every_check_gives_up_on_an_endless_answer(key, answer):
+    start = time.monotonic()
+    with short_time_limit():
+        result = EXPORTED_CHECKS[key](answer)
+    assert isinstance(result, Verdict) and not result and result.hint
+    assert time.monotonic() - start < 3
+
+
+def test_a_check_outside_the_main_thread_still_gives_up():
+    """Where no SIGALRM timer can be set, the check runs in a thread it abandons when time is up."""
+    box = []
+    worker = threading.Thread(target=lambda: box.append(exercises.check_max(lambda a, b: _forever())))
+    with short_time_limit():
+        worker.start()
+        worker.join(5)
+    assert box and not box[0] and "gave up" in box[0].hint
+
+
+def test_every_check_records_the_last_answer_and_reveal_does_not():
+    for name, ex in EXERCISES.items():
+        answer = object()
+        ex.check(answer)
+        assert ex.last_answer is answer, name
+        if name in SOLUTIONS:
+            reveal(name)
+            assert ex.last_answer is answer, f"reveal({name!r}) recorded the solution as the answer"
+
+
+def test_the_package_exports_exactly_the_registered_checks():
+    registered = {ex.check.__name__ for ex in EXERCISES.values()}
+    assert registered == {n for n in exercises.__all__ if n.startswith("check_")}
+    assert len(registered) == len(EXERCISES), "two exercises export a check under the same name"

@@ -7,10 +7,8 @@ import pytest
 from hints import hint_of
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from junk import HOSTILE, JUNK
 
 from micrograd_lesson.exercises import check_best_h, check_numerical_gradient, check_slope
-from micrograd_lesson.exercises._core import Verdict
 from micrograd_lesson.exercises.ch01 import BEST_H, best_h, numerical_gradient, slope_of_g
 
 
@@ -26,23 +24,7 @@ def g(x):
     return x**3 - 2 * x
 
 
-# ---- never raises ----------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("check", [check_slope, check_best_h, check_numerical_gradient])
-@given(answer=JUNK)
-def test_checks_never_raise_and_refuse_junk(check, answer):
-    result = check(answer)
-    assert isinstance(result, Verdict)
-    assert not result and result.hint
-
-
-@pytest.mark.parametrize("check", [check_slope, check_best_h, check_numerical_gradient])
-@given(answer=HOSTILE)
-def test_checks_never_raise_or_hang_on_hostile_objects(check, answer):
-    result = check(answer)
-    assert isinstance(result, Verdict)
-    assert not result and result.hint
+# ---- never raises: tests/test_exercises.py holds the contract for every check; here, endless results
 
 
 def test_numerical_gradient_never_raises_or_hangs_on_hostile_results():
@@ -164,9 +146,10 @@ def test_numerical_gradient_accepts_central_differences_up_to_h_1e_3(h):
     assert check_numerical_gradient(difference_gradient(h, central=True))
 
 
-@given(h=st.floats(1e-8, 1e-4))
-def test_numerical_gradient_accepts_forward_differences(h):
-    assert check_numerical_gradient(difference_gradient(h, central=False))
+@given(h=st.floats(1e-10, 1e-4))
+def test_numerical_gradient_refuses_forward_differences_and_says_so(h):
+    """The exercise asks for the central difference; near a steep floor a one-sided one is off."""
+    assert "one-sided" in hint_of(check_numerical_gradient, difference_gradient(h, central=False))
 
 
 def test_numerical_gradient_accepts_tuples_and_numpy():

@@ -1,20 +1,74 @@
-"""What every chapter's exercises share: verdicts, solutions and revealing them.
+"""What every chapter's exercises share: one registry of checks and solutions, and the guard.
+
+    @check("ch05.sin")          # registers the check, exports `check_sin`, and guards it
+    def check_sin(sin): ...
+
+    @solution("ch05.sin")       # the worked solution (a student edition strips these)
+    def sin(x): ...
 
 A check returns a Verdict that shows as "correct" or one specific hint and is
-truthy only when the answer is right (so tests write `assert check(...)`). It
-never raises: a learner's half-written function should get a hint, not a
-traceback. Each worked solution is registered with the check it must pass,
-so the tests can run every solution through its check.
+truthy only when the answer is right. The guard makes three promises for every
+check: it never raises (an error, even from a hostile answer's __repr__ or
+__eq__, becomes a hint), it gives up after a time limit (a learner's endless
+loop gets a hint, not a hung kernel), and it records the learner's last answer.
+A check compares with a reference first; only a wrong answer is looked up in a
+table of known mistakes (`known_mistake`).
 """
 
-import functools
 import html
 import inspect
 import itertools
 import math
+import signal
 import textwrap
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import wraps
 
-SOLUTIONS = {}  # name -> (solution function, check function)
+TIME_LIMIT = 15.0  # seconds a check may run before it gives up; tests lower it
+NO_ANSWER = object()  # an exercise's last answer before the learner submits one
+
+
+@dataclass
+class Exercise:
+    """One exercise: its guarded check, its worked solution, and hidden cases for a grader."""
+
+    name: str
+    check: object = None  # the guarded check, as exported
+    solution: object = None
+    hidden: list = field(default_factory=list)  # extra cases a grader adds (issue 17)
+    seconds: float = None  # a check's own time limit; None means TIME_LIMIT
+    last_answer: object = NO_ANSWER
+
+
+EXERCISES = {}  # "chNN.exercise" -> Exercise, in the order they are registered
+
+
+def _exercise(name):
+    return EXERCISES.setdefault(name, Exercise(name))
+
+
+class _Solutions(Mapping):
+    """name -> (worked solution, check): a read-only view of EXERCISES for older callers."""
+
+    def _names(self):
+        return [n for n, ex in EXERCISES.items() if ex.solution is not None and ex.check is not None]
+
+    def __getitem__(self, name):
+        ex = EXERCISES[name]
+        if ex.solution is None or ex.check is None:
+            raise KeyError(name)
+        return ex.solution, ex.check
+
+    def __iter__(self):
+        return iter(self._names())
+
+    def __len__(self):
+        return len(self._names())
+
+
+SOLUTIONS = _Solutions()
 
 
 class Verdict:
@@ -38,99 +92,130 @@ class Verdict:
         return "correct" if self.ok else f"not yet: {self.hint}"
 
 
-def as_number(x):
-    """x as a float if it is a real number (int, float, numpy scalar, 0-d array), else None. Never raises."""
-    if isinstance(x, (bool, str, bytes)):  # float("4.75") would turn text into a number
-        return None
+CORRECT = Verdict(True)
+
+
+# ---- the guard ------------------------------------------------------------------------------------
+
+
+class _TimeUp(BaseException):
+    """Raised into a check that ran too long; a BaseException, so `except Exception` cannot swallow it."""
+
+
+def _message(error):
+    """'TypeError: text' for an exception, even one whose str() raises."""
     try:
-        if getattr(x, "shape", ()) != ():
-            return None
-        value = float(x)
-    except Exception:  # junk of any kind is "not a number", never an error
-        return None
-    return value
+        text = str(error)
+    except BaseException:  # noqa: BLE001 - a hostile exception's __str__
+        text = ""
+    return f"{type(error).__name__}: {text}"[:200]
 
 
-def as_array(x):
-    """x as a float NumPy array if it is an array (or nested list) of numbers, else None. Never raises."""
-    if x is None or isinstance(x, (str, bytes, dict, set)):
-        return None
-    try:
-        import numpy as np  # here, so chapters without arrays do not pay for the import
+def _run_with_time_limit(fn, seconds):
+    """fn() within `seconds`, or raise _TimeUp.
 
-        return np.asarray(x, dtype=float)
-    except Exception:  # junk of any kind is "not an array"
-        return None
+    In the main thread on Unix (where a notebook's kernel runs cells) a SIGALRM
+    timer interrupts the loop itself. Elsewhere fn runs in a daemon thread that is
+    abandoned when time is up: the check still answers, the loop runs on.
+    """
+    in_main = threading.current_thread() is threading.main_thread()
+    if in_main and hasattr(signal, "setitimer"):
+        if signal.getitimer(signal.ITIMER_REAL)[0] > 0:  # an outer check is timing us already
+            return fn()
 
+        def time_up(signum, frame):
+            # Raised wherever Python is; if that spot swallows it (a gc callback reports and
+            # drops exceptions), the timer rings again a moment later.
+            signal.setitimer(signal.ITIMER_REAL, 0.05)
+            raise _TimeUp
 
-def shown(x, width=40):
-    """repr(x) cut to `width` characters for a hint, or "a <type>" if repr fails. Never raises."""
-    try:
-        return repr(x)[:width]
-    except Exception:  # a learner's class may have a broken __repr__
-        return f"a {type(x).__name__}"
-
-
-def first(items, n):
-    """Up to n items of an iterable as a list, or None if it cannot be iterated. Never raises or hangs."""
-    try:
-        return list(itertools.islice(items, n))
-    except Exception:  # not iterable, or its iterator raised
-        return None
-
-
-def close(got, want, rel=1e-6, abs_tol=1e-9):
-    """True when `got` is a real number within tolerance of `want`; False for junk. Never raises."""
-    got = as_number(got)
-    return got is not None and math.isclose(got, want, rel_tol=rel, abs_tol=abs_tol)
-
-
-def not_a_function(fn, what):
-    """A Verdict with a hint if `fn` is not callable (e.g. the learner called it), else None."""
-    if callable(fn):
-        return None
-    return Verdict(False, f"pass {what} itself (its name, without calling it); got {type(fn).__name__}")
-
-
-def call_or_value(x, *args):
-    """A learner may pass a number or a function that computes it: (value, None) or (None, hint)."""
-    return attempt(x, *args) if callable(x) else (x, None)
-
-
-def attempt(fn, *args):
-    """Call the learner's fn; return (result, None) or (None, hint) if it raised."""
-    try:
-        return fn(*args), None
-    except Exception as e:  # noqa: BLE001 - any error becomes a hint, not a traceback
-        return None, f"your function raised {type(e).__name__}: {e}"
-
-
-def never_raises(check):
-    """Wrap a check so that an answer which misbehaves when it is read (a property that
-    raises, a dict whose lookups fail) still gets a hint instead of a traceback."""
-
-    @functools.wraps(check)
-    def guarded(*args, **kwargs):
+        previous = signal.signal(signal.SIGALRM, time_up)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
-            return check(*args, **kwargs)
-        except Exception as e:  # noqa: BLE001 - a hostile answer becomes a hint, not a traceback
+            return fn()
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+    box = {}
+
+    def target():
+        try:
+            box["result"] = fn()
+        except BaseException as e:  # noqa: BLE001 - handed back to the caller below
+            box["error"] = e
+
+    worker = threading.Thread(target=target, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise _TimeUp
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
+
+
+def _guarded(ex, fn):
+    """fn as a check that never raises, gives up after a time limit, and records the answer."""
+
+    @wraps(fn)
+    def guarded(answer, record=True):
+        if record:
+            ex.last_answer = answer
+        seconds = ex.seconds or TIME_LIMIT
+        try:
+            result = _run_with_time_limit(lambda: fn(answer), seconds)
+        except _TimeUp:
             return Verdict(
                 False,
-                f"reading your answer raised {type(e).__name__}: {e}. "
-                "Submit plain numbers, dicts of numbers, Values or functions, as the exercise asks",
+                f"the check gave up after {seconds:g} s: does your answer loop forever (a while "
+                "loop whose condition never turns false, a generator that never ends)?",
             )
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - a hostile answer becomes a hint
+            return Verdict(
+                False,
+                f"reading your answer raised {_message(e)}. Submit plain numbers, lists, dicts, "
+                "Values or functions, as the exercise asks",
+            )
+        return result if isinstance(result, Verdict) else Verdict(False, "the check found nothing to say")
 
+    guarded.exercise = ex
     return guarded
 
 
-def solution(name, check):
-    """Register a worked solution under `name`, to be passed to `check`."""
+def check(name, seconds=None):
+    """Register the decorated function as the check of exercise `name` ("chNN.short"), guarded.
+
+    `micrograd_lesson.exercises` exports it under the function's own name.
+    """
 
     def register(fn):
-        SOLUTIONS[name] = (fn, check)
+        ex = _exercise(name)
+        ex.seconds = seconds
+        ex.check = _guarded(ex, fn)
+        return ex.check
+
+    return register
+
+
+def solution(name, check=None):
+    """Register the decorated function (or class) as the worked solution of exercise `name`.
+
+    `check=` is accepted from chapters not yet moved to @check: it registers that check, guarded.
+    """
+
+    def register(fn):
+        ex = _exercise(name)
+        ex.solution = fn
+        if check is not None and ex.check is None:
+            ex.check = _guarded(ex, check)
         return fn
 
     return register
+
+
+def never_raises(fn):
+    """Kept for chapters not yet moved to @check, whose solution(check=) registration guards them."""
+    return fn
 
 
 def reveal(name):
@@ -141,8 +226,8 @@ def reveal(name):
     """
     if name not in SOLUTIONS:
         raise KeyError(f"no solution named {name!r}; there are: {', '.join(sorted(SOLUTIONS))}")
-    fn, check = SOLUTIONS[name]
-    code = textwrap.dedent(inspect.getsource(fn))
+    ex = EXERCISES[name]
+    code = textwrap.dedent(inspect.getsource(ex.solution))
     code = "\n".join(line for line in code.splitlines() if not line.startswith("@solution"))
     try:
         from IPython.display import HTML, display
@@ -155,7 +240,7 @@ def reveal(name):
                 f"<pre><code>{html.escape(code)}</code></pre></details>"
             )
         )
-    return SolutionRun(check(fn))
+    return SolutionRun(ex.check(ex.solution, record=False))
 
 
 class SolutionRun(Verdict):
@@ -172,3 +257,88 @@ class SolutionRun(Verdict):
         if self.ok:
             return "the worked solution above passes its own check"
         return f"the worked solution fails its check (please report this): {self.hint}"
+
+
+# ---- small helpers every check uses; none of them raises or hangs ---------------------------------
+
+
+def as_number(x):
+    """x as a float if it is a real number (int, float, numpy scalar, 0-d array), else None."""
+    if isinstance(x, (bool, str, bytes)):  # float("4.75") would turn text into a number
+        return None
+    try:
+        if getattr(x, "shape", ()) != ():
+            return None
+        return float(x)
+    except Exception:  # junk of any kind is "not a number", never an error
+        return None
+
+
+def as_array(x):
+    """x as a float NumPy array if it is an array (or nested list) of numbers, else None."""
+    if x is None or isinstance(x, (str, bytes, dict, set)):
+        return None
+    try:
+        import numpy as np  # here, so chapters without arrays do not pay for the import
+
+        return np.asarray(x, dtype=float)
+    except Exception:  # junk of any kind is "not an array"
+        return None
+
+
+def shown(x, width=40):
+    """repr(x) cut to `width` characters for a hint, or "a <type>" if repr fails."""
+    try:
+        text = repr(x)
+    except Exception:  # a learner's class may have a broken __repr__
+        return f"a {type(x).__name__}"
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def first(items, n):
+    """Up to n items of an iterable as a list, or None if it cannot be iterated (never more: no hang)."""
+    try:
+        return list(itertools.islice(items, n))
+    except Exception:  # not iterable, or its iterator raised
+        return None
+
+
+def close(got, want, rel=1e-6, abs_tol=1e-9):
+    """True when `got` is a real number within tolerance of `want`; False for junk."""
+    got = as_number(got)
+    return got is not None and math.isclose(got, want, rel_tol=rel, abs_tol=abs_tol)
+
+
+def not_a_function(fn, what):
+    """A Verdict with a hint if `fn` is not callable (e.g. the learner called it), else None."""
+    if callable(fn):
+        return None
+    return Verdict(False, f"pass {what} itself (its name, without calling it); got {type(fn).__name__}")
+
+
+def attempt(fn, *args):
+    """Call the learner's fn; return (result, None) or (None, hint) if it raised."""
+    try:
+        return fn(*args), None
+    except Exception as e:  # noqa: BLE001 - any error becomes a hint, not a traceback
+        return None, f"your function raised {_message(e)}"
+
+
+def call_or_value(x, *args):
+    """A learner may pass a number or a function that computes it: (value, None) or (None, hint)."""
+    return attempt(x, *args) if callable(x) else (x, None)
+
+
+def known_mistake(got, mistakes, same=close):
+    """The hint of the first (wrong answer, hint) pair that `got` matches, or None.
+
+    Called only once `got` is known to be wrong. `same(got, wrong)` decides a match
+    (by default: numbers within tolerance); a wrong answer of None is skipped.
+    """
+    for wrong, hint in mistakes:
+        try:
+            if wrong is not None and same(got, wrong):
+                return hint
+        except Exception:  # noqa: BLE001 - a learner's odd object matches no known mistake
+            continue
+    return None

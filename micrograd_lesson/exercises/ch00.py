@@ -2,9 +2,7 @@
 
 import operator
 
-from ._core import Verdict, as_number, attempt, call_or_value, close, first, shown, solution
-
-__all__ = ["check_rsub", "check_scalers", "check_zip_prediction"]
+from ._core import Verdict, as_number, attempt, call_or_value, check, close, first, shown, solution
 
 
 def _value_of(result):
@@ -21,6 +19,7 @@ def _value_of(result):
 # ---- 1. debug: a reflected subtraction -----------------------------------------------------------
 
 
+@check("ch00.rsub")
 def check_rsub(Num):
     """Num(v) keeps v in .value; Num - Num, Num - number and number - Num all give the right Num."""
     if not isinstance(Num, type):
@@ -77,7 +76,7 @@ def check_rsub(Num):
     return Verdict(True)
 
 
-@solution("ch00.rsub", check=check_rsub)
+@solution("ch00.rsub")
 class Num:
     def __init__(self, value):
         self.value = value
@@ -96,6 +95,7 @@ class Num:
 # ---- 2. debug: closures made in a loop -------------------------------------------------------------
 
 
+@check("ch00.scalers")
 def check_scalers(scalers):
     """scalers: a list of three functions; scalers[k](x) must be (k + 1) * x."""
     if callable(scalers):  # a function that builds the list is fine too
@@ -129,7 +129,7 @@ def check_scalers(scalers):
     return Verdict(True)
 
 
-@solution("ch00.scalers", check=check_scalers)
+@solution("ch00.scalers")
 def fixed_scalers():
     def make_scaler(n):
         return lambda x: n * x  # this n belongs to one call of make_scaler, and never changes
@@ -148,6 +148,7 @@ def _is_error(answer):
     return isinstance(answer, str) and any(w in answer.lower() for w in ("error", "raise", "exception"))
 
 
+@check("ch00.zip_prediction")
 def check_zip_prediction(answer):
     """answer: the number TinyNeuron([0.5, -1.0, 2.0])([4.0, 1.0]) returns (or a function returning it)."""
     if _is_error(answer):
@@ -175,7 +176,7 @@ def check_zip_prediction(answer):
     return Verdict(False, "write out the pairs list(zip(weights, inputs)) makes, then add the products")
 
 
-@solution("ch00.zip_prediction", check=check_zip_prediction)
+@solution("ch00.zip_prediction")
 def predict_short_neuron():
     # zip pairs (0.5, 4.0) and (-1.0, 1.0), then stops because the inputs have run out:
     # the third weight, 2.0, is silently left out, and no error is raised.

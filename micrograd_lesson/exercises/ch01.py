@@ -3,14 +3,23 @@
 import math
 import sys
 
-from ._core import Verdict, as_number, attempt, call_or_value, close, first, not_a_function, shown, solution
-
-__all__ = ["check_slope", "check_best_h", "check_numerical_gradient"]
+from ._core import (
+    Verdict,
+    as_number,
+    attempt,
+    call_or_value,
+    check,
+    close,
+    first,
+    not_a_function,
+    shown,
+    solution,
+)
 
 EPS = sys.float_info.epsilon  # 2.2e-16: the gap between 1.0 and the next float
 
 # A nudging estimate counts as right within 0.1% of the exact slope: a forward difference with
-# h = 1e-3 gets there on these functions, and every wrong formula is off by far more.
+# h = 1e-3 gets there on the slope of exercise 1, and every wrong formula is off by far more.
 REL = 1e-3
 
 
@@ -34,6 +43,7 @@ def _number(answer):
 SLOPE_X = 1.5
 
 
+@check("ch01.slope")
 def check_slope(answer):
     """answer: your estimate of the slope of g(x) = x**3 - 2*x at x = 1.5 (or a function returning it)."""
     value, hint = _number(answer)
@@ -60,7 +70,7 @@ def check_slope(answer):
     return Verdict(False, "nudge x = 1.5 by a small h and compute (g(1.5 + h) - g(1.5)) / h")
 
 
-@solution("ch01.slope", check=check_slope)
+@solution("ch01.slope")
 def slope_of_g():
     def g(x):
         return x**3 - 2 * x
@@ -89,6 +99,7 @@ def _terms(h):
     return f"at h = {h:.1e} truncation is about {h:.1e} and round-off about {EPS * _big_f(BEST_X) / h:.1e}"
 
 
+@check("ch01.best_h")
 def check_best_h(answer):
     """answer: the nudge h you predict is best for the forward difference of x**2 + 1000 at x = 1."""
     h, hint = _number(answer)
@@ -118,7 +129,7 @@ def check_best_h(answer):
     )
 
 
-@solution("ch01.best_h", check=check_best_h)
+@solution("ch01.best_h")
 def best_h():
     eps = 2.220446049250313e-16  # np.finfo(float).eps
     f_at_1 = 1**2 + 1000  # round-off: about eps * |f(1)| / h
@@ -143,11 +154,19 @@ def _s(u, v):
     return math.sin(u * v) + u
 
 
-# (function, inputs, exact partial derivatives); _s is not a polynomial, so no difference is exact.
+def _bowl(x, y):
+    return 10000 * (x - 1) ** 2 + x * y
+
+
+# (function, inputs, exact partial derivatives, relative tolerance); _s is not a polynomial, so no
+# difference is exact. _bowl is a steep quadratic near its floor: a central difference is exact on
+# a quadratic whatever h (up to round-off, 1e-10 here), while a one-sided difference is off by
+# h * f''/2 = 10000 h, at least 1e-6 of the slope 3 at its best h. So 1e-7 tells the two apart.
 _GRADIENT_CASES = [
-    (_d, [2.0, -3.0, 10.0], [-3.0, 2.0, 1.0]),
-    (_q, [1.5, -2.0], [-6.0, 5.25]),
-    (_s, [0.5, 2.0], [2.0 * math.cos(1.0) + 1.0, 0.5 * math.cos(1.0)]),
+    (_d, [2.0, -3.0, 10.0], [-3.0, 2.0, 1.0], REL),
+    (_q, [1.5, -2.0], [-6.0, 5.25], REL),
+    (_s, [0.5, 2.0], [2.0 * math.cos(1.0) + 1.0, 0.5 * math.cos(1.0)], REL),
+    (_bowl, [1.0001, 1.0], [20000 * (1.0001 - 1) + 1.0, 1.0001], 1e-7),
 ]
 
 
@@ -165,12 +184,32 @@ def _as_numbers(got, n):
     return numbers, None
 
 
+def _one_sided(fn):
+    """True if, for some input, fn never evaluates the function below it (a one-sided difference)."""
+    inputs, below = [1.5, -2.0], [False, False]
+
+    def probe(*args):
+        for i, (a, x) in enumerate(zip(args[:2], inputs)):
+            below[i] = below[i] or (as_number(a) is not None and as_number(a) < x)
+        return _q(*args)
+
+    attempt(fn, probe, list(inputs))
+    return not all(below)
+
+
+ONE_SIDED = (
+    "you nudge each input one way only: that is a one-sided difference, off by about h * f''/2. "
+    "Nudge both ways, (fn(..., x + h, ...) - fn(..., x - h, ...)) / (2 h), the central difference"
+)
+
+
+@check("ch01.numerical_gradient")
 def check_numerical_gradient(fn):
     """fn(fn_, inputs) -> a list of partial derivatives of fn_(*inputs), one per input."""
     wrong = not_a_function(fn, "your numerical_gradient function")
     if wrong is not None:  # a Verdict that says "not yet" is falsy
         return wrong
-    for func, inputs, exact in _GRADIENT_CASES:
+    for func, inputs, exact, rel in _GRADIENT_CASES:
         given = list(inputs)
         got, err = attempt(fn, func, given)
         if err:
@@ -180,9 +219,11 @@ def check_numerical_gradient(fn):
         got, hint = _as_numbers(got, len(inputs))
         if hint:
             return Verdict(False, hint)
-        if all(close(g, e, rel=REL, abs_tol=1e-6) for g, e in zip(got, exact)):
+        if all(close(g, e, rel=rel, abs_tol=1e-9) for g, e in zip(got, exact)):
             continue
         name = func.__name__.lstrip("_")
+        if rel < REL and all(close(g, e, rel=0.5) for g, e in zip(got, exact)) and _one_sided(fn):
+            return Verdict(False, f"on {name}(x, y) = 10000 (x - 1)**2 + x y, {ONE_SIDED}")
         if all(v == 0 for v in got):
             return Verdict(
                 False,
@@ -224,10 +265,12 @@ def check_numerical_gradient(fn):
             f"for {name} at {inputs}, input {i} should have slope {exact[i]:.4f}, you returned {got[i]:.4f}; "
             f"nudge only input {i}, and divide the change by the size of the nudge",
         )
+    if _one_sided(fn):
+        return Verdict(False, ONE_SIDED)
     return Verdict(True)
 
 
-@solution("ch01.numerical_gradient", check=check_numerical_gradient)
+@solution("ch01.numerical_gradient")
 def numerical_gradient(fn, inputs):
     h = 1e-6
     grads = []

@@ -1,8 +1,6 @@
 """Chapter 2 exercises: a Value that remembers its inputs and operation."""
 
-from ._core import Verdict, as_number, attempt, close, first, shown, solution
-
-__all__ = ["check_subtraction", "check_node_count", "check_q"]
+from ._core import Verdict, as_number, attempt, check, close, first, shown, solution
 
 
 class Value:
@@ -51,6 +49,7 @@ def _graph(root):
 # ---- 1. subtraction ----------------------------------------------------------------------------
 
 
+@check("ch02.subtraction")
 def check_subtraction(cls):
     """cls: your Value class (or subclass) with a __sub__ method."""
     if not isinstance(cls, type):
@@ -103,7 +102,7 @@ def check_subtraction(cls):
     return Verdict(True)
 
 
-@solution("ch02.subtraction", check=check_subtraction)
+@solution("ch02.subtraction")
 class ValueWithSub(Value):
     def __sub__(self, other):
         return Value(self.data - other.data, (self, other), "-")
@@ -117,6 +116,7 @@ def _whole_number(n):
     return int(number) if number is not None and number == int(number) else None
 
 
+@check("ch02.node_count")
 def check_node_count(answer):
     """answer: your prediction (values, operations) for the graph of q (or a function returning the pair)."""
     if callable(answer):
@@ -147,7 +147,7 @@ def check_node_count(answer):
     return Verdict(False, "operations: count each * and each + written in the formula; every one runs once")
 
 
-@solution("ch02.node_count", check=check_node_count)
+@solution("ch02.node_count")
 def predict_q_graph():
     leaves = 3  # a, b and c: each made once, however often it is used
     operations = 4  # a*b, (a*b) + c, a + c, and the final *: each one makes one new value
@@ -157,6 +157,7 @@ def predict_q_graph():
 # ---- 3. build q and draw it ------------------------------------------------------------------------
 
 
+@check("ch02.q")
 def check_q(q):
     """q: the root of (a*b + c) * (a + c) at a = 2, b = -3, c = 10 (or a function returning it)."""
     if callable(q) and not _is_node(q):
@@ -194,7 +195,7 @@ def check_q(q):
     return Verdict(True)
 
 
-@solution("ch02.q", check=check_q)
+@solution("ch02.q")
 def build_q():
     a = Value(2.0, label="a")
     b = Value(-3.0, label="b")

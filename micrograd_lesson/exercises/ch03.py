@@ -2,9 +2,7 @@
 
 import math
 
-from ._core import Verdict, as_number, call_or_value, close, never_raises, shown, solution
-
-__all__ = ["check_backprop_h", "check_used_twice", "check_step_downhill"]
+from ._core import Verdict, as_number, call_or_value, check, close, shown, solution
 
 TOL = 1e-3  # answers worked by hand are often rounded to 3 or 4 decimals
 
@@ -55,7 +53,7 @@ def _h_grads():
     return {"a": s_grad, "b": s_grad, "c": s * g_grad, "d": g, "e": 1.0}
 
 
-@never_raises
+@check("ch03.backprop_h")
 def check_backprop_h(grads):
     """grads: {"a": ..., "b": ..., "c": ..., "d": ..., "e": ...}, dh/dx for h = (a + b) * c * d + e."""
     got, hint = _grads(grads, "abcde")
@@ -96,7 +94,7 @@ def check_backprop_h(grads):
     return Verdict(True)
 
 
-@solution("ch03.backprop_h", check=check_backprop_h)
+@solution("ch03.backprop_h")
 def backprop_h():
     a, b, c, d = 2.0, 1.0, -4.0, 3.0
     s = a + b  # 3
@@ -124,7 +122,7 @@ def _twice_grads(a, b):
     return {"a": b * u_grad + v_grad, "b": a * u_grad, "u": u_grad}
 
 
-@never_raises
+@check("ch03.used_twice")
 def check_used_twice(grads):
     """grads: {"a", "b", "u"} -> dh/d(that value) for u = a*b, v = u + a, h = v*u at a = 3, b = -2."""
     got, hint = _grads(grads, ["a", "b", "u"])
@@ -170,7 +168,7 @@ def check_used_twice(grads):
     return Verdict(False, "dh/db: b is used once, in u = a*b, so it gets a × u's grad")
 
 
-@solution("ch03.used_twice", check=check_used_twice)
+@solution("ch03.used_twice")
 def used_twice():
     a, b = 3.0, -2.0
     u = a * b  # -6
@@ -192,7 +190,7 @@ def _L(a, b, c, f):
     return (a * b + c) * f
 
 
-@never_raises
+@check("ch03.step_downhill")
 def check_step_downhill(new_L):
     """new_L: L = (a*b + c)*f after moving each leaf by -0.01 × its gradient."""
     got, hint = call_or_value(new_L)
@@ -217,7 +215,7 @@ def check_step_downhill(new_L):
     return Verdict(False, "move a, b, c and f each by -0.01 × its grad (6, -4, -2, 4), then recompute L")
 
 
-@solution("ch03.step_downhill", check=check_step_downhill)
+@solution("ch03.step_downhill")
 def step_downhill():
     a, b, c, f = 2.0, -3.0, 10.0, -2.0
     grads = {"a": 6.0, "b": -4.0, "c": -2.0, "f": 4.0}

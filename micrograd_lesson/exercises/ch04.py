@@ -14,15 +14,12 @@ from ._core import (
     as_number,
     attempt,
     call_or_value,
+    check,
     close,
     first,
-    never_raises,
     not_a_function,
     solution,
 )
-
-__all__ = ["check_topological_order", "check_run_backward", "check_mul", "check_bfs_prediction"]
-
 
 # ---- graphs the checks run on (fresh ones every time: backward() changes grads) ----
 
@@ -103,9 +100,27 @@ GRAPH_TEXT = {  # how a hint names each graph, by its root
 ORDER_GRAPHS = (_single_leaf, _z_graph, _shared_u, _shared_u_mirrored, _two_paths, _chain)
 BACKWARD_GRAPHS = (_z_graph, _shared_u, _shared_u_mirrored, _two_paths, _chain)
 RECURSION_HINT = (
-    "a 5,000-deep chain hits Python's recursion limit: keep your own stack in a list "
-    "(or use root.topological_order()) instead of a function that calls itself"
+    "a 5,000-deep chain hits Python's recursion limit: keep your own stack (or queue) in a list "
+    "instead of a function that calls itself"
 )
+
+
+class _NoBackward(Value):
+    """A root whose backward() refuses to run, so run_backward must do the walk itself."""
+
+    __slots__ = ()
+
+    def backward(self):
+        raise RuntimeError("do not call root.backward() here: walk the graph yourself")
+
+
+class _NoShortcut(_NoBackward):
+    """A node whose topological_order() refuses too, so the learner's code must walk."""
+
+    __slots__ = ()
+
+    def topological_order(self):
+        raise RuntimeError("do not call .topological_order() here: this exercise writes it")
 
 
 def _name(node):
@@ -144,6 +159,8 @@ def _order_problem(order, nodes, inputs):
     """None if `order` lists the graph of `nodes` topologically, else a hint. Never raises, never hangs."""
     if order is None:
         return "your function returned None: did you forget `return`?"
+    if isinstance(order, (set, frozenset, dict)):
+        return f"return a list: a {type(order).__name__} keeps no order, and the order is the answer"
     # Twice the graph's size is plenty to show duplicates; an endless iterator stops here.
     listed = first(order, 2 * len(nodes) + 1)
     if listed is None:
@@ -179,7 +196,7 @@ def _order_problem(order, nodes, inputs):
     )
 
 
-@never_raises
+@check("ch04.topological_order")
 def check_topological_order(topological_order):
     """topological_order(root) lists every node once, each after all of its inputs."""
     hint = not_a_function(topological_order, "your topological_order function")
@@ -189,7 +206,11 @@ def check_topological_order(topological_order):
         named, root_name = build()
         nodes = named[root_name].topological_order()
         inputs = _inputs(nodes)
+        for node in nodes:
+            node.__class__ = _NoShortcut
         order, error = attempt(topological_order, named[root_name])
+        for node in nodes:
+            node.__class__ = Value
         if error:
             if "recursion" in error.lower():
                 return Verdict(False, f"small graphs work, but {RECURSION_HINT}")
@@ -200,7 +221,7 @@ def check_topological_order(topological_order):
     return Verdict(True)
 
 
-@solution("ch04.topological_order", check=check_topological_order)
+@solution("ch04.topological_order")
 def topological_order(root):
     order, visited = [], set()
     stack = [(root, False)]  # (node, are its inputs already in `order`?)
@@ -216,15 +237,6 @@ def topological_order(root):
 
 
 # ---- run_backward -------------------------------------------------------------------------------
-
-
-class _NoShortcut(Value):
-    """A root whose backward() refuses to run, so run_backward must do the walk itself."""
-
-    __slots__ = ()
-
-    def backward(self):
-        raise RuntimeError("run_backward must not call root.backward(): walk the graph yourself")
 
 
 def _reference_grads(build):
@@ -263,7 +275,7 @@ def _fired_too_early(fired, nodes, inputs):
     return None
 
 
-@never_raises
+@check("ch04.run_backward")
 def check_run_backward(run_backward):
     """run_backward(root) fills in every node's .grad, as root.backward() would."""
     hint = not_a_function(run_backward, "your run_backward function")
@@ -275,7 +287,7 @@ def check_run_backward(run_backward):
         every_node = root.topological_order()
         inputs = _inputs(every_node)
         fired = _record_firing(every_node)
-        root.__class__ = _NoShortcut
+        root.__class__ = _NoBackward
         _, error = attempt(run_backward, root)
         root.__class__ = Value
         if error:
@@ -292,6 +304,12 @@ def check_run_backward(run_backward):
                 False,
                 f"{where}: every gradient is still 0: set {root_name}.grad = 1.0 first "
                 f"(d{root_name}/d{root_name} = 1), then call every node's _backward()",
+            )
+        if not any(f is root for f in fired):
+            return Verdict(
+                False,
+                f"{where}: the root {root_name} never fired, so nothing reached its inputs: after "
+                f"{root_name}.grad = 1.0, call _backward() on {root_name} too, first",
             )
         early = _fired_too_early(fired, every_node, inputs)
         leaves = [k for k, v in nodes.items() if not inputs[id(v)]]
@@ -343,7 +361,7 @@ def check_run_backward(run_backward):
     return Verdict(True)
 
 
-@solution("ch04.run_backward", check=check_run_backward)
+@solution("ch04.run_backward")
 def run_backward(root):
     root.grad = 1.0  # d(root)/d(root)
     for node in reversed(root.topological_order()):
@@ -357,7 +375,7 @@ TRUE_X_GRAD = 3.0 + 6.0 * (1.0 - math.tanh(6.0 * SHARED_X) ** 2)  # 3.0592
 BFS_X_GRAD = 3.0  # u fires with only L's share, 1, and passes 3 * 1 to x
 
 
-@never_raises
+@check("ch04.bfs_prediction")
 def check_bfs_prediction(prediction):
     """prediction: x.grad that a breadth-first backward gives on u = 3x, L = u + tanh(2u) at x = 0.5."""
     got, hint = call_or_value(prediction)
@@ -391,7 +409,7 @@ def check_bfs_prediction(prediction):
     )
 
 
-@solution("ch04.bfs_prediction", check=check_bfs_prediction)
+@solution("ch04.bfs_prediction")
 def bfs_prediction():
     # On paper: L fires first and gives u.grad = 1 and t.grad = 1 (L = u + t).
     # Breadth-first, L's inputs come next, so u fires now, holding only that 1,
@@ -436,7 +454,7 @@ def _mul_and_backward(mul, a, b, then=None):
     return None
 
 
-@never_raises
+@check("ch04.mul")
 def check_mul(mul):
     """mul(a, b) returns a Value a*b that passes the right gradients back to a and b."""
     hint = not_a_function(mul, "your mul function")
@@ -501,7 +519,7 @@ def check_mul(mul):
     return Verdict(True)
 
 
-@solution("ch04.mul", check=check_mul)
+@solution("ch04.mul")
 def mul(a, b):
     out = Value(a.data * b.data, (a, b), "*")
 

@@ -4,10 +4,7 @@ import math
 
 from ..engine import Value
 from ..gradcheck import gradcheck
-from ._core import Verdict, as_number, attempt, close, not_a_function, solution
-
-__all__ = ["check_numeric_derivative", "check_grad_check", "check_find_bugs"]
-
+from ._core import Verdict, as_number, attempt, check, close, first, not_a_function, shown, solution
 
 # ---- 6.1 numeric_derivative(f, x) ----
 
@@ -31,6 +28,7 @@ def _where_it_looks(numeric_derivative, x=2.0):
     return None if error else offsets
 
 
+@check("ch06.numeric_derivative")
 def check_numeric_derivative(numeric_derivative):
     """numeric_derivative(f, x) is a central difference: it looks both ways, and is accurate."""
     wrong = not_a_function(numeric_derivative, "your function")
@@ -71,7 +69,7 @@ def check_numeric_derivative(numeric_derivative):
     return Verdict(True)
 
 
-@solution("ch06.numeric_derivative", check=check_numeric_derivative)
+@solution("ch06.numeric_derivative")
 def numeric_derivative(f, x):
     h = 1e-6
     return (f(x + h) - f(x - h)) / (2 * h)  # the slope between two points straddling x
@@ -114,10 +112,10 @@ _GRAD_CHECK_CASES = [  # (description, f, x, backward's answer, true derivative)
 
 def _pair(got):
     """(autograd, numeric) as numbers, or (None, hint)."""
-    try:
-        autograd, numeric = got
-    except Exception:  # not a pair, of whatever kind
-        return None, f"return a pair (autograd, numeric), got {got!r}"
+    items = first(got, 3)  # never more: an endless iterator must not hang the check
+    if isinstance(got, (str, bytes, dict)) or items is None or len(items) != 2:
+        return None, f"return a pair (autograd, numeric), got {shown(got)}"
+    autograd, numeric = items
     a, n = as_number(autograd), as_number(numeric)
     if a is None or n is None:
         return None, (
@@ -140,6 +138,7 @@ def _where_grad_check_looks(grad_check, x=2.0):
     return None if error else offsets
 
 
+@check("ch06.grad_check")
 def check_grad_check(grad_check):
     """grad_check(f, x) returns (gradient from backward(), central-difference estimate)."""
     wrong = not_a_function(grad_check, "your function")
@@ -164,7 +163,7 @@ def check_grad_check(grad_check):
             return Verdict(
                 False,
                 f"for {text} the first number (from backward()) should be {from_backward:.6f}, "
-                f"got {autograd!r}",
+                f"got {autograd:.6f}",
             )
         if not close(numeric, truth, rel=1e-5):
             if from_backward != truth and close(numeric, from_backward, rel=1e-4):
@@ -175,7 +174,7 @@ def check_grad_check(grad_check):
                 )
             return Verdict(
                 False,
-                f"for {text} the second number (by nudging) should be about {truth:.6f}, got {numeric!r}",
+                f"for {text} the second number (by nudging) should be about {truth:.6f}, got {numeric:.6f}",
             )
     offsets = [d for d in (_where_grad_check_looks(grad_check) or [0.0, 1.0, -1.0]) if d is not None]
     if not (any(d > 0 for d in offsets) and any(d < 0 for d in offsets)):
@@ -187,7 +186,7 @@ def check_grad_check(grad_check):
     return Verdict(True)
 
 
-@solution("ch06.grad_check", check=check_grad_check)
+@solution("ch06.grad_check")
 def grad_check(f, x):
     v = Value(x)
     f(v).backward()
@@ -247,21 +246,25 @@ _SECRET = {
 _SECRET_BUGGY = {"exp2", "leaky_floor", "soft_cap"}
 
 
-def _as_name_set(answer):
-    """The learner's answer as a set of strings, or (None, hint)."""
+def _as_name_set(answer, suspects):
+    """The learner's answer as a set of strings, or (None, hint); reads at most a few items."""
     if answer is None:
         return None, "your function returned None: return a set of names, e.g. {'log2'}"
     if isinstance(answer, str):
         return None, "return a set of names, e.g. {'log2'}, not a single string"
-    try:
-        names = set(answer)
-    except Exception:  # not iterable, or unhashable items
+    items = first(answer, len(suspects) + 1)  # never more: an endless generator must not hang the check
+    if items is None:
         return None, f"return a set of names (strings), got {type(answer).__name__}"
-    if not all(isinstance(n, str) for n in names):
+    if len(items) > len(suspects):
+        return None, f"return a set of at most {len(suspects)} names, one per buggy suspect"
+    if any(callable(n) for n in items):
         return None, "return the names (strings), not the functions"
-    return names, None
+    if not all(isinstance(n, str) for n in items):
+        return None, f"return the names of the buggy suspects (strings such as 'log2'), got {shown(items)}"
+    return set(items), None
 
 
+@check("ch06.find_bugs")
 def check_find_bugs(find_bugs):
     """find_bugs(suspects) returns the set of names whose gradients are wrong."""
     wrong = not_a_function(find_bugs, "your function")
@@ -274,7 +277,7 @@ def check_find_bugs(find_bugs):
         answer, error = attempt(find_bugs, dict(suspects))
         if error:
             return Verdict(False, f"on {which}: {error}")
-        names, problem = _as_name_set(answer)
+        names, problem = _as_name_set(answer, suspects)
         if problem:
             return Verdict(False, f"on {which}: {problem}")
         unknown = names - set(suspects)
@@ -297,7 +300,7 @@ def check_find_bugs(find_bugs):
     return Verdict(True)
 
 
-@solution("ch06.find_bugs", check=check_find_bugs)
+@solution("ch06.find_bugs")
 def find_bugs(suspects):
     inputs = [0.5, 0.8, 1.3, 1.7, 2.4, 2.9]  # spread out: some bugs live on part of the range
     return {name for name, op in suspects.items() if not all(gradcheck(op, [x]) for x in inputs)}
