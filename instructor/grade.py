@@ -27,11 +27,13 @@ import csv
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 MARKER = "@@micrograd-lesson-grades@@"
@@ -53,7 +55,9 @@ def run_one(path, chapter, points, cell_timeout):
     nb = nbformat.read(path, as_version=4)
     grade = nbformat.v4.new_code_cell(GRADE_CELL.format(marker=MARKER, chapter=chapter, points=points))
     nb.cells.append(grade)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    )
     with tempfile.TemporaryDirectory(prefix="grade-") as scratch:
         client = NotebookClient(
             nb,
@@ -84,14 +88,20 @@ def grade_notebook(path, points, cell_timeout, notebook_timeout):
     chapter = "ch" + CHAPTER.match(path.name).group(1)
     cmd = [sys.executable, __file__, "--one", str(path), "--chapter", chapter]
     cmd += ["--cell-timeout", str(cell_timeout), "--points-json", json.dumps(points)]
+    # A session of its own, so that on time-out the kernel it started is stopped with it.
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=notebook_timeout, cwd=ROOT)
+        stdout, stderr = proc.communicate(timeout=notebook_timeout)
     except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
         why = f"the notebook did not finish within {notebook_timeout} s and was stopped"
     else:
-        if done.returncode == 0:
-            return chapter, json.loads(done.stdout.strip().splitlines()[-1])
-        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        if proc.returncode == 0:
+            return chapter, json.loads(stdout.strip().splitlines()[-1])
+        last = (stderr.strip().splitlines() or ["no message"])[-1]
         why = f"the notebook could not be run: {last}"
     return chapter, [
         {"exercise": name, "points": 0, "max_points": most, "hint": why}
