@@ -42,9 +42,25 @@ CHAPTER = re.compile(r"^(\d\d)_.*\.ipynb$")
 # Runs in the learner's kernel after their notebook: grade every exercise of the chapter.
 GRADE_CELL = """\
 import json as _json
+import sys as _sys
+_sys.path.insert(0, {root!r})
+from instructor.grade import load_hidden as _load_hidden
 from micrograd_lesson.exercises import _core as _grading
+_load_hidden({chapter!r})
 print({marker!r} + _json.dumps(_grading.grade_chapter({chapter!r}, {points!r})))
 """
+
+
+def load_hidden(chapter):
+    """Register the hidden cases of `chapter` ("ch05"): instructor/hidden/ch05.py, if there is one.
+
+    They live outside the package, so no copy of the package (the student edition's, a
+    wheel) carries them; only the grader loads them, into the kernel it grades in.
+    """
+    import importlib
+
+    if (ROOT / "instructor" / "hidden" / f"{chapter}.py").exists():
+        importlib.import_module(f"instructor.hidden.{chapter}")
 
 
 def run_one(path, chapter, points, cell_timeout):
@@ -53,7 +69,9 @@ def run_one(path, chapter, points, cell_timeout):
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
-    grade = nbformat.v4.new_code_cell(GRADE_CELL.format(marker=MARKER, chapter=chapter, points=points))
+    grade = nbformat.v4.new_code_cell(
+        GRADE_CELL.format(marker=MARKER, chapter=chapter, points=points, root=str(ROOT))
+    )
     nb.cells.append(grade)
     env = dict(
         os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
