@@ -4,27 +4,9 @@ import pytest
 from hints import hint_of
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from junk import HOSTILE, JUNK
 
 from micrograd_lesson.exercises import check_rsub, check_scalers, check_zip_prediction
-from micrograd_lesson.exercises._core import Verdict
 from micrograd_lesson.exercises.ch00 import ZIP_ANSWER, Num, fixed_scalers, predict_short_neuron
-
-
-@pytest.mark.parametrize("check", [check_rsub, check_scalers, check_zip_prediction])
-@given(answer=JUNK)
-def test_checks_never_raise_and_refuse_junk(check, answer):
-    result = check(answer)
-    assert isinstance(result, Verdict)
-    assert not result and result.hint
-
-
-@pytest.mark.parametrize("check", [check_rsub, check_scalers, check_zip_prediction])
-@given(answer=HOSTILE)
-def test_checks_never_raise_or_hang_on_hostile_objects(check, answer):
-    result = check(answer)
-    assert isinstance(result, Verdict)
-    assert not result and result.hint
 
 
 def test_worked_solutions_pass():

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from micrograd_lesson import Value
-from micrograd_lesson.exercises import check_backprop_h, check_step_downhill, check_used_twice
+from micrograd_lesson.exercises import check_backprop_h, check_one_knob, check_used_twice
 
 JUNK = st.one_of(
     st.none(),
@@ -125,29 +125,37 @@ def test_used_twice_rejects_any_perturbation_and_names_the_value(key, by):
     assert f"dh/d{key}" in hint or "dict" in hint
 
 
-# ---- 3. a step downhill ---------------------------------------------------------------------------
+# ---- 3. one knob, a budget of 0.1 -----------------------------------------------------------------
 
 
-def test_step_downhill():
-    assert check_step_downhill(-8.726304)
-    assert check_step_downhill(lambda: -8.7263)
-    assert check_step_downhill(Value(-8.7263))
-    assert "UPHILL" in hint_of(check_step_downhill, -7.286496)
-    assert "has not changed" in hint_of(check_step_downhill, -8.0)
-    assert "first-order" in hint_of(check_step_downhill, -8.72)
-    assert "-0.01" in hint_of(check_step_downhill, -9.0)
-    assert "number" in hint_of(check_step_downhill, "low")
+def test_one_knob_accepts_a_down_by_the_whole_budget():
+    assert check_one_knob({"a": -0.1})
+    assert check_one_knob(lambda: {"a": -0.1})
 
 
-@given(by=st.floats(-50, 50))
-def test_step_downhill_rejects_every_other_number(by):
-    assert not check_step_downhill(away(-8.726304, by))
+def test_one_knob_names_the_mistake():
+    assert "raises L" in hint_of(check_one_knob, {"a": 0.1})  # the wrong way
+    assert "largest in size" in hint_of(check_one_knob, {"b": 0.1})  # a smaller gradient
+    assert "largest in size" in hint_of(check_one_knob, {"f": -0.1})
+    assert "budget unused" in hint_of(check_one_knob, {"a": -0.05})
+    assert "too large" in hint_of(check_one_knob, {"a": -0.2})
+    assert "ONE leaf" in hint_of(check_one_knob, {"a": -0.1, "b": 0.1})
+    assert "ONE leaf" in hint_of(check_one_knob, -8.6)  # the new L instead of the move
+    assert "leaf is one of" in hint_of(check_one_knob, {"L": -0.1})
+
+
+@given(leaf=st.sampled_from("abcf"), by=st.floats(-0.1, 0.1))
+def test_one_knob_refuses_every_other_move(leaf, by):
+    if leaf == "a" and math.isclose(by, -0.1, rel_tol=0, abs_tol=1e-6):
+        assert check_one_knob({leaf: by})
+    else:
+        assert not check_one_knob({leaf: by})
 
 
 # ---- every check, whatever it is given --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("check", [check_backprop_h, check_used_twice, check_step_downhill])
+@pytest.mark.parametrize("check", [check_backprop_h, check_used_twice, check_one_knob])
 @given(junk=JUNK)
 def test_checks_never_raise_and_refuse_junk(check, junk):
     result = check(junk)

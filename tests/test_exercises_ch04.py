@@ -6,18 +6,19 @@ import itertools
 import random
 
 import pytest
-from hints import Hostile, failed_with, hostile_value
+from hints import Hostile, failed_with, hint_of, hostile_value
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from micrograd_lesson import Value
 from micrograd_lesson.exercises import (
+    SOLUTIONS,
     check_bfs_prediction,
-    check_mul,
+    check_div,
     check_run_backward,
     check_topological_order,
 )
-from micrograd_lesson.exercises.ch04 import BFS_X_GRAD, TRUE_X_GRAD
+from micrograd_lesson.exercises.ch04 import BFS_X_GRAD, DIV_MISTAKES, TRUE_X_GRAD
 
 # ---- orders built by common (right and wrong) algorithms ----
 
@@ -63,6 +64,20 @@ def breadth_first(root):
     return order
 
 
+def breadth_first_backward(root):
+    """The notebook's classmate: fire in order of the depth at which each node is first met."""
+    root.grad = 1.0
+    depth, queue = {root: 0}, [root]
+    while queue:
+        node = queue.pop(0)
+        for child in node._prev:
+            if child not in depth:
+                depth[child] = depth[node] + 1
+                queue.append(child)
+    for node in sorted(depth, key=depth.get):
+        node._backward()
+
+
 def is_topological(order):
     """Every node after its inputs (inputs missing from the list are not compared)."""
     position = {id(v): i for i, v in enumerate(order)}
@@ -73,12 +88,12 @@ def is_topological(order):
 
 
 def test_topological_order_accepts_other_valid_orders():
-    assert check_topological_order(lambda root: root.topological_order())
-    assert check_topological_order(lambda root: list(reversed(list(reversed(root.topological_order())))))
+    assert check_topological_order(SOLUTIONS["ch04.topological_order"][0])  # counting users
+    assert check_topological_order(lambda root: list(reversed(list(reversed(Value.topological_order(root))))))
     # Kahn's algorithm: leaves first, then whatever has all its inputs placed; a different valid order.
 
     def kahn(root):
-        nodes = root.topological_order()
+        nodes = Value.topological_order(root)
         waiting = {id(v): len(set(map(id, v._prev))) for v in nodes}
         users = {id(v): [] for v in nodes}
         for v in nodes:
@@ -96,27 +111,29 @@ def test_topological_order_accepts_other_valid_orders():
         return order
 
     assert check_topological_order(kahn)
-    assert check_topological_order(lambda root: tuple(root.topological_order()))
+    assert check_topological_order(lambda root: tuple(Value.topological_order(root)))
 
 
 @pytest.mark.parametrize(
     "fn, words",
     [
         (recursive_order, ("recursion", "stack")),
-        (lambda root: list(reversed(root.topological_order())), ("backward order", "reverse")),
+        (lambda root: list(reversed(Value.topological_order(root))), ("backward order", "reverse")),
         (pre_order, ("backward order",)),  # right reversed on z = x*y + x ...
         (lambda root: list(reversed(pre_order(root))), ("2u comes before its input u",)),  # ... not on L
         (lambda root: list(reversed(breadth_first(root))), ("comes before its input",)),
         (breadth_first, ("backward order",)),  # valid reversed on z = x*y + x, so that is the hint
         (lambda root: [root], ("missing",)),
-        (lambda root: [v for v in root.topological_order() if v._prev], ("leaves",)),
-        (lambda root: root.topological_order() * 2, ("twice", "visited")),
+        (lambda root: [v for v in Value.topological_order(root) if v._prev], ("leaves",)),
+        (lambda root: Value.topological_order(root) * 2, ("twice", "visited")),
         (lambda root: None, ("return",)),
         (lambda root: 42, ("list of nodes",)),
-        (lambda root: [v.data for v in root.topological_order()], ("not a node",)),
+        (lambda root: [v.data for v in Value.topological_order(root)], ("not a node",)),
         (lambda root: itertools.count(), ("not a node",)),  # an endless iterator does not hang the check
         (lambda root: 1 / 0, ("ZeroDivisionError",)),
         (recursive_order(Value(1.0)), ("function itself",)),
+        (lambda root: root.topological_order(), ("do not call .topological_order()",)),  # the shortcut
+        (lambda root: set(Value.topological_order(root)), ("return a list", "no order")),
     ],
 )
 def test_topological_order_names_the_mistake(fn, words):
@@ -145,7 +162,7 @@ def test_topological_order_on_random_orders_is_right_exactly_when_the_order_is(s
     valid = []
 
     def shuffled(root):
-        order = root.topological_order()
+        order = Value.topological_order(root)
         if len(order) < 50:  # the 5,000-deep chain stays valid, so the small graphs decide
             rng.shuffle(order)
         valid.append(is_topological(order))
@@ -171,19 +188,19 @@ def fire_in(order_of):
 
 
 def test_run_backward_accepts_correct_walks():
-    assert check_run_backward(fire_in(lambda root: reversed(root.topological_order())))
+    assert check_run_backward(fire_in(lambda root: reversed(Value.topological_order(root))))
     assert check_run_backward(
         fire_in(
             lambda root: (
                 reversed(recursive_order(root))
-                if len(root.topological_order()) < 900
-                else reversed(root.topological_order())
+                if len(Value.topological_order(root)) < 900
+                else reversed(Value.topological_order(root))
             )
         )
     )
 
     def leaves_anywhere(root):  # leaves do nothing when they fire, so where they sit does not matter
-        order = list(reversed(root.topological_order()))
+        order = list(reversed(Value.topological_order(root)))
         leaves = [v for v in order if not v._prev]
         return leaves + [v for v in order if v._prev]
 
@@ -197,14 +214,17 @@ def test_run_backward_accepts_correct_walks():
         (fire_in(pre_order), ("u fired before 2u",)),
         # right by luck on L = u + t (it reaches t before u); M = t + u catches it
         (fire_in(pre_order_last_input_first), ("M = t + u", "u fired before 2u")),
-        (fire_in(lambda root: root.topological_order()), ("fired before", "reversed")),
-        (lambda root: [n._backward() for n in reversed(root.topological_order())], ("grad = 1.0",)),
-        (lambda root: root.backward(), ("must not call",)),
+        (fire_in(lambda root: Value.topological_order(root)), ("fired before", "which distance")),
+        (fire_in(lambda root: list(reversed(Value.topological_order(root)))[1:]), ("root z never fired",)),
+        (breadth_first_backward, ("u fired before 2u", "which distance")),  # the notebook's classmate
+        (fire_in(lambda root: reversed(root.topological_order())), ("do not call",)),
+        (lambda root: [n._backward() for n in reversed(Value.topological_order(root))], ("grad = 1.0",)),
+        (lambda root: root.backward(), ("do not call root.backward()",)),
         (fire_in(lambda root: reversed(recursive_order(root))), ("recursion",)),
         (fire_in(lambda root: [root]), ("never fired",)),
         (fire_in(lambda root: []), ("leaves' gradients are still 0",)),
         (
-            fire_in(lambda root: 2 * list(reversed(root.topological_order()))),
+            fire_in(lambda root: 2 * list(reversed(Value.topological_order(root)))),
             ("fired 2 times", "exactly once"),
         ),
         (lambda root: 1 / 0, ("ZeroDivisionError",)),
@@ -259,7 +279,7 @@ def test_run_backward_on_random_firing_orders_is_right_exactly_when_users_fire_f
     valid = []
 
     def random_firing(root):
-        order = list(reversed(root.topological_order()))
+        order = list(reversed(Value.topological_order(root)))
         if len(order) < 50:
             rng.shuffle(order)
         interior = [v for v in order if v._prev]  # leaves fire harmlessly anywhere
@@ -307,87 +327,82 @@ def test_bfs_prediction_accepts_only_three(x):
     assert bool(check_bfs_prediction(x)) == (abs(x - 3.0) <= 5e-4)
 
 
-# ---- mul ----
+# ---- div ----
 
 
-def make_mul(update):
-    def mul(a, b):
-        out = Value(a.data * b.data, (a, b), "*")
+def make_div(da, db, accumulate=True, times_out_grad=True):
+    def div(a, b):
+        out = Value(a.data / b.data, (a, b), "/")
 
         def _backward():
-            update(a, b, out)
+            for node, rule in ((a, da), (b, db)):
+                g = rule(a.data, b.data) * (out.grad if times_out_grad else 1.0)
+                node.grad = node.grad + g if accumulate else g
 
         out._backward = _backward
         return out
 
-    return mul
+    return div
 
 
-def test_mul_accepts_both_styles():
-    assert check_mul(lambda a, b: Value(a.data * b.data, (a, b), "*", _local_grads=(b.data, a.data)))
-    assert check_mul(lambda a, b: a * b)  # the package's own operator is right too
+def d_a(a, b):
+    return 1 / b
 
 
-@pytest.mark.parametrize(
-    "fn, words",
-    [
-        (
-            make_mul(
-                lambda a, b, out: (
-                    setattr(a, "grad", b.data * out.grad) or setattr(b, "grad", a.data * out.grad)
-                )
-            ),
-            ("+=",),
-        ),
-        (
-            make_mul(
-                lambda a, b, out: (
-                    setattr(a, "grad", a.grad + a.data * out.grad),
-                    setattr(b, "grad", b.grad + b.data * out.grad),
-                )
-            ),
-            ("swapped",),
-        ),
-        (
-            make_mul(
-                lambda a, b, out: (setattr(a, "grad", a.grad + b.data), setattr(b, "grad", b.grad + a.data))
-            ),
-            ("out.grad",),
-        ),
-        (lambda a, b: Value(a.data * b.data, (a, b), "*"), ("out._backward",)),
-        (lambda a, b: Value(a.data * b.data), ("inputs",)),
-        (lambda a, b: a.data * b.data, ("Value",)),
-        (lambda a, b: 1 / 0, ("ZeroDivisionError",)),
-    ],
-)
-def test_mul_names_the_mistake(fn, words):
-    assert failed_with(check_mul(fn), *words)
+def d_b(a, b):
+    return -a / b**2
 
 
-LOCALS = {
-    "b": lambda a, b, out: b.data,
-    "a": lambda a, b, out: a.data,
-    "1": lambda a, b, out: 1.0,
-    "out": lambda a, b, out: out.data,
-    "junk": lambda a, b, out: "x",
+def test_div_accepts_the_closure_only():
+    assert check_div(make_div(d_a, d_b))
+    assert "lectures' style" in hint_of(check_div, lambda a, b: a / b)  # the package's rule: no closure
+    assert "lectures' style" in hint_of(
+        check_div,
+        lambda a, b: Value(a.data / b.data, (a, b), "/", _local_grads=(1 / b.data, -a.data / b.data**2)),
+    )
+
+
+@pytest.mark.parametrize("wrong, words", [(w, h[:25]) for w, h in DIV_MISTAKES])
+def test_div_names_each_known_mistake(wrong, words):
+    (ga, gb) = wrong  # at a = 3, b = -2: rules that give exactly these numbers there
+    rules = {
+        (-0.5, 0.75): (d_a, lambda a, b: a / b**2),
+        (-0.5, -0.25): (d_a, lambda a, b: -1 / b**2),
+        (-0.5, 1.5): (d_a, lambda a, b: -a / b),
+        (-2.0, 3.0): (lambda a, b: b, lambda a, b: a),
+        (-0.75, -0.5): (d_b, d_a),
+    }
+    assert words in hint_of(check_div, make_div(*rules[wrong]))
+
+
+def test_div_names_the_closure_slips():
+    assert "+=" in hint_of(check_div, make_div(d_a, d_b, accumulate=False))
+    assert "out.grad" in hint_of(check_div, make_div(d_a, d_b, times_out_grad=False))
+    assert "data" in hint_of(check_div, lambda a, b: Value(a.data * b.data, (a, b), "/"))
+    assert "Value" in hint_of(check_div, lambda a, b: a.data / b.data)
+
+
+RULES = {
+    "1/b": d_a,
+    "-a/b**2": d_b,
+    "a/b**2": lambda a, b: a / b**2,
+    "b": lambda a, b: b,
+    "a": lambda a, b: a,
+    "1": lambda a, b: 1.0,
+    "-1/b**2": lambda a, b: -1 / b**2,
 }
 
 
 @settings(max_examples=80, deadline=None)
 @given(
-    da=st.sampled_from(sorted(LOCALS)),
-    db=st.sampled_from(sorted(LOCALS)),
+    da=st.sampled_from(sorted(RULES)),
+    db=st.sampled_from(sorted(RULES)),
     accumulate=st.booleans(),
     times_out_grad=st.booleans(),
 )
-def test_mul_random_rules_pass_only_when_right(da, db, accumulate, times_out_grad):
-    def update(a, b, out):
-        for node, rule in ((a, LOCALS[da]), (b, LOCALS[db])):
-            g = rule(a, b, out) * (out.grad if times_out_grad else 1.0)
-            node.grad = node.grad + g if accumulate else g
-
-    result = check_mul(make_mul(update))
-    assert bool(result) == (da == "b" and db == "a" and accumulate and times_out_grad)
+def test_div_random_rules_pass_only_when_right(da, db, accumulate, times_out_grad):
+    result = check_div(make_div(RULES[da], RULES[db], accumulate, times_out_grad))
+    assert bool(result) == (da == "1/b" and db == "-a/b**2" and accumulate and times_out_grad)
     assert result or result.hint
 
 
@@ -416,9 +431,69 @@ def junk_answers():
 
 
 @pytest.mark.parametrize(
-    "check", [check_topological_order, check_run_backward, check_mul, check_bfs_prediction]
+    "check", [check_topological_order, check_run_backward, check_div, check_bfs_prediction]
 )
 @pytest.mark.parametrize("junk", range(len(junk_answers())))
 def test_checks_never_raise_on_hostile_answers(check, junk):
     result = check(junk_answers()[junk])
     assert not result and result.hint
+
+
+# ---- the algorithms a learner writes for 4.1 and 4.3, right and subtly wrong ----
+
+
+def depth_backward(requeue):
+    """The classmate's pass with depth = the longest distance; without `requeue`, a raised depth
+    is not passed on to the node's inputs."""
+
+    def run_backward(root):
+        root.grad = 1.0
+        depth, queue = {root: 0}, [root]
+        while queue:
+            node = queue.pop(0)
+            for child in node._prev:
+                if depth.get(child, -1) < depth[node] + 1:
+                    fresh = child not in depth
+                    depth[child] = depth[node] + 1
+                    if requeue or fresh:
+                        queue.append(child)
+        for node in sorted(depth, key=depth.get):
+            node._backward()
+
+    return run_backward
+
+
+def test_run_backward_longest_depth_passes_only_when_raised_depths_are_passed_on():
+    assert check_run_backward(depth_backward(requeue=True))
+    assert "x fired before u" in hint_of(check_run_backward, depth_backward(requeue=False))
+
+
+def counting_order(per_use):
+    """Kahn's algorithm from the root; without `per_use`, a user counts once however often it uses a node."""
+
+    def topological_order(root):
+        users, todo = {root: []}, [root]
+        while todo:
+            node = todo.pop()
+            for child in node._prev:
+                if child not in users:
+                    users[child] = []
+                    todo.append(child)
+                users[child].append(id(node))
+        count = {n: len(u) if per_use else len(set(u)) for n, u in users.items()}
+        order, ready = [], [root]
+        while ready:
+            node = ready.pop()
+            order.append(node)
+            for child in node._prev:
+                count[child] -= 1
+                if count[child] == 0:
+                    ready.append(child)
+        return order[::-1]
+
+    return topological_order
+
+
+def test_topological_order_by_counting_passes_only_when_every_use_counts():
+    assert check_topological_order(counting_order(per_use=True))
+    assert "count uses" in hint_of(check_topological_order, counting_order(per_use=False))

@@ -1,4 +1,4 @@
-"""Chapter 5 exercise checks: sin (a new operation) and max (a routing one, with a tie to judge).
+"""Chapter 5 exercise checks: softsign (a classmate's op to debug) and max (a tie to judge).
 
 Right answers in either style (closure or _local_grads) pass; plausible and randomly generated
 wrong rules fail with a hint that names the mistake; nothing a learner passes makes a check raise.
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from micrograd_lesson import Value
-from micrograd_lesson.exercises import check_max, check_sin
+from micrograd_lesson.exercises import check_max, check_softsign
 
 
 def closure_op(f, df, assign=False, use_out_grad=True):
@@ -36,43 +36,56 @@ def local_op(f, df):
     return lambda x: Value(f(x.data), (x,), "op", _local_grads=(df(x.data),))
 
 
-# ---- sin ----
+# ---- softsign (find the classmate's bugs) ----
 
 
-def test_sin_accepts_both_styles():
-    assert check_sin(closure_op(math.sin, math.cos))
-    assert check_sin(local_op(math.sin, math.cos))
+def softsign(x):
+    return x / (1 + abs(x))
+
+
+def dsoftsign(x):
+    return 1 / (1 + abs(x)) ** 2
+
+
+def classmates(x):  # the notebook's starting point, with both bugs
+    return (1 + x) ** -2
+
+
+def test_softsign_accepts_both_styles():
+    assert check_softsign(closure_op(softsign, dsoftsign))
+    assert check_softsign(local_op(softsign, dsoftsign))
 
 
 @pytest.mark.parametrize(
     "fn, words",
     [
-        (closure_op(math.sin, math.cos, assign=True), ("+=",)),
-        (closure_op(math.sin, math.cos, use_out_grad=False), ("out.grad",)),
-        (lambda x: Value(math.sin(x.data)), ("remember its input",)),
-        (lambda x: Value(math.sin(x.data), (x,), "op"), ("_local_grads=", "out._backward")),
-        (lambda x: math.sin(x.data), ("Value",)),
+        (closure_op(softsign, classmates, assign=True), ("1 + |x|",)),  # the notebook's stub
+        (closure_op(softsign, dsoftsign, assign=True), ("+=",)),
+        (closure_op(softsign, dsoftsign, use_out_grad=False), ("out.grad",)),
+        (local_op(softsign, classmates), ("1 + |x|",)),
+        (local_op(softsign, lambda x: (1 + abs(x) - x) / (1 + abs(x)) ** 2), ("sign(x)",)),
+        (local_op(softsign, lambda x: -dsoftsign(x)), ("sign",)),
+        (lambda x: Value(softsign(x.data)), ("remember its input",)),
+        (lambda x: Value(softsign(x.data), (x,), "op"), ("_local_grads=", "out._backward")),
+        (lambda x: softsign(x.data), ("Value",)),
         (lambda x: x, ("new Value",)),
-        (local_op(lambda x: math.sin(x) + 1, math.cos), ("data",)),
-        (local_op(math.sin, lambda x: -math.cos(x)), ("sign",)),
-        (local_op(math.sin, math.sin), ("cos x, not sin x",)),
-        (local_op(math.sin, lambda x: -math.sin(x)), ("not -sin x",)),
-        (local_op(math.sin, lambda x: "cos"), ("sin",)),
+        (local_op(lambda x: x / (1 + x), dsoftsign), ("data",)),  # right only for x > 0
+        (local_op(softsign, lambda x: "d"), ("softsign",)),
         (lambda x: 1 / 0, ("ZeroDivisionError",)),
-        (math.sin(0.5), ("function itself",)),
+        (softsign(0.5), ("function itself",)),
     ],
 )
-def test_sin_names_the_mistake(fn, words):
-    assert failed_with(check_sin(fn), *words)
+def test_softsign_names_the_mistake(fn, words):
+    assert failed_with(check_softsign(fn), *words)
 
 
 @settings(max_examples=60, deadline=None)
-@given(scale=st.floats(-3, 3), shift=st.floats(-1, 1))
-def test_sin_refuses_every_other_local_derivative(scale, shift):
-    """Any derivative a*cos(x) + b other than cos(x) itself is refused."""
-    wrong = not (math.isclose(scale, 1.0, abs_tol=1e-7) and math.isclose(shift, 0.0, abs_tol=1e-7))
-    result = check_sin(local_op(math.sin, lambda x: scale * math.cos(x) + shift))
-    assert bool(result) != wrong
+@given(scale=st.floats(-3, 3), shift=st.floats(-1, 1), power=st.sampled_from([1, 2, 3]))
+def test_softsign_refuses_every_other_local_derivative(scale, shift, power):
+    """Any derivative a / (1 + |x|)**p + b other than the right one is refused."""
+    right = math.isclose(scale, 1.0, abs_tol=1e-7) and math.isclose(shift, 0.0, abs_tol=1e-7) and power == 2
+    result = check_softsign(local_op(softsign, lambda x: scale / (1 + abs(x)) ** power + shift))
+    assert bool(result) == right
 
 
 # ---- max ----
@@ -191,7 +204,7 @@ JUNK = st.one_of(
 )
 
 
-@pytest.mark.parametrize("check", [check_sin, check_max])
+@pytest.mark.parametrize("check", [check_softsign, check_max])
 @given(junk=JUNK)
 def test_checks_never_raise_and_refuse_junk(check, junk):
     result = check(junk)

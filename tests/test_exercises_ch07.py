@@ -1,7 +1,9 @@
-"""Chapter 7 exercise checks: every right answer passes, wrong ones (hand-picked and generated) get a hint."""
+"""Chapter 7 exercise checks: right answers pass, wrong ones (hand-picked and generated) get their hint."""
 
+import math
 import random
 
+import numpy as np
 import pytest
 from hints import failed_with, hint_of
 from hypothesis import given, settings
@@ -11,64 +13,60 @@ from micrograd_lesson import MLP, Value, four_examples
 from micrograd_lesson.exercises import (
     SOLUTIONS,
     check_count_loss_nodes,
-    check_count_parameters,
     check_leaky_neuron,
+    check_widest_hidden,
 )
-from micrograd_lesson.exercises.ch07 import _LOSS_GRAPHS, _loss_nodes
+from micrograd_lesson.exercises.ch07 import _BUDGETS, _LOSS_GRAPHS, _loss_nodes, _widest
 from micrograd_lesson.nn import Module
 
-junk = st.one_of(
-    st.none(),
-    st.integers(),
-    st.floats(allow_nan=True),
-    st.text(max_size=5),
-    st.builds(Value, st.floats(-5, 5)),
-    st.sampled_from([lambda *a: None, lambda *a: 1 / 0, lambda *a: "41", lambda *a: [41], int, object]),
-)
+# ---- 1. widest_hidden ----
 
 
-@settings(max_examples=40, deadline=None)
-@given(junk)
-def test_no_check_raises_on_junk(answer):
-    for check in (check_count_parameters, check_leaky_neuron, check_count_loss_nodes):
-        result = check(answer)
-        assert not result and repr(result).startswith("not yet:")
+def test_the_reference_width_builds_a_network_that_fits_and_one_wider_does_not():
+    for nin, budget in _BUDGETS[:5]:
+        h = _widest(nin, budget)
+        assert h == 0 or len(MLP(nin, [h, h, 1]).parameters()) <= budget
+        assert len(MLP(nin, [h + 1, h + 1, 1]).parameters()) > budget
 
 
-# ---- 1. count_parameters ----
-
-
-def count(nin, nouts, weights=True, biases=True, bias_per_input=False):
-    sizes = [nin] + nouts
-    return sum(
-        (a * b if weights else 0) + ((a * (b + 1) - a * b) if bias_per_input else (b if biases else 0))
-        for a, b in zip(sizes, sizes[1:])
-    )
+def _root(nin, budget):
+    return (-(nin + 3) + math.sqrt((nin + 3) ** 2 - 4 * (1 - budget))) / 2
 
 
 @pytest.mark.parametrize(
-    "kwargs, words",
-    [({"biases": False}, "biases"), ({"bias_per_input": True}, "one bias per neuron")],
+    "answer",
+    [
+        lambda nin, b: np.int64(_widest(nin, b)),  # NumPy integers are numbers too
+        lambda nin, b: float(math.floor(_root(nin, b))),
+        lambda nin, b: max(0, int(_root(nin, b))),
+    ],
 )
-def test_count_parameters_names_the_mistake(kwargs, words):
-    assert words in hint_of(check_count_parameters, lambda nin, nouts: count(nin, nouts, **kwargs))
+def test_widest_hidden_right_answers_in_any_numeric_type_pass(answer):
+    assert check_widest_hidden(answer)
 
 
-def test_count_parameters_right_formula_and_float_answers_pass():
-    assert check_count_parameters(lambda nin, nouts: count(nin, nouts))
-    assert check_count_parameters(lambda nin, nouts: float(count(nin, nouts)))
-
-
-def test_count_parameters_hard_coded_and_raising():
-    assert "gave 41" in hint_of(check_count_parameters, lambda nin, nouts: 41)
-    assert "ZeroDivisionError" in hint_of(check_count_parameters, lambda nin, nouts: 1 / 0)
-    assert "return a number" in hint_of(check_count_parameters, lambda nin, nouts: "41")
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        (lambda nin, b: _widest(nin, b) + 1, "one too many"),
+        (lambda nin, b: _widest(nin, b, fits=int.__lt__), "<=, not <"),
+        (lambda nin, b: _widest(nin, b, count=lambda n, o: sum(a * c for a, c in zip([n] + o, o))), "biases"),
+        (lambda nin, b: _widest(nin, b, hidden=1), "two hidden layers"),
+        (_root, "whole number"),
+        (lambda nin, b: 16, "gave 16, expected 15"),
+    ],
+)
+def test_widest_hidden_names_the_mistake(answer, words):
+    assert words in hint_of(check_widest_hidden, answer)
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(min_value=-50, max_value=50).filter(lambda d: d != 0))
-def test_count_parameters_off_by_any_amount_fails(offset):
-    assert failed_with(check_count_parameters(lambda nin, nouts: count(nin, nouts) + offset))
+@given(st.integers(-5, 5).filter(bool), st.sampled_from(range(len(_BUDGETS))))
+def test_widest_hidden_wrong_on_any_one_case_fails(offset, index):
+    def answer(nin, budget):
+        return _widest(nin, budget) + (offset if (nin, budget) == _BUDGETS[index] else 0)
+
+    assert failed_with(check_widest_hidden(answer))
 
 
 # ---- 2. leaky neuron ----
@@ -78,80 +76,61 @@ class _Base(Module):
     def __init__(self, nin):
         self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
         self.b = Value(0.0)
+        self.calls = 0
 
     def parameters(self):
         return self.w + [self.b]
 
     def act(self, x):
+        self.calls += 1
         return sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
 
 
-class PlainRelu(_Base):
-    def __call__(self, x):
-        return self.act(x).relu()
-
-
-class NoLeak(_Base):
-    def __call__(self, x):
-        return self.act(x)
-
-
-class Detached(_Base):
-    def __call__(self, x):
-        a = self.act(x).data
-        return Value(a if a > 0 else 0.01 * a)
-
-
-class TanhNeuron(_Base):
-    def __call__(self, x):
-        return self.act(x).tanh()
-
-
-class NotAModule:
-    def __init__(self, nin):
-        pass
-
-
-class ViaRelu(_Base):
-    """A different right answer: relu(a) - 0.01 * relu(-a)."""
-
-    def __call__(self, x):
-        a = self.act(x)
-        return a.relu() - 0.01 * (-a).relu()
+def neuron(out):
+    """A LeakyNeuron class whose output is out(a, calls)."""
+    return type("Neuron", (_Base,), {"__call__": lambda self, x: out(self.act(x), self.calls)})
 
 
 @pytest.mark.parametrize(
-    "cls, words",
+    "out, words",
     [
-        (PlainRelu, "plain ReLU"),
-        (NoLeak, "scaled by 0.01"),
-        (Detached, "no gradient reached"),
-        (TanhNeuron, "no tanh"),
-        (NotAModule, "subclass of Module"),
+        (lambda a, n: a.relu(), "plain ReLU"),
+        (lambda a, n: a, "scaled by 0.01"),
+        (lambda a, n: a.tanh(), "no tanh"),
+        (lambda a, n: Value(a.data) if a.data > 0 else 0.01 * a, "positive side"),  # issue 14
+        (lambda a, n: a if a.data > 0 else Value(0.01 * a.data), "leaky side"),
+        (lambda a, n: Value(a.data if a.data > 0 else 0.01 * a.data), "no gradient reached"),
+        (lambda a, n: None if n == 3 else (a if a.data > 0 else 0.01 * a), "NoneType"),  # issue 14
     ],
 )
-def test_leaky_neuron_wrong_answers(cls, words):
-    assert words in hint_of(check_leaky_neuron, cls)
+def test_leaky_neuron_wrong_answers(out, words):
+    assert words in hint_of(check_leaky_neuron, neuron(out))
 
 
-def test_leaky_neuron_built_another_way_passes():
-    assert check_leaky_neuron(ViaRelu)
+@pytest.mark.parametrize(
+    "out",
+    [
+        lambda a, n: a if a.data > 0 else 0.01 * a,
+        lambda a, n: a if a.data >= 0 else a * 0.01,  # no test input sits on the kink
+        lambda a, n: a.relu() - 0.01 * (-a).relu(),
+    ],
+)
+def test_leaky_neuron_built_any_right_way_passes(out):
+    assert check_leaky_neuron(neuron(out))
 
 
 @settings(max_examples=30, deadline=None)
 @given(st.floats(min_value=0.0, max_value=1.0).filter(lambda k: abs(k - 0.01) > 1e-6))
 def test_leaky_neuron_with_another_slope_fails(slope):
-    class OtherSlope(_Base):
-        def __call__(self, x):
-            a = self.act(x)
-            return a if a.data > 0 else slope * a
-
-    assert failed_with(check_leaky_neuron(OtherSlope))
+    assert failed_with(check_leaky_neuron(neuron(lambda a, n: a if a.data > 0 else slope * a)))
 
 
-def test_leaky_neuron_wants_the_class():
+def test_leaky_neuron_wants_a_module_class():
     fn, check = SOLUTIONS["ch07.leaky_neuron"]
     assert "class itself" in hint_of(check, fn(3))
+    assert "subclass of Module" in hint_of(
+        check, type("NotAModule", (), {"__init__": lambda self, nin: None})
+    )
 
 
 # ---- 3. count_loss_nodes ----
@@ -169,7 +148,7 @@ def test_the_hidden_count_matches_the_notebook_cell():
 @pytest.mark.parametrize(
     "kwargs, words",
     [
-        ({"per_example_params": True}, "appear once"),
+        ({"shared": False}, "appear once"),
         ({"params": False}, "count the parameters"),
         ({"wrapped": False}, "new leaf Value each time it meets a weight"),
         ({"sum_zero": False}, "starts from 0"),
@@ -187,7 +166,7 @@ def test_count_loss_nodes_hard_coded_answer_fails():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(min_value=-30, max_value=30).filter(lambda d: d != 0))
+@given(st.integers(min_value=-30, max_value=30).filter(bool))
 def test_count_loss_nodes_off_by_any_amount_fails(offset):
     assert failed_with(check_count_loss_nodes(lambda nin, nouts, n: _loss_nodes(nin, nouts, n) + offset))
 

@@ -1,10 +1,10 @@
 """What every chapter's exercises share: one registry of checks and solutions, and the guard.
 
-    @check("ch05.sin")          # registers the check, exports `check_sin`, and guards it
-    def check_sin(sin): ...
+    @check("ch05.softsign")     # registers the check, exports `check_softsign`, and guards it
+    def check_softsign(softsign): ...
 
-    @solution("ch05.sin")       # the worked solution (a student edition strips these)
-    def sin(x): ...
+    @solution("ch05.softsign")  # the worked solution (a student edition strips these)
+    def softsign(x): ...
 
 A check returns a Verdict that shows as "correct" or one specific hint and is
 truthy only when the answer is right. The guard makes three promises for every

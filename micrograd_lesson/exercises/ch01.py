@@ -11,6 +11,7 @@ from ._core import (
     check,
     close,
     first,
+    known_mistake,
     not_a_function,
     shown,
     solution,
@@ -38,36 +39,46 @@ def _number(answer):
     return number, None
 
 
-# ---- 1. the slope of g(x) = x**3 - 2x at x = 1.5 -------------------------------------------
+# ---- 1. the slope of g(x) = x**3 - 2x at x = 1.5, to nine digits ----------------------------
 
 SLOPE_X = 1.5
+SLOPE_REL = 1e-9  # nine digits: no forward difference gets there (its best is about 8e-9), a central one does
 
 
 @check("ch01.slope")
 def check_slope(answer):
-    """answer: your estimate of the slope of g(x) = x**3 - 2*x at x = 1.5 (or a function returning it)."""
+    """answer: the slope of g(x) = x**3 - 2*x at 1.5 by nudging, to nine digits (or a function giving it)."""
     value, hint = _number(answer)
     if hint:
         return Verdict(False, hint)
     exact = 3 * SLOPE_X**2 - 2  # 4.75
-    if close(value, exact, rel=REL):
+    if close(value, exact, rel=SLOPE_REL):
         return Verdict(True)
-    if close(value, 3 * SLOPE_X**2, rel=1e-2):
-        return Verdict(False, "that is the slope of x**3 alone (the chapter's g); use g(x) = x**3 - 2*x")
-    if close(value, SLOPE_X**3 - 2 * SLOPE_X, rel=1e-6):
-        return Verdict(False, "that is g(1.5), the height of the curve; the slope is how fast it changes")
-    if close(value, -exact, rel=1e-2):
-        return Verdict(False, "right size, wrong sign: the nudged value goes first, (g(x + h) - g(x)) / h")
+    mistake = known_mistake(
+        value,
+        [
+            (3 * SLOPE_X**2, "that is the slope of x**3 alone (the chapter's g); use g(x) = x**3 - 2*x"),
+            (
+                SLOPE_X**3 - 2 * SLOPE_X,
+                "that is g(1.5), the height of the curve; the slope is how fast it changes",
+            ),
+            (-exact, "right size, wrong sign: the nudged value goes first, (g(x + h) - g(x)) / h"),
+        ],
+        same=lambda got, want: close(got, want, rel=1e-2),
+    )
+    if mistake:
+        return Verdict(False, mistake)
     if value != 0 and abs(value) < 0.5:
         return Verdict(False, "very small: did you forget to divide the change g(x + h) - g(x) by h?")
-    if close(value, exact, rel=0.25):  # the right idea, but h is off one way or the other
+    if close(value, exact, rel=0.25):  # the right idea, not yet the accuracy
         return Verdict(
             False,
-            f"{value:.6f} is {abs(value - exact) / exact:.2%} off: if your h is above about 1e-4, h is too "
-            "large (the chord is not the tangent); if it is below about 1e-10, h is too small (round-off). "
-            "Try h = 1e-6, or a central difference",
+            f"{value:.10f} is off by {abs(value - exact) / exact:.1e} of the slope; nine digits means "
+            "under 1e-9. A forward difference cannot get there at any h (its best here is about 8e-9, as the "
+            "U-shaped plot suggests); a central difference can, if h balances its truncation, which shrinks "
+            "like h**2, against round-off. Try several h and watch which digits settle",
         )
-    return Verdict(False, "nudge x = 1.5 by a small h and compute (g(1.5 + h) - g(1.5)) / h")
+    return Verdict(False, "nudge x = 1.5 by a small h and compute how fast g changes")
 
 
 @solution("ch01.slope")
@@ -75,8 +86,11 @@ def slope_of_g():
     def g(x):
         return x**3 - 2 * x
 
-    h = 1e-6
-    return (g(1.5 + h) - g(1.5)) / h
+    # A forward difference's error here is at best about 4e-8 (chord against round-off). The central
+    # difference's truncation is h**2 here (the third derivative over 6 is 1), so h = 1e-5 leaves
+    # 1e-10, with round-off about 1e-11.
+    h = 1e-5
+    return (g(1.5 + h) - g(1.5 - h)) / (2 * h)
 
 
 # ---- 2. predict the best nudge for f(x) = x**2 + 1000 at x = 1 ---------------------------------

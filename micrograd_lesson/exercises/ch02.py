@@ -99,13 +99,33 @@ def check_subtraction(cls):
     w, err = attempt(lambda: x - x)
     if err or not _is_node(w) or len(attempt(tuple, w._prev)[0] or ()) != 2:
         return Verdict(False, "x - x should remember x twice, (x, x)")
+    one, err = attempt(cls, 1.0)
+    chain, err = (None, err) if err else attempt(lambda: (x - y) - one)
+    if err:
+        return Verdict(
+            False,
+            f"x - y works, but (x - y) - z failed: {err.replace('your function raised ', '')}. What class is "
+            "the result of x - y, and does that class have __sub__? Make the result the same class as self",
+        )
+    inputs = attempt(tuple, chain._prev)[0] if _is_node(chain) else None
+    if not (
+        close(chain.data, 1.0)
+        and inputs
+        and len(inputs) == 2
+        and inputs[1] is one
+        and close(inputs[0].data, 2.0)
+    ):
+        return Verdict(
+            False, "(5 - 3) - 1 should hold 1.0 and remember (x - y, z), the first result included"
+        )
     return Verdict(True)
 
 
 @solution("ch02.subtraction")
 class ValueWithSub(Value):
     def __sub__(self, other):
-        return Value(self.data - other.data, (self, other), "-")
+        # type(self), not Value: the result must be able to subtract again, as in (x - y) - z.
+        return type(self)(self.data - other.data, (self, other), "-")
 
 
 # ---- 2. predict the graph of q = (a*b + c) * (a + c) ----------------------------------------------

@@ -183,44 +183,68 @@ def used_twice():
     return {"a": a_grad, "b": b_grad, "u": u_grad}
 
 
-# ---- 3. a step downhill ---------------------------------------------------------------------------
+# ---- 3. one knob, a budget of 0.1 ---------------------------------------------------------------
+
+STEP_LEAVES = {"a": 2.0, "b": -3.0, "c": 10.0, "f": -2.0}  # the chapter's L, restated: no notebook state
+STEP_GRADS = {"a": 6.0, "b": -4.0, "c": -2.0, "f": 4.0}
+BUDGET = 0.1
 
 
 def _L(a, b, c, f):
     return (a * b + c) * f
 
 
-@check("ch03.step_downhill")
-def check_step_downhill(new_L):
-    """new_L: L = (a*b + c)*f after moving each leaf by -0.01 × its gradient."""
-    got, hint = call_or_value(new_L)
+def _moved_L(leaf, by):
+    leaves = dict(STEP_LEAVES)
+    leaves[leaf] += by
+    return _L(*leaves.values())
+
+
+@check("ch03.one_knob")
+def check_one_knob(move):
+    """move: {leaf: change}, one leaf of L = (a*b + c)*f moved by at most 0.1, making L as small as it can."""
+    move, hint = call_or_value(move)
     if hint:
         return Verdict(False, hint)
-    new_L = as_number(_unwrap(got, "data"))
-    if new_L is None or not math.isfinite(new_L):
-        return Verdict(False, f"submit the new value of L as a number, got {shown(got)}")
-    grads = {"a": 6.0, "b": -4.0, "c": -2.0, "f": 4.0}
-    start = {"a": 2.0, "b": -3.0, "c": 10.0, "f": -2.0}
-    down = _L(*(start[k] - 0.01 * grads[k] for k in "abcf"))  # -8.7263
-    if _close(new_L, down):
-        return Verdict(True)
-    if _close(new_L, _L(*(start[k] + 0.01 * grads[k] for k in "abcf"))):
-        return Verdict(False, "that is the step UPHILL (L rose); subtract 0.01 × grad to make L smaller")
-    if _close(new_L, -8.0):
-        return Verdict(False, "L has not changed: recompute L = (a*b + c)*f from the moved leaves")
-    if _close(new_L, -8.0 - 0.01 * 72):
+    if not isinstance(move, dict) or len(move) != 1:
         return Verdict(
-            False, "that is the first-order prediction -8 - 0.72; recompute L exactly from the leaves"
+            False, f'submit a dict with ONE leaf and its change, such as {{"b": 0.1}}; got {shown(move)}'
         )
-    return Verdict(False, "move a, b, c and f each by -0.01 × its grad (6, -4, -2, 4), then recompute L")
+    ((leaf, by),) = move.items()
+    by = as_number(by)
+    if leaf not in STEP_LEAVES or by is None:
+        return Verdict(
+            False, f'the leaf is one of "a", "b", "c", "f" and the change a number; got {shown(move)}'
+        )
+    if abs(by) > BUDGET + 1e-9:
+        return Verdict(False, f"the budget is 0.1: a change of {by:g} is too large")
+    best_leaf, best_by = min(
+        ((k, s * BUDGET) for k in STEP_LEAVES for s in (-1, 1)), key=lambda m: _moved_L(*m)
+    )
+    if leaf == best_leaf and close(by, best_by, rel=0, abs_tol=1e-6):
+        return Verdict(True)
+    got = _moved_L(leaf, by)
+    if by == 0:
+        return Verdict(False, f"a change of 0 leaves L at -8: move {leaf} (or another leaf) by up to 0.1")
+    if by * STEP_GRADS[leaf] > 0:
+        return Verdict(
+            False,
+            f"that raises L, to {got:.4f}: {leaf}'s gradient is {STEP_GRADS[leaf]:g}, so to lower L move "
+            f"{leaf} the opposite way to the sign of its gradient",
+        )
+    if abs(by) < BUDGET - 1e-9:
+        return Verdict(False, "right way, but you left budget unused: L changes in proportion to the move")
+    return Verdict(
+        False,
+        f"moving {leaf} by {by:g} gives L = {got:.4f}, a change of {got - _L(*STEP_LEAVES.values()):.4f}. "
+        "Which leaf's gradient is largest in size? Each 0.1 of that leaf moves L by 0.1 times it",
+    )
 
 
-@solution("ch03.step_downhill")
-def step_downhill():
-    a, b, c, f = 2.0, -3.0, 10.0, -2.0
+@solution("ch03.one_knob")
+def one_knob():
     grads = {"a": 6.0, "b": -4.0, "c": -2.0, "f": 4.0}
-    a -= 0.01 * grads["a"]
-    b -= 0.01 * grads["b"]
-    c -= 0.01 * grads["c"]
-    f -= 0.01 * grads["f"]
-    return (a * b + c) * f
+    # Moving one leaf by d changes L by grad * d, to first order; L is linear in each leaf on its
+    # own, so here that is exact. The largest |grad| is a's 6, and its sign is +: move a DOWN.
+    leaf = max(grads, key=lambda k: abs(grads[k]))
+    return {leaf: -0.1 if grads[leaf] > 0 else 0.1}  # L = -8 - 0.6 = -8.6

@@ -17,6 +17,7 @@ from ._core import (
     check,
     close,
     first,
+    known_mistake,
     not_a_function,
     solution,
 )
@@ -69,6 +70,29 @@ def _shared_u_mirrored(x0=0.5):
     return {"x": x, "u": u, "2u": m, "t": t, "M": M}, "M"
 
 
+def _shared_u_deep(x0=0.5):
+    """K = u + tanh(2u) with u = 3x and x = 2s: the shared u has an interior input x, which must
+    fire after u. A walk that raises u's depth but not x's fires x too early."""
+    s = Value(x0 / 2, label="s")
+    x = _named(s * 2.0, "x")
+    u = _named(x * 3.0, "u")
+    m = _named(u * 2.0, "2u")
+    t = _named(m.tanh(), "t")
+    K = _named(u + t, "K")
+    return {"s": s, "x": x, "u": u, "2u": m, "t": t, "K": K}, "K"
+
+
+def _doubled(mirrored=False):
+    """r = (3u) * (u + u): u is used twice by v = u + u and once by w = 3u. Counting v as one user
+    of u but taking one off per use lists u before w (one way round or the other)."""
+    x = Value(1.5, label="x")
+    u = _named(x * 2.0, "u")
+    v = _named(u + u, "v")
+    w = _named(u * 3.0, "w")
+    root = _named(v * w if mirrored else w * v, "R" if mirrored else "r")
+    return {"x": x, "u": u, "v": v, "w": w, root.label: root}, root.label
+
+
 def _two_paths():
     """g = tanh(0.1 * d * e) with d = a*b and e = a + b: shared leaves and a chain on top."""
     a, b = Value(-2.0, label="a"), Value(3.0, label="b")
@@ -95,10 +119,14 @@ GRAPH_TEXT = {  # how a hint names each graph, by its root
     "L": "u = 3x, t = tanh(2u), L = u + t",
     "M": "u = 3x, t = tanh(2u), M = t + u",
     "g": "d = a*b, e = a + b, f = d*e, g = tanh(0.1 f)",
+    "K": "x = 2s, u = 3x, t = tanh(2u), K = u + t",
+    "r": "u = 2x, v = u + u, w = 3u, r = w * v",
+    "R": "u = 2x, v = u + u, w = 3u, R = v * w",
     "y": "y = x + x + ... + x (5,000 additions)",
 }
-ORDER_GRAPHS = (_single_leaf, _z_graph, _shared_u, _shared_u_mirrored, _two_paths, _chain)
-BACKWARD_GRAPHS = (_z_graph, _shared_u, _shared_u_mirrored, _two_paths, _chain)
+_DOUBLED = (_doubled, lambda: _doubled(mirrored=True))
+ORDER_GRAPHS = (_single_leaf, _z_graph, _shared_u, _shared_u_mirrored, *_DOUBLED, _two_paths, _chain)
+BACKWARD_GRAPHS = (_z_graph, _shared_u, _shared_u_mirrored, _shared_u_deep, *_DOUBLED, _two_paths, _chain)
 RECURSION_HINT = (
     "a 5,000-deep chain hits Python's recursion limit: keep your own stack (or queue) in a list "
     "instead of a function that calls itself"
@@ -120,7 +148,9 @@ class _NoShortcut(_NoBackward):
     __slots__ = ()
 
     def topological_order(self):
-        raise RuntimeError("do not call .topological_order() here: this exercise writes it")
+        raise RuntimeError(
+            "do not call .topological_order() here: the exercise is to order the nodes yourself"
+        )
 
 
 def _name(node):
@@ -216,6 +246,8 @@ def check_topological_order(topological_order):
                 return Verdict(False, f"small graphs work, but {RECURSION_HINT}")
             return Verdict(False, f"on {GRAPH_TEXT[root_name]}: {error}")
         problem = _order_problem(order, nodes, inputs)
+        if problem and root_name in "rR" and "comes before its input" in problem:
+            problem += ". If you count users, count uses: v = u + u uses u twice"
         if problem:
             return Verdict(False, f"on {GRAPH_TEXT[root_name]}: {problem}")
     return Verdict(True)
@@ -223,17 +255,23 @@ def check_topological_order(topological_order):
 
 @solution("ch04.topological_order")
 def topological_order(root):
-    order, visited = [], set()
-    stack = [(root, False)]  # (node, are its inputs already in `order`?)
-    while stack:
-        node, inputs_done = stack.pop()
-        if inputs_done:
-            order.append(node)
-        elif node not in visited:
-            visited.add(node)
-            stack.append((node, True))  # revisit it after its inputs
-            stack.extend((child, False) for child in node._prev)
-    return order
+    users, todo = {root: 0}, [root]  # how many nodes use each node
+    while todo:
+        node = todo.pop()
+        for child in node._prev:
+            if child not in users:
+                users[child] = 0
+                todo.append(child)
+            users[child] += 1  # b = a + a: a is used twice by b, and counts twice
+    order, ready = [], [root]  # nobody uses the root
+    while ready:
+        node = ready.pop()
+        order.append(node)  # every user of node is already listed
+        for child in node._prev:
+            users[child] -= 1
+            if users[child] == 0:
+                ready.append(child)
+    return order[::-1]  # users first, reversed: inputs first
 
 
 # ---- run_backward -------------------------------------------------------------------------------
@@ -287,9 +325,11 @@ def check_run_backward(run_backward):
         every_node = root.topological_order()
         inputs = _inputs(every_node)
         fired = _record_firing(every_node)
-        root.__class__ = _NoBackward
+        for node in every_node:  # no shortcut: neither root.backward() nor the package's sort
+            node.__class__ = _NoShortcut
         _, error = attempt(run_backward, root)
-        root.__class__ = Value
+        for node in every_node:
+            node.__class__ = Value
         if error:
             if "recursion" in error.lower():
                 return Verdict(False, RECURSION_HINT)
@@ -305,7 +345,7 @@ def check_run_backward(run_backward):
                 f"{where}: every gradient is still 0: set {root_name}.grad = 1.0 first "
                 f"(d{root_name}/d{root_name} = 1), then call every node's _backward()",
             )
-        if not any(f is root for f in fired):
+        if fired and not any(f is root for f in fired):
             return Verdict(
                 False,
                 f"{where}: the root {root_name} never fired, so nothing reached its inputs: after "
@@ -317,7 +357,7 @@ def check_run_backward(run_backward):
             return Verdict(
                 False,
                 f"{where}: the leaves' gradients are still 0: call _backward() on every node, "
-                "from the root towards the leaves (reversed topological order)",
+                "from the root towards the leaves",
             )
         if early:
             node, user = early
@@ -327,8 +367,8 @@ def check_run_backward(run_backward):
                 False,
                 f"{where}: {_name(node)} fired before {_name(user)}, which uses it, had sent back its share, "
                 f"so {k}.grad = {as_number(got[k]) or 0.0:.4f} instead of {expected[k]:.4f}. "
-                "A node may fire only after every node that uses it: loop over reversed(topological order), "
-                "not breadth-first or in the order you first meet the nodes",
+                "A node may fire only after every node that uses it. Depth as first met breadth-first "
+                "does not ensure that: which distance from the root does?",
             )
         repeated = [n for n in every_node if inputs[id(n)] and sum(f is n for f in fired) > 1]
         if repeated:
@@ -338,14 +378,14 @@ def check_run_backward(run_backward):
                 False,
                 f"{where}: {_name(node)} fired {times} times, and each time it passed "
                 "its whole grad on again, so its inputs counted it more than once. Call each node's "
-                "_backward() exactly once, in reversed topological order",
+                "_backward() exactly once, after every node that uses it",
             )
         silent = [n for n in every_node if inputs[id(n)] and not any(f is n for f in fired)]
         if fired and silent:
             return Verdict(
                 False,
                 f"{where}: {_name(silent[0])} never fired, so its inputs got nothing from it: "
-                "call _backward() on every node of root.topological_order(), in reverse",
+                "call _backward() on every node of the graph, each once",
             )
         wrong = [
             f"{k}.grad = {_describe(got[k]) if as_number(got[k]) is None else format(got[k], '.4f')} "
@@ -363,9 +403,18 @@ def check_run_backward(run_backward):
 
 @solution("ch04.run_backward")
 def run_backward(root):
-    root.grad = 1.0  # d(root)/d(root)
-    for node in reversed(root.topological_order()):
-        node._backward()  # each node passes its grad on to its inputs
+    root.grad = 1.0
+    depth, queue = {root: 0}, [root]
+    while queue:
+        node = queue.pop(0)
+        for child in node._prev:
+            # The fix: a node's depth is its LONGEST distance from the root, so every node that
+            # uses it is shallower and fires first. (The first-met distance is the shortest.)
+            if depth.get(child, -1) < depth[node] + 1:
+                depth[child] = depth[node] + 1
+                queue.append(child)
+    for node in sorted(depth, key=depth.get):  # shallow first: the root, then outwards
+        node._backward()
 
 
 # ---- a judgement exercise: what does breadth-first firing give? ---------------------------------
@@ -431,101 +480,103 @@ def bfs_prediction():
     return x.grad  # 3.0, where L.backward() gives 3.0592
 
 
-# ---- mul in the lectures' style -----------------------------------------------------------------
+# ---- 4.4 div in the lectures' style: derive the rule for the divisor --------------------------------
 
 
-def _grads_text(a, b):
-    return f"{_describe(a.grad) if as_number(a.grad) is None else format(a.grad, '.4f')}, " + (
-        f"{_describe(b.grad) if as_number(b.grad) is None else format(b.grad, '.4f')}"
-    )
+def _grads_text(*values):
+    return ", ".join(_describe(v.grad) if as_number(v.grad) is None else f"{v.grad:.4f}" for v in values)
 
 
-def _mul_and_backward(mul, a, b, then=None):
-    """Run mul(a, b) (and `then` on its result), then backward(); returns a hint or None."""
-    out, error = attempt(mul, a, b)
+def _div_run(div, a0, b0, then=None, same=False):
+    """(a, b, hint): div applied to fresh leaves (or to one leaf twice), `then` on top, backward()."""
+    a = Value(a0, label="a")
+    b = a if same else Value(b0, label="b")
+    call = "div(a, a)" if same else f"div(a, b) at a = {a0:g}, b = {b0:g}"
+    out, error = attempt(div, a, b)
     if error:
-        return f"mul({_name(a)}, {_name(b)}): {error}"
+        return a, b, f"{call}: {error}"
     if not isinstance(out, Value):
-        return f"mul(a, b) should return a Value, got {_describe(out)}"
-    top = then(out) if then else out
-    _, error = attempt(top.backward)
+        return a, b, f"{call} should return a Value, got {_describe(out)}"
+    if not close(out.data, a0 / (a0 if same else b0)):
+        return a, b, f"{call} should have data {a0 / (a0 if same else b0):g}, got {_describe(out.data)}"
+    if "_backward" not in vars(out):
+        return (
+            a,
+            b,
+            (
+                "write the rule yourself, in the lectures' style: give out a closure, "
+                "out._backward = _backward (a / b or _local_grads= uses the package's rule)"
+            ),
+        )
+    _, error = attempt((then(out, a, b) if then else out).backward)
     if error:
-        return f"backward() through your mul failed: {error}"
-    return None
+        return a, b, f"backward() through your div failed: {error}"
+    return a, b, None
 
 
-@check("ch04.mul")
-def check_mul(mul):
-    """mul(a, b) returns a Value a*b that passes the right gradients back to a and b."""
-    hint = not_a_function(mul, "your mul function")
+DIV_MISTAKES = [  # (a.grad, b.grad) at a = 3, b = -2 from a plausible wrong rule -> hint
+    ((-0.5, 0.75), "d(a/b)/db has the wrong sign: it is -a / b**2, negative whenever a > 0"),
+    ((-0.5, -0.25), "d(a/b)/db is -a / b**2: you left out the a"),
+    ((-0.5, 1.5), "d(a/b)/db is -a / b**2, not -a / b: the derivative of 1/b is -1/b**2"),
+    ((-2.0, 3.0), "those are mul's local derivatives (b and a); for a/b they are 1/b and -a/b**2"),
+    ((-0.75, -0.5), "the two local derivatives are swapped: a gets 1/b, b gets -a/b**2"),
+]
+
+
+@check("ch04.div")
+def check_div(div):
+    """div(a, b) returns a Value a/b whose closure passes 1/b to a and -a/b**2 to b."""
+    hint = not_a_function(div, "your div function")
     if hint is not None:
         return hint
-    a, b = Value(3.0, label="a"), Value(-2.0, label="b")
-    out, error = attempt(mul, a, b)
-    if error:
-        return Verdict(False, f"mul(a, b) at a = 3, b = -2: {error}")
-    if not isinstance(out, Value):
-        return Verdict(False, f"mul(a, b) should return a Value, got {_describe(out)}")
-    if not close(out.data, -6.0):
-        return Verdict(False, f"mul(a, b) at a = 3, b = -2 should have data -6.0, got {out.data!r}")
-    if not any(c is a for c in out._prev) or not any(c is b for c in out._prev):
-        return Verdict(False, "the result must remember its inputs: pass (a, b) as its children")
-    if "_backward" not in vars(out) and not out._local_grads:
-        return Verdict(
-            False, "out has no backward rule yet: attach your closure with out._backward = _backward"
-        )
-    _, error = attempt(out.backward)
-    if error:
-        return Verdict(False, f"backward() through your mul failed: {error}")
-    if close(a.grad, 0.0) and close(b.grad, 0.0):
-        return Verdict(
-            False, "a.grad and b.grad stayed 0: attach your closure with out._backward = _backward"
-        )
-    if close(a.grad, 3.0) and close(b.grad, -2.0):
-        return Verdict(
-            False, "the local derivatives are swapped: d(a*b)/da is b.data, and d(a*b)/db is a.data"
-        )
-    if not (close(a.grad, -2.0) and close(b.grad, 3.0)):
-        return Verdict(
-            False, f"for a*b at a = 3, b = -2 expected a.grad = -2, b.grad = 3; got {_grads_text(a, b)}"
-        )
-
-    a = Value(3.0, label="a")
-    hint = _mul_and_backward(mul, a, a)
+    for a0, b0 in ((3.0, -2.0), (-1.5, 0.5)):
+        a, b, hint = _div_run(div, a0, b0)
+        if hint:
+            return Verdict(False, hint)
+        want = (1 / b0, -a0 / b0**2)
+        if not (close(a.grad, want[0]) and close(b.grad, want[1])):
+            got = (as_number(a.grad), as_number(b.grad))
+            mistake = (a0, b0) == (3.0, -2.0) and known_mistake(
+                got, DIV_MISTAKES, same=lambda g, w: all(close(x, y) for x, y in zip(g, w))
+            )
+            return Verdict(
+                False,
+                mistake
+                or f"at a = {a0:g}, b = {b0:g} expected a.grad = {want[0]:g}, b.grad = {want[1]:g}; "
+                f"got {_grads_text(a, b)}. Nudge b a little and watch a/b",
+            )
+    a, _, hint = _div_run(div, 3.0, 3.0, same=True)
     if hint:
         return Verdict(False, hint)
-    if close(a.grad, 3.0):
-        return Verdict(
-            False, "mul(a, a) at a = 3 gives a.grad = 3, not 6: accumulate with +=, do not assign with ="
-        )
-    if not close(a.grad, 6.0):
-        return Verdict(
-            False, f"mul(a, a) at a = 3 should give a.grad = 6 (d(a*a)/da = 2a), got {_grads_text(a, a)}"
-        )
-
-    a, b = Value(3.0, label="a"), Value(-2.0, label="b")
-    hint = _mul_and_backward(mul, a, b, then=lambda p: p * 4.0 + a)  # dy/da = 4b + 1 = -7, dy/db = 4a = 12
-    if hint:
-        return Verdict(False, hint)
-    if close(a.grad, -1.0) and close(b.grad, 3.0):
+    if not close(a.grad, 0.0):
         return Verdict(
             False,
-            "inside 4 * mul(a, b) + a your gradients ignore what arrives from above: multiply by out.grad",
+            f"div(a, a) is always 1, so its gradient is 0; got {_grads_text(a)}: a gets both shares, "
+            "1/a and -a/a**2, and they must be added with +=, not assigned",
         )
-    if not (close(a.grad, -7.0) and close(b.grad, 12.0)):
+    a, b, hint = _div_run(
+        div, 3.0, -2.0, then=lambda q, a, b: q * 4.0 + a
+    )  # dy/da = 4/b + 1, dy/db = -4a/b**2
+    if hint:
+        return Verdict(False, hint)
+    if not (close(a.grad, -1.0) and close(b.grad, -3.0)):
+        ignored = close(a.grad, 0.5) and close(b.grad, -0.75)
         return Verdict(
-            False, f"for y = 4 * mul(a, b) + a expected a.grad = -7, b.grad = 12; got {_grads_text(a, b)}"
+            False,
+            "inside 4 * div(a, b) + a your gradients ignore what arrives from above: multiply by out.grad"
+            if ignored
+            else f"for y = 4 * div(a, b) + a expected a.grad = -1, b.grad = -3; got {_grads_text(a, b)}",
         )
     return Verdict(True)
 
 
-@solution("ch04.mul")
-def mul(a, b):
-    out = Value(a.data * b.data, (a, b), "*")
+@solution("ch04.div")
+def div(a, b):
+    out = Value(a.data / b.data, (a, b), "/")
 
     def _backward():
-        a.grad += b.data * out.grad  # d(a*b)/da = b
-        b.grad += a.data * out.grad  # d(a*b)/db = a
+        a.grad += out.grad / b.data  # a/b grows like a, scaled by 1/b
+        b.grad += -a.data / b.data**2 * out.grad  # a * (1/b), and d(1/b)/db = -1/b**2
 
     out._backward = _backward
     return out

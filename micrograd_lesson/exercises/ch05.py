@@ -1,11 +1,9 @@
-"""Chapter 5 exercises: a new operation (sin), and a routing one (max) whose tie needs judgement.
+"""Chapter 5 exercises: a classmate's softsign to debug, and a routing op (max) whose tie needs judgement.
 
 A learner's function returns a Value. Either style of attaching the gradient is
 accepted: `_local_grads=(...)` passed to the Value constructor (the package's
 style), or a closure assigned to `out._backward` (the lectures' style).
 """
-
-import math
 
 from ..engine import Value
 from ._core import Verdict, as_number, attempt, check, close, not_a_function, solution
@@ -91,29 +89,45 @@ def _check_unary(fn, name, f, df, points, wrong_derivatives=()):
     return Verdict(True)
 
 
-@check("ch05.sin")
-def check_sin(sin):
-    """sin(x) returns a Value with data sin(x.data) and local derivative cos(x.data)."""
+def _softsign(x):
+    return x / (1 + abs(x))
+
+
+def _dsoftsign(x):
+    return 1 / (1 + abs(x)) ** 2  # the quotient rule, with d|x|/dx = sign(x): the x terms cancel
+
+
+@check("ch05.softsign")
+def check_softsign(softsign):
+    """softsign(x) returns a Value with data x / (1 + |x|) and local derivative 1 / (1 + |x|)**2."""
     return _check_unary(
-        sin,
-        "sin",
-        math.sin,
-        math.cos,
-        [0.5, 2.0, -1.2],
+        softsign,
+        "softsign",
+        _softsign,
+        _dsoftsign,
+        [2.0, -0.5, -3.0],
         wrong_derivatives=[
-            (lambda x: -math.cos(x), "the sign of the derivative is flipped: d(sin x)/dx = +cos x"),
-            (math.sin, "the local derivative of sin x is cos x, not sin x"),
-            (lambda x: -math.sin(x), "the local derivative of sin x is cos x, not -sin x"),
+            (
+                lambda x: 1 / (1 + x) ** 2,
+                "below 0 your derivative uses 1 + x where softsign has 1 + |x|: the classmate's rule is "
+                "right only for x > 0",
+            ),
+            (
+                lambda x: (1 + abs(x) - x) / (1 + abs(x)) ** 2,
+                "the quotient rule needs d|x|/dx, which is sign(x): -1 below 0, not 1",
+            ),
+            (lambda x: -_dsoftsign(x), "the sign of the derivative is flipped: softsign rises everywhere"),
         ],
     )
 
 
-@solution("ch05.sin")
-def sin(x):
-    out = Value(math.sin(x.data), (x,), "sin")
+@solution("ch05.softsign")
+def softsign(x):
+    out = Value(x.data / (1 + abs(x.data)), (x,), "softsign")
 
     def _backward():
-        x.grad += math.cos(x.data) * out.grad  # d(sin x)/dx = cos x
+        # Quotient rule: ((1 + |x|) - x * sign(x)) / (1 + |x|)**2, and x * sign(x) = |x|.
+        x.grad += out.grad / (1 + abs(x.data)) ** 2  # += : x may feed other nodes too
 
     out._backward = _backward
     return out

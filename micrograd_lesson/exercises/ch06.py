@@ -1,78 +1,90 @@
 """Chapter 6 exercises: checking gradients against the nudge."""
 
 import math
+import sys
 
 from ..engine import Value
 from ..gradcheck import gradcheck
-from ._core import Verdict, as_number, attempt, check, close, first, not_a_function, shown, solution
+from ._core import (
+    Verdict,
+    as_number,
+    attempt,
+    call_or_value,
+    check,
+    close,
+    first,
+    known_mistake,
+    not_a_function,
+    shown,
+    solution,
+)
 
-# ---- 6.1 numeric_derivative(f, x) ----
+# ---- 6.1 predict the best h for the central difference ----
 
-_DERIVATIVE_CASES = [  # (description, f, x, exact f'(x))
-    ("x**3 at x = 2", lambda t: t**3, 2.0, 12.0),
-    ("sin(x) at x = 1", math.sin, 1.0, math.cos(1.0)),
-    ("exp(x) at x = 0.5", math.exp, 0.5, math.exp(0.5)),
-    ("1/x at x = 3", lambda t: 1 / t, 3.0, -1 / 9),
+EPS = sys.float_info.epsilon  # 2.2e-16
+# Central difference of x**3 at 2: truncation (|f3| / 6) h**2 = h**2 (f3, the third derivative, is 6),
+# round-off about eps |f| / h. They balance at h**3 = 8 eps: h = 1.2e-5, far above forward's 1.7e-8.
+CENTRAL_H = (EPS * 8.0 / 1.0) ** (1 / 3)
+CENTRAL_MISTAKES = [  # (a plausible wrong prediction, its hint)
+    (
+        math.sqrt(EPS * 8 / 6),
+        "that is the FORWARD difference's best h, as in chapter 1; the central difference's "
+        "truncation error is (|f'''| / 6) * h**2, not (|f''| / 2) * h",
+    ),
+    (
+        (EPS * 8 / 6) ** (1 / 3),
+        "close: the truncation error is (|f'''| / 6) * h**2, with the 6 of the Taylor series, and f''' = 6",
+    ),
+    (
+        EPS ** (1 / 3),
+        "that is the rule of thumb eps**(1/3), for a function whose size and derivatives are about 1; "
+        "here |f(2)| = 8 and f''' = 6, so put them into the balance",
+    ),
+    (
+        math.sqrt(EPS),
+        "sqrt(eps) is the forward difference's rule of thumb: the central difference's truncation "
+        "shrinks like h**2, so it can afford a larger h",
+    ),
 ]
 
 
-def _where_it_looks(numeric_derivative, x=2.0):
-    """The offsets from x at which the learner's function evaluates f, or None if it raised."""
-    offsets = []
-
-    def probe(t):
-        offsets.append(t - x)
-        return t**3
-
-    _, error = attempt(numeric_derivative, probe, x)
-    return None if error else offsets
+def _central_error(h, x=2.0):
+    """The measured error of the central difference of x**3 at 2 with nudge h."""
+    return abs(((x + h) ** 3 - (x - h) ** 3) / (2 * h) - 12.0)
 
 
-@check("ch06.numeric_derivative")
-def check_numeric_derivative(numeric_derivative):
-    """numeric_derivative(f, x) is a central difference: it looks both ways, and is accurate."""
-    wrong = not_a_function(numeric_derivative, "your function")
-    if wrong is not None:
-        return wrong
-    for text, f, x, exact in _DERIVATIVE_CASES:
-        got, error = attempt(numeric_derivative, f, x)
-        if error:
-            return Verdict(False, f"for {text}: {error}")
-        value = as_number(got)
-        if value is None:
-            return Verdict(False, f"for {text} return a plain number, got {type(got).__name__}")
-        if close(value, -exact, rel=1e-3) and not close(value, exact, rel=1e-3):
-            return Verdict(
-                False, f"for {text} the sign is flipped: compute f(x + h) - f(x - h), in that order"
-            )
-        if close(value, 2 * exact, rel=1e-3):
-            return Verdict(
-                False, f"for {text} you get twice the slope: the two points are 2h apart, divide by 2h"
-            )
-        # A central difference with any h from about 1e-7 to 1e-3 is this accurate here.
-        if not close(value, exact, rel=1e-5):
-            return Verdict(
-                False,
-                f"for {text} expected {exact:.9f}, got {value:.9f}: use the central difference "
-                "(f(x + h) - f(x - h)) / (2 * h) with a small h, such as 1e-6",
-            )
-    offsets = _where_it_looks(numeric_derivative) or []
-    ahead = [d for d in offsets if d > 0]
-    behind = [d for d in offsets if d < 0]
-    if not (ahead and behind):
-        side = "right (x and x + h)" if ahead else "left (x - h and x)"
-        return Verdict(
-            False,
-            f"your function only looks to the {side}: that is a one-sided difference, whose error "
-            "shrinks like h; nudge x both ways, f(x + h) - f(x - h), and divide by 2h",
-        )
-    return Verdict(True)
+@check("ch06.central_h")
+def check_central_h(answer):
+    """answer: the nudge h you predict is best for the central difference of x**3 at x = 2."""
+    h, hint = call_or_value(answer)
+    if h is None and not hint:
+        return Verdict(False, "your prediction is still None: replace it with the h you predict")
+    h = None if hint else as_number(h)
+    if h is None or not math.isfinite(h):
+        return Verdict(False, hint or f"predict h as one number, got {shown(answer)}")
+    if h <= 0:
+        return Verdict(False, f"a nudge h is a small positive number; got {h}")
+    if CENTRAL_H / 1.6 <= h <= CENTRAL_H * 1.6:
+        return Verdict(True)
+    mistake = known_mistake(h, CENTRAL_MISTAKES, same=lambda got, want: close(got, want, rel=0.05))
+    if mistake:
+        return Verdict(False, mistake)
+    side = "round-off" if h < CENTRAL_H else "truncation"
+    return Verdict(
+        False,
+        f"at h = {h:.1e} the central difference is off by {_central_error(h):.1e} and {side} dominates. "
+        "Balance the truncation (|f'''| / 6) * h**2 against the round-off eps * |f(x)| / h, and solve for h",
+    )
 
 
-@solution("ch06.numeric_derivative")
-def numeric_derivative(f, x):
-    h = 1e-6
-    return (f(x + h) - f(x - h)) / (2 * h)  # the slope between two points straddling x
+@solution("ch06.central_h")
+def central_h():
+    eps = 2.220446049250313e-16
+    f_at_2 = 2.0**3  # round-off: about eps * |f(2)| / h
+    f3_over_6 = 6 / 6  # truncation: (|f'''| / 6) * h**2, and f''' = 6 everywhere
+    # h**2 * f3_over_6 = eps * f_at_2 / h  gives  h**3 = eps * f_at_2 / f3_over_6: h = 1.2e-5,
+    # 700 times chapter 1's 1.7e-8 for the forward difference, whose truncation shrinks only like h.
+    return (eps * f_at_2 / f3_over_6) ** (1 / 3)
 
 
 # ---- 6.2 grad_check(f, x) -> (autograd, numeric) ----
@@ -260,7 +272,7 @@ def _as_name_set(answer, suspects):
     if any(callable(n) for n in items):
         return None, "return the names (strings), not the functions"
     if not all(isinstance(n, str) for n in items):
-        return None, f"return the names of the buggy suspects (strings such as 'log2'), got {shown(items)}"
+        return None, f"return a set of names of buggy suspects (strings such as 'log2'), got {shown(items)}"
     return set(items), None
 
 

@@ -1,69 +1,152 @@
-"""Chapter 7 exercises: neurons, layers and MLPs."""
+"""Chapter 7 exercises: a parameter budget, a leaky-ReLU neuron, the size of a loss's graph."""
 
 import math
 import random
 
 from ..engine import Value
 from ..nn import MLP, Module
-from ._core import Verdict, as_number, attempt, close, not_a_function, solution
-
-__all__ = ["check_count_parameters", "check_leaky_neuron", "check_count_loss_nodes"]
+from ._core import Verdict, as_number, attempt, check, close, not_a_function, shown, solution
 
 
-# ---- 1. count an MLP's parameters with a formula ----
-
-_ARCHITECTURES = [(3, [4, 4, 1]), (2, [16, 16, 1]), (1, [1]), (5, [3]), (4, [10, 10, 10, 2])]
-
-
-def _true_parameter_count(nin, nouts):
+def _parameters(nin, nouts, biases=True):
     sizes = [nin] + list(nouts)
-    return sum((a + 1) * b for a, b in zip(sizes, sizes[1:]))
+    return sum((a + biases) * b for a, b in zip(sizes, sizes[1:]))
 
 
-def check_count_parameters(count_parameters):
-    """count_parameters(nin, nouts) returns len(MLP(nin, nouts).parameters())."""
-    wrong = not_a_function(count_parameters, "count_parameters")
-    if wrong is not None:
+def _answers(fn, cases, what):
+    """fn(*case) for every case as numbers, or (None, hint) at the first that is not one."""
+    answers = []
+    for case in cases:
+        got, error = attempt(fn, *case)
+        value = as_number(got)
+        if error or value is None:
+            return None, f"{what}{case}: " + (error or f"return a number, got {shown(got)}")
+        answers.append(value)
+    return answers, None
+
+
+def _verdict(answers, cases, reference, mistakes, what):
+    """Right on every case, or the hint of the first known mistake that gives exactly these answers."""
+    want = [reference(*c) for c in cases]
+    if answers == want:
+        return Verdict(True)
+    for mistake, hint in mistakes:
+        if answers == [mistake(*c) for c in cases]:
+            return Verdict(False, hint)
+    i = next(i for i, (a, w) in enumerate(zip(answers, want)) if a != w)
+    return Verdict(False, f"{what}{cases[i]} gave {answers[i]:g}, expected {want[i]}")
+
+
+# ---- 1. the widest network a parameter budget allows ----
+
+
+def _widest(nin, budget, count=_parameters, hidden=2, fits=int.__le__):
+    """The largest h with count(MLP(nin, [h] * hidden + [1])) within the budget, by search."""
+    h = 0
+    while fits(count(nin, [h + 1] * hidden + [1]), budget):
+        h += 1
+    return h
+
+
+# Budgets exactly at a count (7, 41, 337) tell <= from <; 336 is one short of h = 16.
+_BUDGETS = [(2, 337), (2, 336), (3, 41), (2, 7), (5, 3), (10, 5000), (784, 100000)]
+
+_WIDTH_MISTAKES = [
+    (lambda nin, b: _widest(nin, b) + 1, "that width is one too many: it is the first that does NOT fit"),
+    (
+        lambda nin, b: _widest(nin, b, fits=int.__lt__),
+        "a network that uses the whole budget fits: at most budget parameters, so <=, not <",
+    ),
+    (
+        lambda nin, b: _widest(nin, b, count=lambda n, o: _parameters(n, o, biases=False)),
+        "count the biases too: a neuron reading k inputs holds k + 1 parameters",
+    ),
+    (
+        lambda nin, b: _widest(nin, b, hidden=1),
+        "there are two hidden layers of width h: [h, h, 1], and the middle one holds h * (h + 1)",
+    ),
+]
+
+
+@check("ch07.widest_hidden")
+def check_widest_hidden(widest_hidden):
+    """widest_hidden(nin, budget): the largest h with len(MLP(nin, [h, h, 1]).parameters()) <= budget."""
+    if (wrong := not_a_function(widest_hidden, "widest_hidden")) is not None:
         return wrong
-    for nin, nouts in _ARCHITECTURES:
-        got, error = attempt(count_parameters, nin, list(nouts))
-        if error:
-            return Verdict(False, f"count_parameters({nin}, {nouts}) failed: {error}")
-        expected = _true_parameter_count(nin, nouts)
-        if isinstance(got, bool) or not isinstance(got, (int, float)):
-            return Verdict(False, f"count_parameters({nin}, {nouts}) should return a number, got {got!r}")
-        if got == expected:
-            continue
-        sizes = [nin] + list(nouts)
-        weights_only = sum(a * b for a, b in zip(sizes, sizes[1:]))
-        bias_per_input = sum(a * (b + 1) for a, b in zip(sizes, sizes[1:]))
-        hidden_only = _true_parameter_count(nouts[0], nouts[1:]) if len(nouts) > 1 else 0
-        if got == weights_only:
-            hint = "you counted the weights but not the biases: every neuron has one bias as well"
-        elif got == bias_per_input:
-            hint = "one bias per neuron (nout of them), not one per input: a layer has (nin + 1) * nout"
-        elif got == hidden_only:
-            hint = "the first layer's neurons each read the nin inputs: count that layer too"
-        else:
-            hint = (
-                "a layer of nout neurons reading nin inputs has (nin + 1) * nout parameters; add the layers"
-            )
-        return Verdict(False, f"count_parameters({nin}, {nouts}) gave {got!r}, expected {expected}: {hint}")
-    return Verdict(True)
+    answers, hint = _answers(widest_hidden, _BUDGETS, "widest_hidden")
+    if hint:
+        return Verdict(False, hint)
+    if any(a != round(a) for a in answers if abs(a) < 1e12):
+        return Verdict(False, "a width is a whole number: round the root of the quadratic down")
+    return _verdict(answers, _BUDGETS, _widest, _WIDTH_MISTAKES, "widest_hidden")
 
 
-@solution("ch07.count_parameters", check=check_count_parameters)
-def count_parameters(nin, nouts):
-    sizes = [nin] + nouts  # the width of every layer boundary, inputs first
-    # Each neuron has one weight per input plus one bias.
-    return sum((n_in + 1) * n_out for n_in, n_out in zip(sizes, sizes[1:]))
+@solution("ch07.widest_hidden")
+def widest_hidden(nin, budget):
+    # (nin + 1)h + (h + 1)h + (h + 1) = h**2 + (nin + 3)h + 1 parameters: grow h while it fits.
+    h = 0
+    while (h + 1) ** 2 + (nin + 3) * (h + 1) + 1 <= budget:
+        h += 1
+    return h
 
 
 # ---- 2. a neuron with a leaky ReLU ----
 
+_WEIGHTS = [0.5, -1.0, 2.0, 0.1]  # w1, w2, w3, then b
+_INPUTS = [[1.0, 2.0, 3.0], [-1.0, 2.0, -1.0], [2.0, 0.0, 1.0]]  # a = 4.6, -4.4, 3.1
 
+
+def _leaky(x, slope=0.01, positive=True, negative=True):
+    """(out, gradients of w1, w2, w3, b) of the leaky neuron, with one branch's gradient switchable off."""
+    a = sum(w * xi for w, xi in zip(_WEIGHTS, x)) + _WEIGHTS[3]
+    k = 1.0 if a > 0 else slope
+    flows = positive if a > 0 else negative
+    return [a * k] + [k * xi * flows for xi in x + [1.0]]
+
+
+def _neuron_run(neuron, params, x):
+    """(out, grads) of one call and backward, or (None, hint). Never raises."""
+    out, error = attempt(neuron, list(x))
+    if error:
+        return None, f"calling the neuron on {x} failed: {error}"
+    if not isinstance(out, Value) or as_number(out.data) is None:
+        return None, f"the neuron should return a Value, got {type(out).__name__} on {x}"
+    for p in params:
+        p.grad = 0.0
+    _, error = attempt(out.backward)
+    if error:
+        return None, f"out.backward() failed: {error}"
+    return [out.data] + [p.grad for p in params], None
+
+
+def _tanh_neuron(x):
+    out, *_ = _leaky(x, slope=1.0)
+    return [math.tanh(out)] + [(1 - math.tanh(out) ** 2) * xi for xi in x + [1.0]]
+
+
+_NEURON_MISTAKES = [
+    (_tanh_neuron, "no tanh here: positive pre-activations pass through unchanged"),
+    (lambda x: _leaky(x, slope=0.0), "that is a plain ReLU: a leaky one lets 0.01 * a through when a < 0"),
+    (lambda x: _leaky(x, slope=1.0), "a negative pre-activation must be scaled by 0.01"),
+    (
+        lambda x: _leaky(x, positive=False),
+        "on the positive side no gradient reached the weights: return `a` itself there, not a new Value",
+    ),
+    (
+        lambda x: _leaky(x, negative=False),
+        "on the leaky side no gradient reached the weights: build 0.01 * a from `a`, not from a.data",
+    ),
+    (
+        lambda x: _leaky(x, positive=False, negative=False),
+        "no gradient reached the weights: build the output from Value operations on `a` "
+        "(not from .data or float(...)) so backward() can follow it",
+    ),
+]
+
+
+@check("ch07.leaky_neuron")
 def check_leaky_neuron(LeakyNeuron):
-    """LeakyNeuron(nin): out = a if a > 0 else 0.01 * a, where a = w . x + b."""
+    """LeakyNeuron(nin): out = a if a > 0 else 0.01 * a, where a = w . x + b, built from Values."""
     if not isinstance(LeakyNeuron, type):
         return Verdict(False, "pass the class itself: check_leaky_neuron(LeakyNeuron)")
     neuron, error = attempt(LeakyNeuron, 3)
@@ -72,63 +155,40 @@ def check_leaky_neuron(LeakyNeuron):
     if not isinstance(neuron, Module):
         return Verdict(False, "make LeakyNeuron a subclass of Module, so it gets zero_grad() for free")
     params, error = attempt(neuron.parameters)
-    if error:
-        return Verdict(False, f"parameters() failed: {error}")
-    if not isinstance(params, list) or len(params) != 4 or not all(isinstance(p, Value) for p in params):
-        return Verdict(False, f"LeakyNeuron(3).parameters() should be a list of 4 Values, got {params!r}")
-    for p, v in zip(params, [0.5, -1.0, 2.0, 0.1]):  # w1, w2, w3, then b
+    if error or not isinstance(params, list) or len(params) != 4:
+        return Verdict(
+            False, f"LeakyNeuron(3).parameters() should be a list of 4 Values: {error or params!r}"
+        )
+    if not all(isinstance(p, Value) for p in params):
+        return Verdict(False, "parameters() should list Values, so training can change them")
+    for p, v in zip(params, _WEIGHTS):
         p.data = v
+    runs = []
+    for x in _INPUTS:
+        run, hint = _neuron_run(neuron, params, x)
+        if hint:
+            return Verdict(False, hint)
+        runs.append(run)
 
-    for x, a in [([1.0, 2.0, 3.0], 4.6), ([-1.0, 2.0, -1.0], -4.4)]:
-        out, error = attempt(neuron, x)
-        if error:
-            return Verdict(False, f"calling the neuron on {x} failed: {error}")
-        if not isinstance(out, Value):
-            return Verdict(False, f"the neuron should return a Value, got {type(out).__name__}")
-        expected = a if a > 0 else 0.01 * a
-        if close(out.data, expected, rel=1e-9, abs_tol=1e-12):
-            continue
-        if a < 0 and out.data == 0:
-            hint = "that is a plain ReLU: a leaky one lets 0.01 * a through when a < 0"
-        elif close(out.data, a, rel=1e-9):
-            hint = "a negative pre-activation must be scaled by 0.01"
-        elif close(out.data, math.tanh(a), rel=1e-9):
-            hint = "no tanh here: positive pre-activations pass through unchanged"
-        else:
-            hint = "compute a = w . x + b (parameters() lists w1, w2, w3, then b), then apply the leak"
-        return Verdict(
-            False,
-            f"with w = [0.5, -1, 2], b = 0.1 and x = {x}: got {out.data:.4f}, "
-            f"expected {expected:.4f}; {hint}",
+    def same(reference):
+        return all(
+            close(g, w, rel=1e-9, abs_tol=1e-12)
+            for r, x in zip(runs, _INPUTS)
+            for g, w in zip(r, reference(x))
         )
 
-    # The gradient must reach the weights: d(out)/dw_i = 0.01 * x_i on the leaky side.
-    _, error = attempt(neuron.zero_grad)
-    if error:
-        return Verdict(False, f"zero_grad() failed: {error}")
-    out, _ = attempt(neuron, [-1.0, 2.0, -1.0])
-    _, error = attempt(out.backward)
-    if error:
-        return Verdict(False, f"out.backward() failed: {error}")
-    grads = [p.grad for p in params]
-    expected = [-0.01, 0.02, -0.01, 0.01]
-    if all(g == 0 for g in grads):
-        return Verdict(
-            False,
-            "no gradient reached the weights: build the output from Value operations "
-            "(not from .data or float(...)) so backward() can follow it",
-        )
-    if not all(close(g, e, rel=1e-9) for g, e in zip(grads, expected)):
-        got = ", ".join(f"{g:.4f}" for g in grads)
-        return Verdict(
-            False,
-            f"gradients on the leaky side should be 0.01 * x = [-0.01, 0.02, -0.01] and "
-            f"0.01 for b; got [{got}]",
-        )
-    return Verdict(True)
+    if same(_leaky):
+        return Verdict(True)
+    hint = next((h for mistake, h in _NEURON_MISTAKES if same(mistake)), None)
+    return Verdict(
+        False,
+        hint
+        or "with w = [0.5, -1, 2] and b = 0.1, compute a = w . x + b from the parameters (in the order "
+        "parameters() lists them), then return a when a > 0 and 0.01 * a otherwise",
+    )
 
 
-@solution("ch07.leaky_neuron", check=check_leaky_neuron)
+@solution("ch07.leaky_neuron")
 class LeakyNeuron(Module):
     def __init__(self, nin):
         self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
@@ -136,7 +196,7 @@ class LeakyNeuron(Module):
 
     def __call__(self, x):
         a = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
-        # Both branches are Value operations, so backward() follows either one.
+        # Both branches are Value operations on a, so backward() follows either one.
         return a if a.data > 0 else 0.01 * a
 
     def parameters(self):
@@ -145,14 +205,7 @@ class LeakyNeuron(Module):
 
 # ---- 3. predict the size of a loss's graph ----
 
-_LOSS_GRAPHS = [
-    (3, [4, 4, 1], 4),
-    (3, [4, 4, 1], 1),
-    (2, [1], 3),
-    (1, [3, 2, 1], 5),
-    (4, [5, 1], 2),
-    (2, [16, 16, 1], 10),
-]
+_LOSS_GRAPHS = [(3, [4, 4, 1], 4), (3, [4, 4, 1], 1), (2, [1], 3), (1, [3, 2, 1], 5), (4, [5, 1], 2)]
 
 
 def _true_loss_node_count(nin, nouts, n_examples):
@@ -160,69 +213,51 @@ def _true_loss_node_count(nin, nouts, n_examples):
     state = random.getstate()  # do not disturb the learner's random stream
     model = MLP(nin, nouts, activation="tanh")
     random.setstate(state)
-    xs = [[0.5] * nin for _ in range(n_examples)]
-    loss = sum((model(x) - 1.0) ** 2 for x in xs)
+    loss = sum((model([0.5] * nin) - 1.0) ** 2 for _ in range(n_examples))
     return len(loss.topological_order())
 
 
-def _loss_nodes(nin, nouts, n, params=True, per_example_params=False, wrapped=True, sum_zero=True, tanh=True):
+def _loss_nodes(nin, nouts, n, params=True, shared=True, wrapped=True, sum_zero=True, tanh=True):
     """The count, with one piece of the reasoning switchable off: what a learner may forget."""
-    sizes = [nin] + list(nouts)
-    layers = list(zip(sizes, sizes[1:]))
+    layers = list(zip([nin] + list(nouts), nouts))
     per_example = nin * nouts[0] if wrapped else nin  # each float input is wrapped once per neuron
     per_example += sum(2 * k * m for k, m in layers)  # a product and a running sum per weight
-    per_example += sum(nouts[:-1]) if tanh else 0  # a tanh per hidden neuron
+    per_example += sum(nouts[:-1]) * tanh  # a tanh per hidden neuron
     per_example += 3  # the target, the subtraction, the square
-    total = n * per_example + n + (1 if sum_zero else 0)  # sum(): its 0, and one + per example
-    n_params = sum((k + 1) * m for k, m in layers)
-    if params:
-        total += n * n_params if per_example_params else n_params
-    return total
+    total = n * per_example + n + sum_zero  # sum(): its 0, and one + per example
+    return total + params * _parameters(nin, nouts) * (1 if shared else n)
 
 
-_MISTAKES = [  # (how the count is off, the hint)
+_NODE_MISTAKES = [
     (
-        {"per_example_params": True},
+        lambda *g: _loss_nodes(*g, shared=False),
         "the parameters appear once, however many examples use them: all forward passes share them",
     ),
-    ({"params": False}, "count the parameters too: they are leaves of the graph"),
+    (lambda *g: _loss_nodes(*g, params=False), "count the parameters too: they are leaves of the graph"),
     (
-        {"wrapped": False},
+        lambda *g: _loss_nodes(*g, wrapped=False),
         "a float input becomes a new leaf Value each time it meets a weight: once per first-layer neuron",
     ),
-    ({"sum_zero": False}, "Python's sum() starts from 0: that 0 becomes a leaf, and adds one more +"),
-    ({"tanh": False}, "each hidden neuron ends with a tanh node"),
+    (
+        lambda *g: _loss_nodes(*g, sum_zero=False),
+        "Python's sum() starts from 0: that 0 becomes a leaf, and adds one more +",
+    ),
+    (lambda *g: _loss_nodes(*g, tanh=False), "each hidden neuron ends with a tanh node"),
 ]
 
 
+@check("ch07.count_loss_nodes")
 def check_count_loss_nodes(count_loss_nodes):
     """count_loss_nodes(nin, nouts, n_examples): nodes in the graph of the summed squared-error loss."""
-    wrong = not_a_function(count_loss_nodes, "count_loss_nodes")
-    if wrong is not None:
+    if (wrong := not_a_function(count_loss_nodes, "count_loss_nodes")) is not None:
         return wrong
-    for nin, nouts, n in _LOSS_GRAPHS:
-        got, error = attempt(count_loss_nodes, nin, list(nouts), n)
-        if error:
-            return Verdict(False, f"count_loss_nodes({nin}, {nouts}, {n}) failed: {error}")
-        expected = _true_loss_node_count(nin, nouts, n)
-        value = as_number(got)
-        if value is None:
-            return Verdict(
-                False, f"count_loss_nodes({nin}, {nouts}, {n}) should return a number, got {got!r}"
-            )
-        if value == expected:
-            continue
-        hint = next(
-            (h for kwargs, h in _MISTAKES if value == _loss_nodes(nin, nouts, n, **kwargs)),
-            "count what one example adds, what all the examples share, and what the final sum adds",
-        )
-        return Verdict(
-            False, f"count_loss_nodes({nin}, {nouts}, {n}) gave {got!r}, expected {expected}: {hint}"
-        )
-    return Verdict(True)
+    answers, hint = _answers(count_loss_nodes, _LOSS_GRAPHS, "count_loss_nodes")
+    if hint:
+        return Verdict(False, hint)
+    return _verdict(answers, _LOSS_GRAPHS, _true_loss_node_count, _NODE_MISTAKES, "count_loss_nodes")
 
 
-@solution("ch07.count_loss_nodes", check=check_count_loss_nodes)
+@solution("ch07.count_loss_nodes")
 def count_loss_nodes(nin, nouts, n_examples):
     sizes = [nin] + nouts
     layers = list(zip(sizes, sizes[1:]))  # (inputs, neurons) of each layer

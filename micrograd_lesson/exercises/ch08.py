@@ -6,15 +6,7 @@ import random
 from ..datasets import four_examples
 from ..engine import Value
 from ..nn import MLP
-from ._core import Verdict, as_number, attempt, call_or_value, close, not_a_function, solution
-
-__all__ = [
-    "check_train_step",
-    "check_learning_rate",
-    "check_diagnosis",
-    "check_clip_gradients",
-    "mystery_runs",
-]
+from ._core import Verdict, as_number, attempt, call_or_value, check, close, not_a_function, shown, solution
 
 
 def _network(seed):
@@ -35,101 +27,105 @@ def _numbers(model):
     return None if None in values else values
 
 
-# ---- 1. one full training step ----
+# ---- 1. find the bugs in a per-example training step ----
 
 
-def _reference_step(model, xs, ys, lr):
-    loss = _squared_error(model, xs, ys)
-    model.zero_grad()
-    loss.backward()
+def _step(model, xs, ys, lr, mistake=None):
+    """One step on the summed squared error, example by example; `mistake` changes one thing."""
+    if mistake not in ("zero inside", "no zero"):
+        model.zero_grad()
+    total = 0.0
+    for x, y in zip(xs, ys):
+        if mistake == "zero inside":
+            model.zero_grad()
+        loss = (model(x) - y) ** 2
+        loss.backward()  # gradients of the examples add up in p.grad
+        total = loss.data if mistake == "last loss" else total + loss.data
+    sign = -1 if mistake == "uphill" else 1
+    for p in model.parameters():
+        p.data -= sign * lr * p.grad
+    return total / len(xs) if mistake == "mean" else total
+
+
+_UPDATE_MISTAKES = {
+    "zero inside": "only the last example's gradient moved the parameters: zero_grad() inside the loop "
+    "wipes what the earlier examples left in p.grad; zero once, before the loop",
+    "no zero": "step 0 was right but the next were not: zero the gradients once per step, or they "
+    "pile up from the step before",
+    "uphill": "the parameters moved uphill: subtract lr * p.grad, do not add it",
+}
+_LOSS_MISTAKES = {
+    "last loss": "the update is right, but you returned the last example's loss: return the total "
+    "over all the examples",
+    "mean": "the update is right, but you returned the mean of the squared errors; this loss is their sum",
+}
+
+
+def _trajectory(train_step, mistake=None, steps=3):
+    """The losses returned and the parameters after each of `steps` steps from one start, or a hint."""
+    model, (xs, ys) = _network(3), four_examples()
+    record = []
+    for step in range(steps):
+        got, error = (
+            attempt(train_step, model, xs, ys, 0.05)
+            if mistake is None
+            else (_step(model, xs, ys, 0.05, mistake), None)
+        )
+        if error:
+            return None, f"on step {step}: {error}"
+        loss, params = as_number(getattr(got, "data", got)), _numbers(model)
+        if loss is None or params is None:
+            return None, "return the loss as a number (a float, not a Value) and keep every p.data a number"
+        record.append([loss] + params)
+    return record, None
+
+
+@check("ch08.train_step")
+def check_train_step(train_step):
+    """train_step(model, xs, ys, lr): one step on the summed squared error; returns the loss before."""
+    if (wrong := not_a_function(train_step, "train_step")) is not None:
+        return wrong
+    mine, hint = _trajectory(train_step)
+    if hint:
+        return Verdict(False, hint)
+
+    def same(record, part):
+        return all(
+            close(a, b, rel=1e-9, abs_tol=1e-12)
+            for r, q in zip(mine, record)
+            for a, b in zip(r[part], q[part])
+        )
+
+    right = _trajectory(None, "right")[0]
+    if not same(right, slice(1, None)):  # the update first: it is what training feels
+        hint = next(
+            (h for m, h in _UPDATE_MISTAKES.items() if same(_trajectory(None, m)[0], slice(1, None))), None
+        )
+        if hint is None and all(close(a, b) for a, b in zip(mine[0][1:], _numbers(_network(3)))):
+            hint = "the parameters did not change: zero, then backward(), then p.data -= lr * p.grad"
+        return Verdict(
+            False,
+            hint
+            or "the update does not match the whole-batch step (zero, forward and backward over every "
+            "example, update): work out what each line does to p.grad",
+        )
+    if same(right, slice(0, 1)):
+        return Verdict(True)
+    hint = next((h for m, h in _LOSS_MISTAKES.items() if same(_trajectory(None, m)[0], slice(0, 1))), None)
+    return Verdict(False, hint or "the update is right; return the summed loss from before the update")
+
+
+@solution("ch08.train_step")
+def train_step(model, xs, ys, lr):
+    model.zero_grad()  # once per step: the examples' gradients must add up
+    total = 0.0
+    for x, y in zip(xs, ys):
+        loss = (model(x) - y) ** 2
+        loss.backward()  # += in every node: p.grad collects this example's share
+        total += loss.data
     for p in model.parameters():
         p.data -= lr * p.grad
-    return loss.data
-
-
-def check_train_step(train_step):
-    """train_step(model, xs, ys, lr): forward, zero, backward, update; returns the loss before."""
-    wrong = not_a_function(train_step, "train_step")
-    if wrong is not None:
-        return wrong
-    xs, ys = four_examples()
-    lr = 0.05
-    mine, ref = _network(3), _network(3)
-    wiped = []  # for each model.zero_grad() call: were there gradients to wipe?
-    zero_grad = mine.zero_grad
-
-    def watched_zero_grad():
-        wiped.append(any(p.grad != 0 for p in mine.parameters()))
-        zero_grad()
-
-    mine.zero_grad = watched_zero_grad
-    for step in range(3):
-        before = _numbers(mine)
-        got, error = attempt(train_step, mine, xs, ys, lr)
-        if error:
-            return Verdict(False, f"on step {step}: {error}")
-        expected = _reference_step(ref, xs, ys, lr)
-        value = as_number(getattr(got, "data", got))
-        if value is None:
-            return Verdict(False, f"return the loss as a number (loss.data), got {got!r}")
-        after, target = _numbers(mine), _numbers(ref)
-        if after is None:
-            return Verdict(False, "after your step some p.data is no longer a number: p.data -= lr * p.grad")
-        if step == 0 and close(value, expected / len(xs), rel=1e-9):
-            return Verdict(
-                False,
-                f"you returned {value:.6f}, the *mean* of the squared errors; this exercise's loss is "
-                f"their sum, {expected:.6f} (a mean is a fine loss too, but it makes every gradient "
-                "4 times smaller)",
-            )
-        if not close(value, expected, rel=1e-9, abs_tol=1e-12):
-            return Verdict(
-                False,
-                f"on step {step} you returned loss {value:.6f}, expected {expected:.6f}: return the "
-                "squared-error loss computed *before* the update",
-            )
-        if after == before:
-            if step == 0 and any(wiped):  # zero_grad() ran after backward() had filled the grads
-                return Verdict(
-                    False,
-                    "the parameters did not change, and every p.grad is 0 after your step: zero the "
-                    "gradients *before* loss.backward(); zeroing after it wipes them before the update",
-                )
-            return Verdict(False, "the parameters did not change: update each p.data -= lr * p.grad")
-        if all(close(a, t, rel=1e-9, abs_tol=1e-12) for a, t in zip(after, target)):
-            continue
-        moved = [a - b for a, b in zip(after, before)]
-        wanted = [t - b for t, b in zip(target, before)]
-        ratios = {round(m / w, 6) for m, w in zip(moved, wanted) if abs(w) > 1e-12}
-        if ratios == {-1.0}:
-            hint = "the parameters moved uphill: subtract lr * p.grad, do not add it"
-        elif step > 0:
-            hint = (
-                f"step 0 was right but step {step} was not: zero the gradients (model.zero_grad()) "
-                "before loss.backward(), or they pile up from the previous step"
-            )
-        elif len(ratios) == 1:
-            (ratio,) = ratios
-            hint = f"every parameter moved {ratio:g} times as far as it should: move by exactly -lr * p.grad"
-        elif any(m == 0.0 and abs(w) > 1e-12 for m, w in zip(moved, wanted)):
-            still = sum(m == 0.0 and abs(w) > 1e-12 for m, w in zip(moved, wanted))
-            hint = (
-                f"{still} of the {len(moved)} parameters did not move: update every one of model.parameters()"
-            )
-        else:
-            hint = "the update is off: each parameter should move by exactly -lr * p.grad"
-        return Verdict(False, hint)
-    return Verdict(True)
-
-
-@solution("ch08.train_step", check=check_train_step)
-def train_step(model, xs, ys, lr):
-    loss = sum((model(x) - y) ** 2 for x, y in zip(xs, ys))  # 1. forward
-    model.zero_grad()  # 2. zero
-    loss.backward()  # 3. backward
-    for p in model.parameters():  # 4. update
-        p.data -= lr * p.grad
-    return loss.data
+    return total
 
 
 # ---- 2. a learning rate that empties the bowl in 5 steps ----
@@ -151,44 +147,33 @@ def _bowl_after(lr, steps=5):
     return loss if math.isfinite(loss) else math.inf
 
 
+@check("ch08.learning_rate")
 def check_learning_rate(lr):
     """A rate that brings the bowl's loss below 1e-6 within 5 updates (a number, or a
     function returning one, which is how reveal() passes the worked solution)."""
     got, error = call_or_value(lr)
-    if error:
-        return Verdict(False, error)
     value = None if isinstance(got, str) else as_number(got)
-    if value is None or not math.isfinite(value):
+    if error or value is None or not math.isfinite(value):
         return Verdict(
-            False, f"give the learning rate as a number, e.g. check_learning_rate(0.5); got {got!r}"
+            False, error or f"give the rate as a number, e.g. check_learning_rate(0.5); got {shown(got)}"
         )
     if value <= 0:
         return Verdict(False, f"lr = {value:g} does not step downhill: a learning rate must be positive")
     loss = _bowl_after(value)
     if loss < 1e-6:
         return Verdict(True)
-    factor = abs(1 - value)
-    if value > 2:
-        hint = f"each step multiplies the distance to the bottom by 1 - lr = {1 - value:g}, so it grows"
-    elif value == 2:
+    if value >= 2:  # the distance to the bottom is multiplied by 1 - lr at every step
         hint = (
-            "each step multiplies the distance to the bottom by 1 - lr = -1: it stays the same size and "
-            "flips side, (2, 3) -> (0, 7) -> (2, 3) ..., for ever"
+            f"each step multiplies the distance to the bottom by 1 - lr = {1 - value:g}, so it never shrinks"
         )
     elif value < 1:
-        hint = (
-            f"too cautious: after 5 updates the loss is still {loss:.2e}; work out what one update "
-            "does to the distance w1 - 1, and choose the rate that leaves none of it"
-        )
+        hint = "too cautious: work out what one update does to the distance w1 - 1, and leave none of it"
     else:
-        hint = (
-            f"overshooting: after 5 updates the loss is still {loss:.2e}; each step jumps past the "
-            f"bottom and lands {factor:.0%} of the previous distance beyond it"
-        )
-    return Verdict(False, f"lr = {value:g}: {hint}")
+        hint = f"overshooting: each step jumps past the bottom, to {value - 1:.0%} of the distance beyond it"
+    return Verdict(False, f"lr = {value:g}: after 5 updates the loss is still {loss:.2e}; {hint}")
 
 
-@solution("ch08.learning_rate", check=check_learning_rate)
+@solution("ch08.learning_rate")
 def learning_rate():
     # Each update multiplies the distance to the bottom by (1 - lr).
     # lr = 1 makes that factor 0: the first step lands exactly on (1, 5).
@@ -250,6 +235,7 @@ def _normalise(text):
 _BY_NORMAL = {_normalise(name): name for name in CAUSES}
 
 
+@check("ch08.diagnosis")
 def check_diagnosis(diagnosis):
     """diagnosis maps each curve's letter to one of CAUSES' names."""
     got, error = call_or_value(diagnosis)
@@ -281,7 +267,7 @@ def check_diagnosis(diagnosis):
     return Verdict(True)
 
 
-@solution("ch08.diagnosis", check=check_diagnosis)
+@solution("ch08.diagnosis")
 def diagnosis():
     return {
         "A": "forgot zero_grad",  # down, then bouncing for ever: old gradients keep pushing
@@ -296,52 +282,68 @@ def diagnosis():
 _GRADS = [3.0, -4.0, 12.0]  # length 13
 
 
+def _clipped(max_norm, each=False, always=False, unit=False):
+    """The grads [3, -4, 12] (length 13) after clipping to max_norm, one way or another."""
+    if each:
+        return [max(-max_norm, min(max_norm, g)) for g in _GRADS]
+    clipping = always or max_norm < 13.0
+    scale = (1 if unit else max_norm) / 13.0 if clipping else 1.0
+    return [g * scale for g in _GRADS]
+
+
+_CLIP_MISTAKES = [
+    ({"each": True}, "you clipped each gradient on its own; scale them all by one factor, max_norm / length"),
+    (
+        {"unit": True},
+        "you divided by the length only: scale by max_norm / length, so the new length is max_norm",
+    ),
+    (
+        {"always": True},
+        "a gradient already shorter than max_norm is left alone: scale only when length > max_norm",
+    ),
+]
+
+
+@check("ch08.clip_gradients")
 def check_clip_gradients(clip_gradients):
     """clip_gradients(params, max_norm): scale all grads so their joint length is <= max_norm."""
-    wrong = not_a_function(clip_gradients, "clip_gradients")
-    if wrong is not None:
+    if (wrong := not_a_function(clip_gradients, "clip_gradients")) is not None:
         return wrong
-    cases = [(6.5, [1.5, -2.0, 6.0]), (13.0, list(_GRADS)), (26.0, list(_GRADS))]
-    for max_norm, expected in cases:
+    answers = {}
+    for max_norm in (6.5, 13.0, 26.0):
         params = [Value(1.0) for _ in _GRADS]
         for p, g in zip(params, _GRADS):
             p.grad = g
         got, error = attempt(clip_gradients, params, max_norm)
-        if error:
-            return Verdict(False, f"clip_gradients(params, {max_norm}) failed: {error}")
-        if any(p.data != 1.0 for p in params):
-            return Verdict(False, "change only p.grad; p.data is the optimiser's job")
-        norm = as_number(got)
-        if norm is None or not close(norm, 13.0, rel=1e-9):
-            return Verdict(False, f"return the length before clipping: sqrt(3² + 4² + 12²) = 13, got {got!r}")
         grads = [as_number(p.grad) for p in params]
-        if None in grads:
-            return Verdict(False, "every p.grad must stay a number")
-        if all(close(g, e, rel=1e-9) for g, e in zip(grads, expected)):
-            continue
-        if max_norm >= 13.0:
+        if error or None in grads or any(p.data != 1.0 for p in params):
             return Verdict(
-                False, f"with max_norm = {max_norm:g} the length 13 is within bounds: leave the grads alone"
+                False, error or "change only p.grad, and keep it a number; p.data is the optimiser's job"
             )
-        if grads == [max(-max_norm, min(max_norm, g)) for g in _GRADS]:
-            hint = "you clipped each gradient on its own; scale them all by one factor, max_norm / length"
-        elif all(close(g, ge / 13.0, rel=1e-9) for g, ge in zip(grads, _GRADS)):
-            hint = (
-                "you divided by the length only: scale by max_norm / length, "
-                "so the new length is exactly max_norm"
+        if not close(got, 13.0, rel=1e-9):
+            return Verdict(
+                False, f"return the length before clipping: sqrt(3² + 4² + 12²) = 13, got {shown(got)}"
             )
-        else:
-            hint = "multiply every p.grad by max_norm / length, where length = sqrt(sum of p.grad**2)"
-        wanted = ", ".join(f"{e:g}" for e in expected)
-        got_text = ", ".join(f"{g:g}" for g in grads)
-        return Verdict(
-            False,
-            f"grads [3, -4, 12] with max_norm {max_norm:g} became [{got_text}], expected [{wanted}]: {hint}",
+        answers[max_norm] = grads
+
+    def matches(**slip):
+        return all(
+            all(close(g, w, rel=1e-9) for g, w in zip(got, _clipped(m, **slip))) for m, got in answers.items()
         )
-    return Verdict(True)
+
+    if matches():
+        return Verdict(True)
+    hint = next((h for slip, h in _CLIP_MISTAKES if matches(**slip)), None)
+    got = ", ".join(f"{g:g}" for g in answers[6.5])
+    return Verdict(
+        False,
+        hint
+        or f"grads [3, -4, 12] with max_norm 6.5 became [{got}], expected [1.5, -2, 6]: multiply every "
+        "p.grad by max_norm / length, where length = sqrt(sum of p.grad**2)",
+    )
 
 
-@solution("ch08.clip_gradients", check=check_clip_gradients)
+@solution("ch08.clip_gradients")
 def clip_gradients(params, max_norm):
     norm = sum(p.grad**2 for p in params) ** 0.5  # the length of the whole gradient
     if norm > max_norm:

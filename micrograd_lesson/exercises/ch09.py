@@ -1,13 +1,11 @@
-"""Chapter 9 exercises: the max-margin loss, mini-batches, and binary cross-entropy."""
+"""Chapter 9 exercises: the squared hinge's gradient, a buggy mini-batch sampler, cross-entropy."""
 
 import math
 
 import numpy as np
 
 from ..engine import Value
-from ._core import Verdict, attempt, close, not_a_function, solution
-
-__all__ = ["check_hinge_loss", "check_sample_batch", "check_bce_loss"]
+from ._core import Verdict, as_array, attempt, check, close, known_mistake, not_a_function, solution
 
 _SCORES = [2.0, -1.0, 0.5, -3.0, 0.0, 0.7]
 _LABELS = [1, -1, -1, 1, 1, 1]
@@ -20,18 +18,10 @@ def _run_loss(loss_fn, name):
     if error:
         return None, scores, f"{name}(scores, ys) failed: {error}"
     if not isinstance(loss, Value):
-        return (
-            None,
-            scores,
-            (
-                f"{name} should return a Value (backward() starts there), got {type(loss).__name__}: "
-                "build it from the scores with Value operations"
-            ),
-        )
-    try:
-        loss.backward()
-    except Exception as e:  # a learner's broken graph is a hint, never a traceback
-        return None, scores, f"backward() through your loss failed: {type(e).__name__}: {e}"
+        return None, scores, f"{name} should return a Value built from the scores, got {type(loss).__name__}"
+    _, error = attempt(loss.backward)
+    if error:
+        return None, scores, f"backward() through your loss failed: {error}"
     return loss, scores, None
 
 
@@ -39,7 +29,7 @@ def _compare_grads(scores, expected):
     got = [s.grad for s in scores]
     if all(close(g, e) for g, e in zip(got, expected)):
         return None
-    if any(e for e in expected) and all(close(g, 2 * e) for g, e in zip(got, expected)):
+    if any(expected) and all(close(g, 2 * e) for g, e in zip(got, expected)):
         return "every gradient came out twice as large: return the loss without calling backward() on it"
     worst = max(range(len(got)), key=lambda i: abs(got[i] - expected[i]))
     return (
@@ -48,128 +38,162 @@ def _compare_grads(scores, expected):
     )
 
 
-# ---- 1. the max-margin (hinge) loss ----
+# ---- 1. the squared hinge's gradient, derived ----
+
+# Batches with points beyond, on and inside the margin, both labels; a margin of exactly 1
+# is fine here, because the squared hinge is smooth there.
+_HINGE_BATCHES = [
+    (_SCORES, _LABELS),
+    ([0.3, -2.0, 1.0, 4.0], [1, 1, 1, -1]),
+    ([-0.5, 0.25, 3.0], [-1, -1, 1]),
+]
 
 
-def check_hinge_loss(hinge_loss):
-    """hinge_loss(scores, ys): the mean of max(0, 1 - y * s), as a Value."""
-    wrong = not_a_function(hinge_loss, "hinge_loss")
-    if wrong:
+def _squared_hinge(scores, ys, factor=2, n=True, clip=True, inner=True):
+    """d/ds of mean(max(0, 1 - y*s)**2), with one step of the derivation switchable off."""
+    count = len(scores) if n else 1
+    return [
+        -factor * (y if inner else -1) * (max(0.0, 1 - y * s) if clip else 1 - y * s) / count
+        for s, y in zip(scores, ys)
+    ]
+
+
+_HINGE_MISTAKES = [
+    (lambda s, y: _squared_hinge(s, y, factor=1), "the square's derivative brings down a factor 2"),
+    (lambda s, y: _squared_hinge(s, y, n=False), "the loss is a MEAN over the batch: divide by n"),
+    (
+        lambda s, y: _squared_hinge(s, y, inner=False),
+        "chain rule: the inside, 1 - y*s, has derivative -y with respect to s; multiply by it",
+    ),
+    (lambda s, y: [-g for g in _squared_hinge(s, y)], "the sign is flipped: raising y*s lowers the loss"),
+    (
+        lambda s, y: _squared_hinge(s, y, clip=False),
+        "points beyond the margin (y*s > 1) cost nothing, so their gradient is 0",
+    ),
+    (
+        lambda s, y: [-y / len(s) if y * x < 1 else 0.0 for x, y in zip(s, y)],
+        "that is the plain hinge's gradient; the square makes it grow with the distance 1 - y*s",
+    ),
+]
+
+
+def _engine_grads(scores, ys):
+    """The reference: the mean squared hinge built from Values, differentiated by backward()."""
+    values = [Value(s) for s in scores]
+    (sum(((1 - y * v).relu()) ** 2 for v, y in zip(values, ys)) * (1.0 / len(values))).backward()
+    return [v.grad for v in values]
+
+
+@check("ch09.squared_hinge_grads")
+def check_squared_hinge_grads(squared_hinge_grads):
+    """squared_hinge_grads(scores, ys): d/ds_i of the mean of max(0, 1 - y*s)**2, from floats."""
+    if (wrong := not_a_function(squared_hinge_grads, "squared_hinge_grads")) is not None:
         return wrong
-    n = len(_SCORES)
-    terms = [max(0.0, 1 - y * s) for s, y in zip(_SCORES, _LABELS)]
-    expected = sum(terms) / n
-    loss, scores, hint = _run_loss(hinge_loss, "hinge_loss")
+    answers = []
+    for scores, ys in _HINGE_BATCHES:
+        got, error = attempt(squared_hinge_grads, list(scores), list(ys))
+        grads = as_array(got)
+        if error or grads is None or grads.shape != (len(scores),):
+            return Verdict(
+                False, f"for scores {scores}: " + (error or f"return one number per score, got {got!r}"[:120])
+            )
+        answers.append(grads)
+
+    def matches(reference):
+        return all(
+            np.allclose(a, reference(s, y), rtol=1e-9, atol=1e-12)
+            for a, (s, y) in zip(answers, _HINGE_BATCHES)
+        )
+
+    if matches(_engine_grads):
+        return Verdict(True)
+    hint = next((h for mistake, h in _HINGE_MISTAKES if matches(mistake)), None)
     if hint:
         return Verdict(False, hint)
-    value = loss.data
-    if close(value, sum(terms)):
+    # Name one wrong point of a batch the notebook does not print, so the prediction stays the learner's.
+    scores, ys = _HINGE_BATCHES[1]
+    want = _engine_grads(scores, ys)
+    i = next((i for i, (a, w) in enumerate(zip(answers[1], want)) if not np.isclose(a, w)), None)
+    if i is None:
         return Verdict(
-            False, f"got {value:.4f}, the sum over the {n} examples: divide by {n} to get the mean"
+            False, "right on one batch, wrong on another: does your rule use the batch's own size n?"
         )
-    if close(value, sum(1 - y * s for s, y in zip(_SCORES, _LABELS)) / n):
-        return Verdict(
-            False, "examples beyond the margin (y * s > 1) must add 0, not a negative amount: use .relu()"
-        )
-    if close(value, sum(max(0.0, -y * s) for s, y in zip(_SCORES, _LABELS)) / n):
-        return Verdict(False, "the margin is 1: each term is max(0, 1 - y * s), not max(0, -y * s)")
-    if not close(value, expected):
-        return Verdict(
-            False,
-            f"for scores {_SCORES} and labels {_LABELS} the loss should be {expected:.4f}, got {value:.4f}",
-        )
-    grads = [(-y / n if 1 - y * s > 0 else 0.0) for s, y in zip(_SCORES, _LABELS)]
-    hint = _compare_grads(scores, grads)
-    return Verdict(hint is None, hint or "")
+    return Verdict(
+        False,
+        f"with {len(scores)} points, the point with score {scores[i]} and label {ys[i]} should get "
+        f"{want[i]:.4f}, got {answers[1][i]:.4f}",
+    )
 
 
-@solution("ch09.hinge_loss", check=check_hinge_loss)
-def hinge_loss(scores, ys):
-    # Each example costs 1 - y*s while its margin y*s is below 1, and nothing once it is.
-    losses = [(1 - y * s).relu() for s, y in zip(scores, ys)]
-    return sum(losses) * (1.0 / len(losses))
+@solution("ch09.squared_hinge_grads")
+def squared_hinge_grads(scores, ys):
+    n = len(scores)
+    # d/ds max(0, 1 - y*s)**2 = 2 * max(0, 1 - y*s) * (-y): the outer square, then the inside.
+    return [-2 * y * max(0.0, 1 - y * s) / n for s, y in zip(scores, ys)]
 
 
 # ---- 2. sampling a mini-batch ----
 
+_X = np.column_stack([np.arange(20.0), np.arange(20.0) ** 2])  # every row is different
+_Y = np.where(np.arange(20) % 3 == 0, 1, -1)
 
-def _batch(sample_batch, X, y, size, seed):
-    result, error = attempt(sample_batch, X, y, size, np.random.default_rng(seed))
+
+def _batch_rows(sample_batch, seed):
+    """The row numbers of X a batch of 8 holds, or (None, hint). Never raises."""
+    result, error = attempt(sample_batch, _X.copy(), _Y.copy(), 8, np.random.default_rng(seed))
     if error:
-        return None, f"sample_batch(X, y, {size}, rng) failed: {error}"
+        return None, f"sample_batch(X, y, 8, rng) failed: {error}"
     if not isinstance(result, (tuple, list)) or len(result) != 2:
         return None, f"return two things, (X_batch, y_batch); got {type(result).__name__}"
-    try:
-        Xb, yb = np.asarray(result[0], dtype=float), np.asarray(result[1])
-    except (TypeError, ValueError) as e:
-        return None, f"X_batch and y_batch should be arrays (or lists) of numbers: {e}"
-    return (Xb, yb), None
+    Xb, yb = as_array(result[0]), as_array(result[1])
+    if Xb is None or yb is None or Xb.shape != (8, 2) or yb.shape != (8,):
+        return (
+            None,
+            "a batch of 8 from X of shape (20, 2) is X_batch of shape (8, 2) and y_batch of shape (8,)",
+        )
+    rows = [int(r[0]) if r[0] in _X[:, 0] and r[1] == r[0] ** 2 else None for r in Xb]
+    if None in rows:
+        return None, "X_batch holds a row that is not a row of X: pick rows, do not make them"
+    if any(_Y[r] != label for r, label in zip(rows, yb)):
+        return None, "y_batch[i] must be the label of X_batch[i]: index X and y with the same indices"
+    if len(set(rows)) < 8:
+        return None, "a batch repeats an example: sample without replacement (rng.permutation or rng.choice)"
+    return rows, None
 
 
+@check("ch09.sample_batch")
 def check_sample_batch(sample_batch):
     """sample_batch(X, y, batch_size, rng): batch_size distinct rows of X and their labels, drawn with rng."""
-    wrong = not_a_function(sample_batch, "sample_batch")
-    if wrong:
+    if (wrong := not_a_function(sample_batch, "sample_batch")) is not None:
         return wrong
-    X = np.column_stack([np.arange(20.0), np.arange(20.0) ** 2])  # every row is different
-    y = np.where(np.arange(20) % 3 == 0, 1, -1)
-    rows = {tuple(r): label for r, label in zip(X.tolist(), y.tolist())}
     batches = []
-    for seed in range(5):
-        batch, hint = _batch(sample_batch, X, y, 8, seed)
+    for seed in range(100):
+        rows, hint = _batch_rows(sample_batch, seed)
         if hint:
             return Verdict(False, hint)
-        Xb, yb = batch
-        if Xb.shape != (8, 2) or yb.shape != (8,):
-            return Verdict(
-                False,
-                f"a batch of 8 should have X_batch of shape (8, 2) and y_batch of shape (8,); "
-                f"got {Xb.shape} and {yb.shape}",
-            )
-        for r, label in zip(Xb.tolist(), yb.tolist()):
-            if tuple(r) not in rows:
-                return Verdict(
-                    False, f"X_batch holds the row {r}, which is not a row of X: pick rows, do not make them"
-                )
-            if rows[tuple(r)] != label:
-                return Verdict(
-                    False, "y_batch[i] must be the label of X_batch[i]: index X and y with the same indices"
-                )
-        if len({tuple(r) for r in Xb.tolist()}) < 8:
-            return Verdict(
-                False,
-                "a batch repeats an example: sample without replacement, e.g. "
-                "rng.choice(len(X), size=batch_size, replace=False) or rng.permutation(len(X))[:batch_size]",
-            )
-        batches.append(Xb)
-    again, _ = _batch(sample_batch, X, y, 8, 0)
-    if again is None or not np.array_equal(again[0], batches[0]):
+        batches.append(rows)
+    if _batch_rows(sample_batch, 0)[0] != batches[0]:
         return Verdict(
             False, "the same rng seed gave a different batch: draw the indices with the rng you are given"
         )
-    if all(np.array_equal(b, batches[0]) for b in batches[1:]):
-        return Verdict(False, "five different seeds gave the same batch: the batch must be random (use rng)")
-    # Every point needs the same chance: 100 batches of 8 out of 20 rows pick each row about 40 times.
-    counts = dict.fromkeys(rows, 0)
-    for seed in range(100):
-        batch, hint = _batch(sample_batch, X, y, 8, seed)
-        if hint:
-            return Verdict(False, hint)
-        for r in batch[0].tolist():
-            if tuple(r) in counts:
-                counts[tuple(r)] += 1
-    unfair = [i for i, c in enumerate(counts.values()) if not 15 <= c <= 65]
-    if unfair:
-        picked = ", ".join(f"row {i}: {list(counts.values())[i]}" for i in unfair[:4])
+    distinct = len({frozenset(b) for b in batches})
+    if distinct < 90:  # 8 of 20 rows can be chosen 125,970 ways: 100 seeds should rarely repeat one
         return Verdict(
             False,
-            f"over 100 batches of 8 out of 20 rows, every row should be picked about 40 times, but {picked}: "
-            "draw from all len(X) rows, each with the same chance",
+            f"100 seeds gave only {distinct} different batches: any 8 of the 20 rows must be able to "
+            "come together (a run of neighbouring rows is not a random batch)",
+        )
+    counts = np.bincount(np.concatenate(batches), minlength=20)  # each row about 40 times
+    if counts.min() < 15 or counts.max() > 65:
+        return Verdict(
+            False,
+            f"over 100 batches of 8 out of 20 rows each row should be picked about 40 times, but row "
+            f"{counts.argmin()} was picked {counts.min()} times: give every row the same chance",
         )
     return Verdict(True)
 
 
-@solution("ch09.sample_batch", check=check_sample_batch)
+@solution("ch09.sample_batch")
 def sample_batch(X, y, batch_size, rng):
     X, y = np.asarray(X), np.asarray(y)
     idx = rng.choice(len(X), size=batch_size, replace=False)  # distinct row numbers
@@ -183,11 +207,11 @@ def _sigmoid(x):
     return 1 / (1 + math.exp(-x))
 
 
+@check("ch09.bce_loss")
 def check_bce_loss(bce_loss):
     """bce_loss(scores, ys), ys in {-1, +1}: the mean of -[t log p + (1 - t) log(1 - p)],
     with p = sigmoid(s) and t = (y + 1) / 2, as a Value."""
-    wrong = not_a_function(bce_loss, "bce_loss")
-    if wrong:
+    if (wrong := not_a_function(bce_loss, "bce_loss")) is not None:
         return wrong
     n = len(_SCORES)
     per_example = [math.log(1 + math.exp(-y * s)) for s, y in zip(_SCORES, _LABELS)]
@@ -196,29 +220,23 @@ def check_bce_loss(bce_loss):
     if hint:
         return Verdict(False, hint)
     value = loss.data
-    if close(value, sum(per_example)):
-        return Verdict(False, f"got {value:.4f}, the sum over the {n} examples: divide by {n} for the mean")
-    if close(value, -expected):
-        return Verdict(
-            False, "the sign is flipped: the loss is MINUS the mean log-probability of the right class"
-        )
     if not close(value, expected):
-        raw = 0.0
-        for s, y in zip(_SCORES, _LABELS):  # labels used as targets without converting
-            p = _sigmoid(s)
-            raw -= y * math.log(p) + (1 - y) * math.log(1 - p)
-        if close(value, raw / n):
-            return Verdict(False, "turn the labels -1/+1 into targets 0/1 first: t = (y + 1) / 2")
-        return Verdict(
-            False,
-            f"for scores {_SCORES} and labels {_LABELS} the loss should be {expected:.4f}, got {value:.4f}",
+        unconverted = -sum(  # the labels used as targets without turning -1 into 0
+            y * math.log(_sigmoid(s)) + (1 - y) * math.log(1 - _sigmoid(s)) for s, y in zip(_SCORES, _LABELS)
         )
+        mistakes = [
+            (sum(per_example), f"that is the sum over the {n} examples: divide by {n} for the mean"),
+            (-expected, "the sign is flipped: the loss is MINUS the mean log-probability of the right class"),
+            (unconverted / n, "turn the labels -1/+1 into targets 0/1 first: t = (y + 1) / 2"),
+        ]
+        hint = known_mistake(value, mistakes) or f"the loss should be {expected:.4f}, got {value:.4f}"
+        return Verdict(False, f"for scores {_SCORES} and labels {_LABELS}: {hint}")
     grads = [(_sigmoid(s) - (y + 1) / 2) / n for s, y in zip(_SCORES, _LABELS)]
     hint = _compare_grads(scores, grads)
     return Verdict(hint is None, hint or "")
 
 
-@solution("ch09.bce_loss", check=check_bce_loss)
+@solution("ch09.bce_loss")
 def bce_loss(scores, ys):
     losses = []
     for s, y in zip(scores, ys):

@@ -1,104 +1,118 @@
-"""Chapter 10 exercises: a momentum step, a stability limit derived, an Adam step."""
+"""Chapter 10 exercises: a buggy momentum step, a stability limit, Adam under a constant gradient."""
 
-import functools
 import math
 
 from ..engine import Value
 from ..optim import SGD, Adam
-from ._core import Verdict, as_number, attempt, close, not_a_function, solution
+from ._core import Verdict, as_number, attempt, check, close, not_a_function, solution
 
-__all__ = ["check_momentum_step", "check_stability_limit", "check_adam_step"]
-
-# Gradients that change size and sign; the last is tiny, so Adam's v must shrink (no max, no clamp).
+# Gradients that change size and sign, so that every slip shows within six steps.
 _GRADS = [1.0, 2.0, -2.0, 0.5, 3.0, 0.01]
 
 
-def _numbers(result, n):
-    """`result` as a tuple of n floats, or None if it is not n real numbers. Never raises."""
-    if not isinstance(result, (tuple, list)) or len(result) != n:
+def _pair(result):
+    """`result` as two floats, or None. Never raises."""
+    if not isinstance(result, (tuple, list)) or len(result) != 2:
         return None
     values = tuple(as_number(r) for r in result)
-    return None if any(v is None for v in values) else values
+    return None if None in values else values
 
 
-# Adam's eps changes a step by about 1e-8 of its size: compare tightly enough to see it.
-_same = functools.partial(close, rel=1e-9, abs_tol=1e-12)
-# Recognising a slip (eps inside the root, or no eps) needs closer still: the same formula to rounding.
-_exactly = functools.partial(close, rel=1e-13, abs_tol=1e-15)
+# ---- 1. find the bugs in a momentum step ----
 
 
-def _apart(got, want):
-    """Both numbers with enough digits to see that they differ."""
-    for digits in range(6, 18):
-        a, b = f"{want:.{digits}g}", f"{got:.{digits}g}"
-        if a != b:
-            return f"should be {a}, got {b}"
-    return f"should be {want!r}, got {got!r}"
+def _momentum(p, v, g, lr, mu, slips=()):
+    """One step of PyTorch's momentum rule, with the named slips made."""
+    if "plain" in slips:
+        return p - lr * g, v
+    if "lr in v" in slips:
+        return p + mu * v - lr * g, mu * v - lr * g
+    v_old = v
+    v = mu * (v + g) if "mu on g" in slips else mu * v + ((1 - mu) * g if "average" in slips else g)
+    move = v_old if "old v" in slips else g if "raw g" in slips else g + mu * v if "nesterov" in slips else v
+    p = p + lr * move if "uphill" in slips else p - lr * move
+    return (v, p) if "swapped" in slips else (p, v)
 
 
-# ---- 1. one step of SGD with momentum ----
+_MOMENTUM_MISTAKES = [
+    (
+        ("old v", "mu on g"),
+        "two slips: p moves by the OLD velocity (update v first), and mu shrinks today's gradient "
+        "too (v = mu*v + g)",
+    ),
+    (("old v",), "p moved by the old velocity: update v first, then move p with the new one"),
+    (("mu on g",), "mu*(v + g) shrinks today's gradient too: only the old velocity decays, v = mu*v + g"),
+    (("average",), "you scaled g by (1 - mu); PyTorch's rule adds g as it is: v = mu*v + g"),
+    (("raw g",), "p moved by the raw gradient: move it by the velocity, p - lr*v"),
+    (("nesterov",), "that is Nesterov's look-ahead step; the plain rule moves by the new velocity"),
+    (("swapped",), "the two numbers are swapped: return (new_p, new_v)"),
+    (
+        ("lr in v",),
+        "you kept the step itself as the velocity (v = mu*v - lr*g, p + v); PyTorch's velocity "
+        "leaves lr out: v = mu*v + g, then p - lr*v",
+    ),
+    (("plain",), "the velocity never changes: update it, v = mu*v + g, and move p by it"),
+    (("uphill",), "p moved uphill: subtract, p - lr*v"),
+]
 
 
-def _package_momentum(lr, mu, p0=1.0):
-    """Positions and velocities from the package's SGD, one per gradient in _GRADS."""
-    p = Value(p0)
-    opt = SGD([p], lr=lr, momentum=mu)
-    out = []
-    for g in _GRADS:
-        p.grad = g
-        opt.step()
-        out.append((p.data, opt.velocity[0]))
-    return out
+def _momentum_run(step, lr=0.1, mu=0.9):
+    """The (p, v) pairs of six steps fed back into `step`, or (None, hint). Never raises."""
+    p, v, out = 1.0, 0.0, []
+    for t, g in enumerate(_GRADS, start=1):
+        result, error = attempt(step, p, v, g, lr, mu)
+        pair = _pair(result)
+        if error or pair is None:
+            return None, f"at step {t}: " + (error or "return two numbers (new_p, new_v)")
+        out.append(pair)
+        p, v = pair  # fed back as given, so a later step cannot hide an earlier slip
+    return out, None
 
 
+@check("ch10.momentum_step")
 def check_momentum_step(momentum_step):
     """momentum_step(p, v, g, lr, mu) -> (new_p, new_v), the rule torch.optim.SGD uses."""
-    wrong = not_a_function(momentum_step, "momentum_step")
-    if wrong:
+    if (wrong := not_a_function(momentum_step, "momentum_step")) is not None:
         return wrong
-    lr, mu = 0.1, 0.9
-    expected = _package_momentum(lr, mu)
+    mine, hint = _momentum_run(momentum_step)
+    if hint:
+        return Verdict(False, hint)
+    reference, want = Value(1.0), []
+    opt = SGD([reference], lr=0.1, momentum=0.9)
+    for g in _GRADS:
+        reference.grad = g
+        opt.step()
+        want.append((reference.data, opt.velocity[0]))
+    bad = [t for t, (got, ok) in enumerate(zip(mine, want)) if not all(map(_same, got, ok))]
+    if not bad:
+        return Verdict(True)
+    for slips, hint in _MOMENTUM_MISTAKES:
+        if _same_run(mine, slips):
+            return Verdict(False, hint)
+    (p, v), (p_ok, v_ok) = mine[bad[0]], want[bad[0]]
+    return Verdict(
+        False,
+        f"at step {bad[0] + 1} (g = {_GRADS[bad[0]]}) p should be {p_ok:.6f} and v {v_ok:.6f}, "
+        f"got {p:.6f} and {v:.6f}: v = mu*v + g, then p = p - lr*v",
+    )
+
+
+def _same(a, b):
+    return close(a, b, rel=1e-9, abs_tol=1e-12)
+
+
+def _same_run(mine, slips):
+    """Does the learner's run match the rule with these slips, step for step, from the same start?"""
     p, v = 1.0, 0.0
-    for t, (g, (p_ok, v_ok)) in enumerate(zip(_GRADS, expected), start=1):
-        result, error = attempt(momentum_step, p, v, g, lr, mu)
-        if error:
-            return Verdict(False, f"momentum_step({p:.4f}, {v:.4f}, {g}, {lr}, {mu}) failed: {error}")
-        pair = _numbers(result, 2)
-        if pair is None:
-            return Verdict(False, f"momentum_step should return two numbers (new_p, new_v), got {result!r}")
-        new_p, new_v = pair
-        if _same(new_p, p_ok) and _same(new_v, v_ok):
-            p, v = new_p, new_v
-            continue
-        where = f"at step {t} (p = {p:.4f}, v = {v:.4f}, g = {g})"
-        if _same(new_v, mu * v + (1 - mu) * g):
-            hint = "you scaled g by (1 - mu); the rule here (and PyTorch's) adds g as it is: v = mu*v + g"
-        elif _same(new_v, mu * v - lr * g):
-            hint = (
-                "you kept the step itself as the velocity (v = mu*v - lr*g, p + v); PyTorch's velocity "
-                "leaves lr out: v = mu*v + g, then p - lr*v"
-            )
-        elif _same(new_v, v_ok) and _same(new_p, p - lr * (g + mu * v_ok)):
-            hint = "that is Nesterov's look-ahead step; the plain rule moves by the new velocity: p - lr*v"
-        elif _same(new_v, v_ok) and _same(new_p, p + lr * v_ok):
-            hint = "the velocity is right but p moved uphill: subtract, p - lr*v"
-        elif _same(new_v, v_ok) and _same(new_p, p - lr * v):
-            hint = "update v first, then move p with the NEW velocity"
-        elif _same(new_v, v_ok) and _same(new_p, p - lr * g):
-            hint = "move p by the velocity, not by the raw gradient: p - lr*v"
-        elif _same(new_p, p_ok) and _same(new_v, p_ok):
-            hint = "return the pair in the order (new_p, new_v); you returned the position twice"
-        elif _same(new_p, v_ok) and _same(new_v, p_ok):
-            hint = "the two numbers are swapped: return (new_p, new_v)"
-        elif not _same(new_v, v_ok):
-            hint = f"new_v {_apart(new_v, v_ok)} (mu*v + g)"
-        else:
-            hint = f"new_p {_apart(new_p, p_ok)} (p - lr*new_v)"
-        return Verdict(False, f"{where}: {hint}")
-    return Verdict(True)
+    for g, got in zip(_GRADS, mine):
+        want = _momentum(p, v, g, 0.1, 0.9, slips)
+        if not all(map(_same, got, want)):
+            return False
+        p, v = got
+    return True
 
 
-@solution("ch10.momentum_step", check=check_momentum_step)
+@solution("ch10.momentum_step")
 def momentum_step(p, v, g, lr, mu):
     v = mu * v + g  # old velocity decays, today's gradient is added in full
     p = p - lr * v  # then step with the new velocity
@@ -115,137 +129,152 @@ def _ema_limit(lam, mu):
     return 2 * (1 + mu) / ((1 - mu) * lam)
 
 
+_LIMIT_MISTAKES = [
+    (
+        lambda lam, mu: 2 * (1 + mu) / lam,
+        "2(1 + mu)/lambda is the limit of PyTorch's form v = mu*v + g; here the gradient enters "
+        "scaled by (1 - mu), so the same step needs a rate 1/(1 - mu) times larger",
+    ),
+    (
+        lambda lam, mu: 2 / lam,
+        "2/lambda is plain descent's limit; the velocity lets a larger rate stay stable",
+    ),
+    (
+        lambda lam, mu: 2 / ((1 - mu) * lam),
+        "close: the limit has a factor (1 + mu) as well, from the root r = -1 of the recurrence",
+    ),
+    (
+        lambda lam, mu: 1 / _ema_limit(lam, mu),
+        "you returned its reciprocal: rates above the limit diverge, so it is 2(...)/lambda",
+    ),
+]
+
+
+@check("ch10.stability_limit")
 def check_stability_limit(largest_rate):
     """largest_rate(lam, mu): the rate above which the averaged form of momentum diverges."""
-    wrong = not_a_function(largest_rate, "largest_rate")
-    if wrong:
+    if (wrong := not_a_function(largest_rate, "largest_rate")) is not None:
         return wrong
+    answers = []
     for lam, mu in _CASES:
         got, error = attempt(largest_rate, lam, mu)
-        if error:
-            return Verdict(False, f"largest_rate({lam}, {mu}) failed: {error}")
-        value = as_number(got)
-        want = _ema_limit(lam, mu)
-        if value is None:
-            return Verdict(False, f"largest_rate({lam}, {mu}) should return a number, got {got!r}")
-        if close(value, want, rel=1e-9):
-            continue
-        where = f"for lambda = {lam}, mu = {mu}"
-        if close(value, 2 * (1 + mu) / lam, rel=1e-9):
-            hint = (
-                "2(1 + mu)/lambda is the limit of PyTorch's form v = mu*v + g; here the gradient enters "
-                "scaled by (1 - mu), so the same step needs a rate 1/(1 - mu) times larger"
-            )
-        elif close(value, 2 / lam, rel=1e-9):
-            hint = "2/lambda is plain descent's limit; the velocity lets a larger rate stay stable"
-        elif close(value, 2 / ((1 - mu) * lam), rel=1e-9):
-            hint = "close: the limit has a factor (1 + mu) as well, from the root r = -1 of the recurrence"
-        elif close(value * want, 1, rel=1e-9):
-            hint = "you returned its reciprocal: rates above the limit diverge, so it is 2(...)/lambda"
-        else:
-            hint = f"the limit should be {want:.6g}, got {value:.6g}; set r = -1 in the recurrence's equation"
-        return Verdict(False, f"{where}: {hint}")
-    return Verdict(True)
+        if error or as_number(got) is None:
+            return Verdict(False, f"largest_rate({lam}, {mu}): " + (error or f"return a number, got {got!r}"))
+        answers.append(as_number(got))
+
+    def matches(rule):
+        return all(close(a, rule(*case), rel=1e-9) for a, case in zip(answers, _CASES))
+
+    if matches(_ema_limit):
+        return Verdict(True)
+    hint = next((h for rule, h in _LIMIT_MISTAKES if matches(rule)), None)
+    (lam, mu), value = next((c, a) for c, a in zip(_CASES, answers) if not close(a, _ema_limit(*c), rel=1e-9))
+    return Verdict(
+        False,
+        f"for lambda = {lam}, mu = {mu}: "
+        + (
+            hint
+            or f"the limit should be {_ema_limit(lam, mu):.6g}, got {value:.6g}; set r = -1 in the recurrence"
+        ),
+    )
 
 
-@solution("ch10.stability_limit", check=check_stability_limit)
+@solution("ch10.stability_limit")
 def largest_rate(lam, mu):
     # v = mu*v + (1 - mu)*g is PyTorch's rule with the gradient scaled by (1 - mu): the same
     # path as rate lr*(1 - mu). PyTorch's rule is stable while rate*lam < 2(1 + mu), so
     return 2 * (1 + mu) / ((1 - mu) * lam)
 
 
-# ---- 3. one step of Adam, bias correction included ----
+# ---- 3. Adam's step under a constant gradient, derived ----
+
+# (g, t, lr): large and small gradients of both signs, early and late steps; at g = 1e-8
+# eps is as large as the gradient itself.
+_ADAM_CASES = [
+    (3.0, 1, 0.1),
+    (-0.5, 1, 0.1),
+    (3.0, 5, 0.01),
+    (-2.0, 100, 0.001),
+    (1e-8, 3, 0.1),
+    (2e-9, 1, 1.0),
+]
+_B1, _B2, _EPS = 0.9, 0.999, 1e-8
 
 
-def _package_adam(lr, b1, b2, eps, p0=1.0):
-    p = Value(p0)
-    opt = Adam([p], lr=lr, betas=(b1, b2), eps=eps)
-    out = []
-    for g in _GRADS:
-        p.grad = g
+def _adam_change(g, t, lr):
+    """p_t - p_(t-1) for the package's Adam after t steps of the constant gradient g."""
+    p = Value(0.0)
+    opt = Adam([p], lr=lr, betas=(_B1, _B2), eps=_EPS)
+    before = 0.0
+    for _ in range(t):
+        before, p.grad = p.data, g
         opt.step()
-        out.append((p.data, opt.m[0], opt.v[0]))
-    return out
+    return p.data - before
 
 
-def _adam_variant(p, g, m, v, t, lr, b1, b2, eps, correct=True, sqrt=True, shift=0, eps_inside=False):
-    """Adam with one thing changed, to recognise a common slip. Never raises."""
-    m = b1 * m + (1 - b1) * g
-    v = b2 * v + (1 - b2) * g * g
-    tt = t + shift
-    if correct and tt < 1:
-        return math.nan, m, v
-    m_hat = m / (1 - b1**tt) if correct else m
-    v_hat = v / (1 - b2**tt) if correct else v
-    if eps_inside:
-        denom = math.sqrt(v_hat + eps)
-    else:
-        denom = (math.sqrt(v_hat) if sqrt else v_hat) + eps
-    return p - lr * m_hat / denom, m, v
+def _uncorrected(g, t, lr):
+    m, v = (1 - _B1**t) * g, (1 - _B2**t) * g * g
+    return -lr * m / (math.sqrt(v) + _EPS)
 
 
-def check_adam_step(adam_step):
-    """adam_step(p, g, m, v, t, lr, beta1, beta2, eps) -> (new_p, new_m, new_v); t counts from 1."""
-    wrong = not_a_function(adam_step, "adam_step")
-    if wrong:
+_ADAM_MISTAKES = [
+    (_uncorrected, "without bias correction: the hats divide m and v by (1 - beta**t), and then?"),
+    (
+        lambda g, t, lr: -lr * math.copysign(1.0, g),
+        "almost: that ignores eps, which matters when |g| is as small as eps (try g = 1e-8)",
+    ),
+    (
+        lambda g, t, lr: -lr * g / math.sqrt(g * g + _EPS),
+        "eps goes outside the square root: sqrt(v_hat) + eps (it matters when |g| is near eps)",
+    ),
+    (lambda g, t, lr: lr * g / (abs(g) + _EPS), "the sign is flipped: p moves against the gradient"),
+    (
+        lambda g, t, lr: -lr * g,
+        "that is plain gradient descent's step; Adam divides by the gradient's typical size",
+    ),
+    (
+        lambda g, t, lr: -lr * g / (g * g + _EPS),
+        "divide by the square ROOT of v_hat (plus eps), not by v_hat",
+    ),
+]
+
+
+@check("ch10.adam_constant_step")
+def check_adam_constant_step(adam_constant_step):
+    """adam_constant_step(g, t, lr): p_t - p_(t-1) of Adam (betas 0.9, 0.999, eps 1e-8) after t steps of
+    the same gradient g."""
+    if (wrong := not_a_function(adam_constant_step, "adam_constant_step")) is not None:
         return wrong
-    lr, b1, b2, eps = 0.1, 0.9, 0.999, 1e-8
-    expected = _package_adam(lr, b1, b2, eps)
-    p, m, v = 1.0, 0.0, 0.0
-    for t, (g, (p_ok, m_ok, v_ok)) in enumerate(zip(_GRADS, expected), start=1):
-        result, error = attempt(adam_step, p, g, m, v, t, lr, b1, b2, eps)
-        if error:
-            return Verdict(False, f"adam_step at t = {t} failed: {error}")
-        triple = _numbers(result, 3)
-        if triple is None:
-            return Verdict(False, f"adam_step should return three numbers (p, m, v), got {result!r}")
-        new_p, new_m, new_v = triple
-        if _same(new_p, p_ok) and _same(new_m, m_ok) and _same(new_v, v_ok):
-            p, m, v = new_p, new_m, new_v
-            continue
-        where = f"at t = {t} (g = {g})"
-        args = (p, g, m, v, t, lr, b1, b2, eps)
-        if not _same(new_m, m_ok):
-            if _same(new_m, m):
-                hint = "m did not change: update it, m = beta1*m + (1 - beta1)*g"
-            else:
-                hint = f"new_m {_apart(new_m, m_ok)} (beta1*m + (1 - beta1)*g)"
-        elif not _same(new_v, v_ok):
-            if _same(new_v, b2 * v + (1 - b2) * abs(g)):
-                hint = "v averages the SQUARED gradient: v = beta2*v + (1 - beta2)*g*g"
-            elif _same(new_v, v):
-                hint = (
-                    "v did not change after a small gradient: it is the plain running average "
-                    "beta2*v + (1 - beta2)*g*g, which must be free to shrink (no max)"
-                )
-            else:
-                hint = f"new_v {_apart(new_v, v_ok)} (beta2*v + (1 - beta2)*g**2)"
-        elif _same(new_p, _adam_variant(*args, correct=False)[0]):
-            hint = "no bias correction: divide m by (1 - beta1**t) and v by (1 - beta2**t) first"
-        elif _same(new_p, _adam_variant(*args, shift=-1)[0]):
-            hint = "t already counts from 1 (the first step has t = 1): use beta**t, not beta**(t - 1)"
-        elif _same(new_p, _adam_variant(*args, shift=1)[0]):
-            hint = "t already counts from 1 (the first step has t = 1): use beta**t, not beta**(t + 1)"
-        elif _same(new_p, _adam_variant(*args, sqrt=False)[0]):
-            hint = "divide by the square ROOT of v_hat (plus eps): sqrt(v_hat) is the typical gradient size"
-        elif _exactly(new_p, _adam_variant(*args[:-1], 0.0)[0]):
-            hint = f"new_p {_apart(new_p, p_ok)}: add eps to the denominator, sqrt(v_hat) + eps"
-        elif _exactly(new_p, _adam_variant(*args, eps_inside=True)[0]):
-            hint = f"new_p {_apart(new_p, p_ok)}: eps goes outside the root, sqrt(v_hat) + eps"
-        elif _same(new_p, 2 * p - p_ok):
-            hint = "p moved uphill: subtract the step"
-        else:
-            hint = f"new_p {_apart(new_p, p_ok)} (p - lr * m_hat / (sqrt(v_hat) + eps))"
-        return Verdict(False, f"{where}: {hint}")
-    return Verdict(True)
+    answers = []
+    for g, t, lr in _ADAM_CASES:
+        got, error = attempt(adam_constant_step, g, t, lr)
+        if error or as_number(got) is None:
+            return Verdict(False, f"adam_constant_step({g}, {t}, {lr}): " + (error or "return a number"))
+        answers.append(as_number(got))
+
+    def matches(rule):
+        return all(close(a, rule(*c), rel=1e-9, abs_tol=1e-15) for a, c in zip(answers, _ADAM_CASES))
+
+    if matches(_adam_change):
+        return Verdict(True)
+    hint = next((h for rule, h in _ADAM_MISTAKES if matches(rule)), None)
+    if hint:
+        return Verdict(False, hint)
+    i = next(
+        i
+        for i, c in enumerate(_ADAM_CASES)
+        if not close(answers[i], _adam_change(*c), rel=1e-9, abs_tol=1e-15)
+    )
+    g, t, lr = _ADAM_CASES[i]
+    return Verdict(
+        False,
+        f"with g = {g} at step t = {t} and lr = {lr}, Adam moves p by {_adam_change(g, t, lr):.12g}, "
+        f"got {answers[i]:.12g}: work out m_hat and v_hat for a gradient that never changes",
+    )
 
 
-@solution("ch10.adam_step", check=check_adam_step)
-def adam_step(p, g, m, v, t, lr=0.001, beta1=0.9, beta2=0.999, eps=1e-8):
-    m = beta1 * m + (1 - beta1) * g  # running mean of the gradient
-    v = beta2 * v + (1 - beta2) * g * g  # running mean of its square
-    m_hat = m / (1 - beta1**t)  # undo the pull towards the zero start
-    v_hat = v / (1 - beta2**t)
-    p = p - lr * m_hat / (math.sqrt(v_hat) + eps)
-    return p, m, v
+@solution("ch10.adam_constant_step")
+def adam_constant_step(g, t, lr):
+    # With the same g every step, m = (1 - beta1**t) g and v = (1 - beta2**t) g**2, so the
+    # corrected m_hat = g and v_hat = g**2 exactly: the step is the same at every t.
+    return -lr * g / (abs(g) + 1e-8)

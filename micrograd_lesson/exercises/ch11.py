@@ -1,12 +1,10 @@
-"""Chapter 11 exercises: summing a broadcast gradient back, the matrix product's
+"""Chapter 11 exercises: summing a broadcast gradient back, a quadratic form's
 backward, and the cost of a recursive backward on stacked diamonds."""
 
 import numpy as np
 
 from ..tensor import _unbroadcast
-from ._core import Verdict, as_array, as_number, attempt, not_a_function, solution
-
-__all__ = ["check_unbroadcast", "check_matmul_backward", "check_recursive_visits"]
+from ._core import Verdict, as_array, as_number, attempt, check, not_a_function, solution
 
 
 def _same(got, want):
@@ -35,10 +33,10 @@ def _random_broadcast(rng):
     return tuple(1 if rng.random() < 0.4 else n for n in kept), result_shape
 
 
+@check("ch11.unbroadcast")
 def check_unbroadcast(unbroadcast):
     """unbroadcast(grad, shape) -> grad summed back to `shape`, for every kind of broadcast."""
-    wrong = not_a_function(unbroadcast, "your unbroadcast function")
-    if wrong:
+    if (wrong := not_a_function(unbroadcast, "your unbroadcast function")) is not None:
         return wrong
     rng = np.random.default_rng(11)
     for shape, result_shape in _UNBROADCAST_CASES + [_random_broadcast(rng) for _ in range(20)]:
@@ -79,7 +77,7 @@ def _unbroadcast_hint(got, grad, shape, want):
     return f"right shape, wrong numbers: expected {want.ravel()[:3]}..., got {got.ravel()[:3]}..."
 
 
-@solution("ch11.unbroadcast", check=check_unbroadcast)
+@solution("ch11.unbroadcast")
 def unbroadcast(grad, shape):
     while grad.ndim > len(shape):  # axes added in front: the input was reused along them
         grad = grad.sum(axis=0)
@@ -89,47 +87,61 @@ def unbroadcast(grad, shape):
     return grad
 
 
-# ---- 2. the matrix product's backward ----
+# ---- 2. the backward of a quadratic form, where x is used twice ----
 
-_MATMUL_SHAPES = [(2, 3, 4), (4, 2, 5), (1, 3, 2)]  # (m, n, p): A is (m, n), B is (n, p)
+_QUADRATIC_MISTAKES = [  # (dx the learner may write, hint); A is never symmetric in the check
+    (lambda A, x: A @ x, "x is used twice, in x @ A and in A @ x: add the gradients of both uses"),
+    (lambda A, x: A.T @ x, "x is used twice, in x @ A and in A @ x: add the gradients of both uses"),
+    (lambda A, x: 2 * A @ x, "2 A x holds only when A is symmetric; the two uses of x give A x and A.T x"),
+    (
+        lambda A, x: 2 * A.T @ x,
+        "2 A.T x holds only when A is symmetric; the two uses of x give A x and A.T x",
+    ),
+]
 
 
-def check_matmul_backward(matmul_backward):
-    """matmul_backward(A, B, G) -> (dA, dB) for C = A @ B and G = dL/dC."""
-    wrong = not_a_function(matmul_backward, "your matmul_backward function")
-    if wrong:
+@check("ch11.quadratic_backward")
+def check_quadratic_backward(quadratic_backward):
+    """quadratic_backward(A, x) -> (dA, dx) for L = x @ A @ x, a number."""
+    if (wrong := not_a_function(quadratic_backward, "your quadratic_backward function")) is not None:
         return wrong
     rng = np.random.default_rng(12)
-    for m, n, p in _MATMUL_SHAPES:
-        A, B, G = rng.normal(size=(m, n)), rng.normal(size=(n, p)), rng.normal(size=(m, p))
-        dA, dB = G @ B.T, A.T @ G
-        where = f"with A {A.shape}, B {B.shape}, G {G.shape}"
-        result, error = attempt(matmul_backward, A.copy(), B.copy(), G.copy())
+    for n in (3, 2, 4):
+        A, x = rng.normal(size=(n, n)), rng.normal(size=n)  # A is not symmetric
+        dA, dx = np.outer(x, x), (A + A.T) @ x
+        where = f"with A of shape {A.shape} and x of shape {x.shape}"
+        result, error = attempt(quadratic_backward, A.copy(), x.copy())
         if error:
-            return Verdict(False, f"{where}: {error}; the shapes say where the transposes go")
+            return Verdict(False, f"{where}: {error}")
         if not isinstance(result, (tuple, list)) or len(result) != 2:
-            return Verdict(False, f"return a pair (dA, dB), got {type(result).__name__}")
-        got_A, got_B = as_array(result[0]), as_array(result[1])
-        if got_A is None or got_B is None:
-            return Verdict(False, "return two arrays of numbers (dA, dB)")
-        if _same(got_A, dB) and _same(got_B, dA):
-            return Verdict(False, "you returned (dB, dA): the order is (dA, dB)")
-        for name, got, want, rule in (("dA", got_A, dA, "G @ B.T"), ("dB", got_B, dB, "A.T @ G")):
-            if _same(got, want):
-                continue
+            return Verdict(False, f"return a pair (dA, dx), got {type(result).__name__}")
+        got_A, got_x = as_array(result[0]), as_array(result[1])
+        if got_A is None or got_x is None:
+            return Verdict(False, "return two arrays of numbers (dA, dx)")
+        if _same(got_A, dx) or _same(got_x, dA):
+            return Verdict(False, "you returned (dx, dA): the order is (dA, dx)")
+        for name, got, want in (("dA", got_A, dA), ("dx", got_x, dx)):
             if got.shape != want.shape:
                 return Verdict(
-                    False, f"{where}: {name} must have the shape {want.shape} of its matrix, got {got.shape}"
+                    False, f"{where}: {name} must have the shape {want.shape} of its input, got {got.shape}"
                 )
-            return Verdict(False, f"{where}: {name} has the right shape but wrong numbers; it is {rule}")
+        if not _same(got_A, dA):
+            return Verdict(
+                False, f"{where}: dA has the right shape but wrong numbers; L = sum_ij x_i A_ij x_j"
+            )
+        if not _same(got_x, dx):
+            hint = next((h for rule, h in _QUADRATIC_MISTAKES if _same(got_x, rule(A, x))), None)
+            return Verdict(False, f"{where}: " + (hint or "dx has the right shape but wrong numbers"))
     return Verdict(True)
 
 
-@solution("ch11.matmul_backward", check=check_matmul_backward)
-def matmul_backward(A, B, G):
-    dA = G @ B.T  # (m, p) @ (p, n): A's shape
-    dB = A.T @ G  # (n, m) @ (m, p): B's shape
-    return dA, dB
+@solution("ch11.quadratic_backward")
+def quadratic_backward(A, x):
+    # L = sum_ij x_i A_ij x_j. A_ij meets x_i x_j; x meets A on both sides, so its two
+    # uses add up, as a Value used twice did in chapter 4.
+    dA = np.outer(x, x)
+    dx = A @ x + A.T @ x
+    return dA, dx
 
 
 # ---- 3. visits of a recursive backward on k diamonds ----
@@ -153,10 +165,10 @@ def _counted_visits(k):
     return calls
 
 
+@check("ch11.recursive_visits")
 def check_recursive_visits(recursive_visits):
     """recursive_visits(k) -> how many calls recursive_backward makes on diamonds(k)."""
-    wrong = not_a_function(recursive_visits, "your recursive_visits function")
-    if wrong:
+    if (wrong := not_a_function(recursive_visits, "your recursive_visits function")) is not None:
         return wrong
     answers = {}
     for k in range(0, 13):
@@ -190,7 +202,7 @@ def check_recursive_visits(recursive_visits):
     )
 
 
-@solution("ch11.recursive_visits", check=check_recursive_visits)
+@solution("ch11.recursive_visits")
 def recursive_visits(k):
     # Level j from the top (j = 0 .. k-1) has 3 nodes, each reached by 2**j paths;
     # x at the bottom is reached by 2**k. Sum: 3 * (2**k - 1) + 2**k.

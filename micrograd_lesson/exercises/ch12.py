@@ -1,78 +1,108 @@
-"""Chapter 12 exercises: a confusion matrix, and the gradient of softmax cross-entropy."""
+"""Chapter 12 exercises: recall and precision read off a confusion matrix, and the gradient of
+softmax cross-entropy."""
 
 import numpy as np
 
 from ..tensor import Tensor, cross_entropy
-from ._core import Verdict, as_array, attempt, not_a_function, solution
+from ._core import Verdict, as_array, attempt, check, not_a_function, solution
 
-__all__ = ["check_confusion_matrix", "check_cross_entropy_grad"]
+# ---- 1. recall and precision from a confusion matrix ----
+
+# Rows are the true classes, columns the predictions. Row and column sums differ, so
+# reading the matrix the wrong way round shows; every row and column holds a point.
+_CONFUSIONS = [
+    np.array([[5, 1, 0], [2, 7, 1], [0, 3, 4]]),
+    np.array([[9, 1], [4, 6]]),
+    np.array([[3, 0, 0, 1], [0, 2, 2, 0], [1, 0, 5, 0], [0, 0, 1, 8]]),
+]
 
 
-# ---- 1. the confusion matrix ----
+def _rates(c, recall_axis=1, precision_axis=0):
+    diagonal = np.diag(c).astype(float)
+    return diagonal / c.sum(axis=recall_axis), diagonal / c.sum(axis=precision_axis)
 
 
-def _confusion(labels, predictions, n_classes):
-    counts = np.zeros((n_classes, n_classes), dtype=int)
-    np.add.at(counts, (labels, predictions), 1)
-    return counts
+_RATE_MISTAKES = [
+    (
+        lambda c: _rates(c)[::-1],
+        "these are (precision, recall): rows are the true classes, so recall divides by the row's "
+        "sum (the class's points) and precision by the column's (the times it was predicted)",
+    ),
+    (
+        lambda c: _rates(c, precision_axis=1),
+        "precision divides by the column: all the times the class was said",
+    ),
+    (lambda c: _rates(c, recall_axis=0), "recall divides by the row: all the points of that class"),
+    (
+        lambda c: (np.diag(c) / c.sum(), np.diag(c) / c.sum()),
+        "divide each class's correct count by its own row or column, not by every point",
+    ),
+]
 
 
-def check_confusion_matrix(confusion_matrix):
-    """confusion_matrix(labels, predictions, n_classes) -> counts[true, predicted]."""
-    wrong = not_a_function(confusion_matrix, "your confusion_matrix function")
-    if wrong:
+@check("ch12.recall_precision")
+def check_recall_precision(recall_precision):
+    """recall_precision(confusion) -> (recall, precision), one entry per class; rows are true classes."""
+    if (wrong := not_a_function(recall_precision, "your recall_precision function")) is not None:
         return wrong
-    rng = np.random.default_rng(12)
-    cases = [(np.array([0, 1, 2, 2]), np.array([0, 2, 2, 1]), 3)]
-    cases += [(rng.integers(0, n, size=40), rng.integers(0, n, size=40), n) for n in (2, 4, 10)]
-    cases.append((np.array([0, 0, 1]), np.array([0, 0, 1]), 4))  # classes 2 and 3 never occur
-    for labels, predictions, n in cases:
-        want = _confusion(labels, predictions, n)
-        result, error = attempt(confusion_matrix, labels.copy(), predictions.copy(), n)
-        where = (
-            f"for labels {labels[:6].tolist()}... and predictions {predictions[:6].tolist()}... ({n} classes)"
-        )
+    answers = []
+    for c in _CONFUSIONS:
+        result, error = attempt(recall_precision, c.copy())
         if error:
-            return Verdict(False, f"{where}: {error}")
-        got = as_array(result)
-        if got is None:
-            return Verdict(False, f"return an array of counts, got {type(result).__name__}")
-        if got.shape == want.shape and np.array_equal(got, want):
-            continue
-        if got.shape != want.shape:
-            hint = f"the matrix must be {want.shape} (n_classes square, unseen classes too); got {got.shape}"
-        elif np.array_equal(got, want.T):
-            hint = "rows and columns are swapped: row = the true label, column = the prediction"
-        elif np.allclose(got.sum(axis=1)[want.sum(axis=1) > 0], 1):
-            hint = "these are fractions per row; count the points instead"
-        elif got.sum() != len(labels):
-            hint = f"count every point once: the counts should add up to {len(labels)}, not {got.sum():g}"
-        else:
-            hint = f"expected\n{want}\ngot\n{got}"
-        return Verdict(False, f"{where}: {hint}")
-    return Verdict(True)
+            return Verdict(False, f"for the {len(c)}-class matrix: {error}")
+        if not isinstance(result, (tuple, list)) or len(result) != 2:
+            return Verdict(False, "return a pair (recall, precision), each an array with one entry per class")
+        pair = [as_array(r) for r in result]
+        if any(r is None or r.shape != (len(c),) for r in pair):
+            return Verdict(
+                False, f"for the {len(c)}-class matrix recall and precision need {len(c)} numbers each"
+            )
+        answers.append(pair)
+
+    def matches(rule):
+        return all(np.allclose(a, w) for pair, c in zip(answers, _CONFUSIONS) for a, w in zip(pair, rule(c)))
+
+    if matches(_rates):
+        return Verdict(True)
+    hint = next((h for rule, h in _RATE_MISTAKES if matches(rule)), None)
+    recall, precision = _rates(_CONFUSIONS[0])
+    return Verdict(
+        False,
+        hint
+        or f"for [[5, 1, 0], [2, 7, 1], [0, 3, 4]] recall is {np.round(recall, 4).tolist()} and precision "
+        f"{np.round(precision, 4).tolist()}",
+    )
 
 
-@solution("ch12.confusion_matrix", check=check_confusion_matrix)
-def confusion_matrix(labels, predictions, n_classes):
-    counts = np.zeros((n_classes, n_classes), dtype=int)
-    for true, predicted in zip(labels, predictions):
-        counts[true, predicted] += 1  # row: what it is; column: what the network said
-    return counts
+@solution("ch12.recall_precision")
+def recall_precision(confusion):
+    correct = np.diag(confusion)
+    recall = correct / confusion.sum(axis=1)  # of each class's points (its row), how many were found
+    precision = correct / confusion.sum(
+        axis=0
+    )  # of each class's predictions (its column), how many were right
+    return recall, precision
 
 
 # ---- 2. the gradient of softmax cross-entropy, derived ----
 
 
+@check("ch12.cross_entropy_grad")
 def check_cross_entropy_grad(cross_entropy_grad):
     """cross_entropy_grad(logits, labels) -> d(mean cross-entropy)/d(logits), in NumPy alone."""
-    wrong = not_a_function(cross_entropy_grad, "your cross_entropy_grad function")
-    if wrong:
+    if (wrong := not_a_function(cross_entropy_grad, "your cross_entropy_grad function")) is not None:
         return wrong
     rng = np.random.default_rng(13)
-    for batch, classes, scale in ((4, 3, 1.0), (7, 10, 3.0), (2, 5, 1000.0)):  # the last overflows exp()
-        logits = rng.normal(size=(batch, classes)) * scale
-        labels = rng.integers(0, classes, size=batch)
+    cases = [
+        (rng.normal(size=(b, c)) * scale, rng.integers(0, c, size=b))
+        for b, c, scale in ((4, 3, 1.0), (7, 10, 3.0))
+    ]
+    cases.append((rng.normal(size=(2, 5)) * 1000.0, rng.integers(0, 5, size=2)))  # overflows exp()
+    cases.append(
+        (np.array([[1000.0, 0.0], [0.0, 1.0]]), np.array([0, 1]))
+    )  # rows far apart: each its own max
+    for logits, labels in cases:
+        batch, classes = logits.shape
         engine_logits = Tensor(logits, requires_grad=True)
         cross_entropy(engine_logits, labels).backward()
         want = engine_logits.grad
@@ -101,7 +131,10 @@ def _cross_entropy_hint(got, want, logits, labels):
     one_hot = np.eye(logits.shape[1])[labels]
     probs = want + one_hot / batch  # softmax(logits) / batch
     if not np.all(np.isfinite(got)):
-        return "your numbers overflow for large logits: subtract each row's maximum before exp()"
+        return (
+            "your numbers are not finite: exp() overflows for large logits, and subtracting one maximum "
+            "for the whole batch sends a row far below it to 0/0; subtract each row's own maximum"
+        )
     for wrong, hint in (
         (
             want * batch,
@@ -126,7 +159,7 @@ def _cross_entropy_hint(got, want, logits, labels):
     return f"wrong numbers, e.g. row 0 should be {np.round(want[0], 4)}, not {np.round(got[0], 4)}"
 
 
-@solution("ch12.cross_entropy_grad", check=check_cross_entropy_grad)
+@solution("ch12.cross_entropy_grad")
 def cross_entropy_grad(logits, labels):
     shifted = logits - logits.max(axis=1, keepdims=True)  # no overflow in exp
     probs = np.exp(shifted) / np.exp(shifted).sum(axis=1, keepdims=True)

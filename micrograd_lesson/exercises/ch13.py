@@ -1,99 +1,111 @@
-"""Chapter 13 exercises: forward mode, which mode wins, a Newton step, a reverse-mode Jacobian's cost."""
+"""Chapter 13 exercises: a dual rule for a ** b, which mode wins, a Newton step that cannot climb,
+a reverse-mode Jacobian's cost."""
 
+import collections
 import math
 
 from ..engine import Value, grad
-from ._core import Verdict, as_number, attempt, not_a_function, solution
+from ._core import Verdict, as_number, attempt, check, not_a_function, shown, solution
 
-__all__ = ["check_dual_derivative", "check_cheaper_mode", "check_newton_step", "check_reverse_rules"]
+# ---- 13.1 a dual rule not shown: a ** b with both carrying a tangent ----
 
 
-# ---- 13.1 derivative(f, x) with dual numbers ----
+# The check hands the learner's function duals of the notebook's own class when it can find it;
+# otherwise (in the tests, and for the worked solution) a bare pair with .val and .dot.
+_Pair = collections.namedtuple("Dual", "val dot")
 
-# (description, f, x, f(x), exact f'(x)); only + - * / and integer powers, so any dual class works
-_DERIVATIVE_CASES = [
-    ("x**3 - 2*x at x = 1.5", lambda t: t**3 - 2 * t, 1.5, 0.375, 4.75),
-    ("(x*x + 1) / (x - 3) at x = 2", lambda t: (t * t + 1) / (t - 3), 2.0, -5.0, -9.0),
-    ("1 / x at x = 4", lambda t: 1 / t, 4.0, 0.25, -1 / 16),
-    ("(2 - x)**4 * x at x = 0.5", lambda t: (2 - t) ** 4 * t, 0.5, 2.53125, 5.0625 - 4 * 1.5**3 * 0.5),
+
+def _pow_rule(a, b, base=True, exponent=True, log=True):
+    """(val, dot) of a ** b for duals a = (val, dot), b = (val, dot), with parts switchable off."""
+    (u, du), (v, dv) = a, b
+    dot = (v * u ** (v - 1) * du if base else 0.0) + (
+        u**v * (math.log(u) if log else 1.0) * dv if exponent else 0.0
+    )
+    return u**v, dot
+
+
+# (a, b) as (val, dot) pairs: base only, exponent only, both (x ** x at 3), and a fractional mix.
+_POW_CASES = [
+    ((2.0, 1.0), (3.0, 0.0)),
+    ((2.0, 0.0), (3.0, 1.0)),
+    ((3.0, 1.0), (3.0, 1.0)),
+    ((1.5, 0.7), (-0.5, 2.0)),
+]
+
+_POW_MISTAKES = [
+    (
+        lambda a, b: _pow_rule(a, b, exponent=False),
+        "that is the power rule alone, right when only the base moves; the exponent's tangent "
+        "counts too: d(u**v) = v u**(v-1) du + u**v ln(u) dv",
+    ),
+    (
+        lambda a, b: _pow_rule(a, b, base=False),
+        "that is the exponential rule alone, right when only the exponent moves; "
+        "the base's tangent counts too",
+    ),
+    (lambda a, b: _pow_rule(a, b, log=False), "d(u**v)/dv is u**v times ln(u): write u**v as exp(v ln u)"),
 ]
 
 
-def check_dual_derivative(derivative):
-    """derivative(f, x) returns f'(x) exactly (to rounding), by one forward pass with a dual number."""
-    problem = not_a_function(derivative, "your derivative function")
-    if problem is not None:  # a Verdict, falsy because it says "not yet"
+def _dual_class(fn):
+    """The Dual class the learner's notebook defines (so its own isinstance tests work), else ours."""
+    cls = getattr(fn, "__globals__", {}).get("Dual")
+    return cls if isinstance(cls, type) and attempt(cls, 1.0, 0.0)[1] is None else _Pair
+
+
+@check("ch13.dual_pow")
+def check_dual_pow(dual_pow):
+    """dual_pow(a, b) returns the Dual a ** b, exact in both val and dot, when both a and b carry tangents."""
+    if (problem := not_a_function(dual_pow, "your dual_pow function")) is not None:
         return problem
-    for text, f, x, value, exact in _DERIVATIVE_CASES:
-        got, error = attempt(derivative, f, x)
-        if error:
-            return Verdict(False, f"for {text}: {error}")
-        number = as_number(got)
-        if number is None:
-            kind = type(got).__name__
-            return Verdict(False, f"for {text} return a plain number (the tangent, `.dot`), got a {kind}")
-        if math.isclose(number, exact, rel_tol=1e-12, abs_tol=1e-12):
-            continue
-        if math.isclose(number, value, rel_tol=1e-9):
-            return Verdict(False, f"for {text} you returned f(x) = {value:g}: return the tangent part, .dot")
-        if number == 0:
-            return Verdict(False, f"for {text} you got 0: seed the input's tangent with 1, Dual(x, 1.0)")
-        times = number / exact if math.isfinite(number) and exact else 0.0
-        if times != 1 and times == round(times) and abs(times) > 1:
+    cls, answers = _dual_class(dual_pow), []
+    for a, b in _POW_CASES:
+        got, error = attempt(dual_pow, cls(*a), cls(*b))
+        pair = (
+            (as_number(getattr(got, "val", None)), as_number(getattr(got, "dot", None)))
+            if error is None
+            else ()
+        )
+        if error or None in pair:
+            return Verdict(
+                False, f"for a = Dual{a}, b = Dual{b}: " + (error or "return a Dual (with .val and .dot)")
+            )
+        answers.append(pair)
+
+    def matches(rule):
+        return all(
+            math.isclose(g, w, rel_tol=1e-12, abs_tol=1e-12)
+            for got, c in zip(answers, _POW_CASES)
+            for g, w in zip(got, rule(*c))
+        )
+
+    if matches(_pow_rule):
+        return Verdict(True)
+    hint = next((h for rule, h in _POW_MISTAKES if matches(rule)), None)
+    if hint:
+        return Verdict(False, hint)
+    for got, (a, b) in zip(answers, _POW_CASES):
+        want = _pow_rule(a, b)
+        if not math.isclose(got[0], want[0], rel_tol=1e-12):
+            return Verdict(
+                False, f"for a = Dual{a}, b = Dual{b} the value a.val ** b.val is {want[0]:g}, got {got[0]!r}"
+            )
+        if not math.isclose(got[1], want[1], rel_tol=1e-12, abs_tol=1e-12):
+            close_ = math.isclose(got[1], want[1], rel_tol=1e-4)
             return Verdict(
                 False,
-                f"for {text} you got {times:g} times f'(x): seed the tangent with dx/dx = 1, Dual(x, 1.0)",
+                f"for a = Dual{a}, b = Dual{b} the tangent is {want[1]:.12g}, got {got[1]:.12g}"
+                + (": close but not exact, as nudging would be; derive the rule" if close_ else ""),
             )
-        if math.isclose(number, exact, rel_tol=1e-4):
-            return Verdict(
-                False,
-                f"for {text} you got {number:.10f}, close to {exact:.10f} but not exact: that is nudging. "
-                "Forward mode is exact: evaluate f once at Dual(x, 1.0) and read the tangent",
-            )
-        return Verdict(False, f"for {text} f'(x) = {exact:g}, got {number!r}")
-    return Verdict(True)
+    return Verdict(False, "compare your rule with d(u**v) = v u**(v-1) du + u**v ln(u) dv")
 
 
-# The on-screen class of the chapter, so that the worked solution is self-contained.
-class Dual:
-    def __init__(self, val, dot=0.0):
-        self.val, self.dot = val, dot
-
-    def __add__(self, other):
-        other = other if isinstance(other, Dual) else Dual(other)
-        return Dual(self.val + other.val, self.dot + other.dot)
-
-    __radd__ = __add__
-
-    def __mul__(self, other):
-        other = other if isinstance(other, Dual) else Dual(other)
-        return Dual(self.val * other.val, self.dot * other.val + self.val * other.dot)
-
-    __rmul__ = __mul__
-
-    def __neg__(self):
-        return Dual(-self.val, -self.dot)
-
-    def __sub__(self, other):
-        return self + (-other)
-
-    def __rsub__(self, other):
-        return -self + other
-
-    def __truediv__(self, other):
-        other = other if isinstance(other, Dual) else Dual(other)
-        return Dual(self.val / other.val, (self.dot * other.val - self.val * other.dot) / other.val**2)
-
-    def __rtruediv__(self, other):
-        return Dual(other) / self
-
-    def __pow__(self, n):
-        return Dual(self.val**n, n * self.val ** (n - 1) * self.dot)
-
-
-@solution("ch13.dual_derivative", check=check_dual_derivative)
-def dual_derivative(f, x):
-    return f(Dual(x, 1.0)).dot  # seed dx/dx = 1; the tangent that comes out is f'(x)
+@solution("ch13.dual_pow")
+def dual_pow(a, b):
+    # u**v = exp(v ln u): the product rule on v ln u gives both tangents' shares.
+    val = a.val**b.val
+    dot = b.val * a.val ** (b.val - 1) * a.dot + val * math.log(a.val) * b.dot
+    return type(a)(val, dot)
 
 
 # ---- 13.2 cheaper_mode(n, m): which mode builds the full Jacobian in fewer passes ----
@@ -107,53 +119,42 @@ def _truth(n, m):
     return ("forward", m / n) if n < m else ("reverse", n / m)
 
 
-def _shown(x):
-    """repr(x) for a hint, even for an object whose __repr__ raises."""
-    try:
-        return repr(x)
-    except Exception:
-        return f"a {type(x).__name__}"
-
-
+@check("ch13.cheaper_mode")
 def check_cheaper_mode(cheaper_mode):
     """cheaper_mode(n, m) for f: R^n -> R^m returns (mode, factor): the mode with fewer passes, and how many
     times fewer ("either", 1.0 on a tie)."""
-    problem = not_a_function(cheaper_mode, "your cheaper_mode function")
-    if problem is not None:  # a Verdict, falsy because it says "not yet"
+    if (problem := not_a_function(cheaper_mode, "your cheaper_mode function")) is not None:
         return problem
     for n, m in _SHAPES:
-        want_mode, want_factor = _truth(n, m)
-        shape = f"f: R^{n} -> R^{m}"
+        (want_mode, want_factor), shape = _truth(n, m), f"for f: R^{n} -> R^{m}"
         got, error = attempt(cheaper_mode, n, m)
-        if error:
-            return Verdict(False, f"for {shape}: {error}")
-        if not isinstance(got, tuple) or len(got) != 2:
-            return Verdict(False, f"return a pair (mode, factor), e.g. ('reverse', 337.0); got {_shown(got)}")
-        mode, factor = got
+        if error or not isinstance(got, tuple) or len(got) != 2:
+            return Verdict(False, f"{shape}: " + (error or f"return a pair (mode, factor); got {shown(got)}"))
+        mode, factor = got[0], as_number(got[1])
         if not isinstance(mode, str) or mode not in ("forward", "reverse", "either"):
-            return Verdict(False, f"the mode is 'forward', 'reverse' or 'either'; got {_shown(mode)}")
+            return Verdict(False, f"the mode is 'forward', 'reverse' or 'either'; got {shown(mode)}")
+        if mode != want_mode and want_mode == "either":
+            passes = "one pass" if n == 1 else f"{n} passes"
+            return Verdict(False, f"{shape} both modes need {passes}: answer ('either', 1.0)")
         if mode != want_mode:
-            if want_mode == "either":
-                passes = "one pass" if n == 1 else f"{n} passes"
-                return Verdict(False, f"for {shape} both modes need {passes}: answer ('either', 1.0)")
+            passes = f"forward mode needs one pass per input ({n}), reverse mode one per output ({m})"
+            return Verdict(False, f"{shape} you chose {mode}: {passes}")
+        if factor is None or not math.isclose(factor, want_factor, rel_tol=1e-9):
+            upside_down = factor is not None and math.isclose(factor, 1 / want_factor, rel_tol=1e-9)
             return Verdict(
                 False,
-                f"for {shape} you chose {mode}: forward mode needs one pass per input ({n}), "
-                f"reverse mode one per output ({m})",
-            )
-        number = as_number(factor)
-        if number is None or not math.isclose(number, want_factor, rel_tol=1e-9):
-            if number is not None and math.isclose(number, 1 / want_factor, rel_tol=1e-9):
-                return Verdict(False, f"for {shape} the factor is upside down: slower passes / faster passes")
-            return Verdict(
-                False,
-                f"for {shape} {want_mode} mode is right; the factor is how many times fewer passes it needs "
-                f"than the other mode ({max(n, m)} / {min(n, m)}), got {_shown(factor)}",
+                f"{shape} {want_mode} mode is right; "
+                + (
+                    "the factor is upside down: slower passes / faster passes"
+                    if upside_down
+                    else f"the factor is how many times fewer passes it needs ({max(n, m)} / {min(n, m)}), "
+                    f"got {shown(got[1])}"
+                ),
             )
     return Verdict(True)
 
 
-@solution("ch13.cheaper_mode", check=check_cheaper_mode)
+@solution("ch13.cheaper_mode")
 def cheaper_mode(n, m):
     # Forward mode builds one column of the m x n Jacobian per pass (n passes), reverse one row (m).
     if n == m:
@@ -163,75 +164,102 @@ def cheaper_mode(n, m):
     return "reverse", n / m
 
 
-# ---- 13.3 newton_step(f, x) with second derivatives from grad(create_graph=True) ----
+# ---- 13.3 a Newton step that cannot climb ----
 
 
-def _f_quartic(v):
-    return v**4 - 2 * v**2
+_T = math.tanh(0.5)
+# (description, f, x, f'(x), f''(x) by hand): curvature positive in the first two, negative in the rest.
+_NEWTON_CASES = [
+    ("x**4 - 2x**2 at x = 2", lambda v: v**4 - 2 * v**2, 2.0, 24.0, 44.0),
+    (
+        "(x - 3)**2 + exp(x) at x = 0.5",
+        lambda v: (v - 3) ** 2 + v.exp(),
+        0.5,
+        math.exp(0.5) - 5,
+        2 + math.exp(0.5),
+    ),
+    ("x**4 - 2x**2 at x = 0.3", lambda v: v**4 - 2 * v**2, 0.3, 4 * 0.3**3 - 1.2, 12 * 0.09 - 4),
+    ("tanh(x) at x = 0.5", lambda v: v.tanh(), 0.5, 1 - _T * _T, -2 * _T * (1 - _T * _T)),
+]
+_LR = 0.1
 
 
-def _f_exp(v):
-    return (v - 3) ** 2 + v.exp()
+def _safe_step(d1, d2, x, lr, newton_when=lambda d2: d2 > 0):
+    return x - d1 / d2 if newton_when(d2) else x - lr * d1
 
 
-def _f_tanh(v):
-    return v * v.tanh() + 0.5 * v
-
-
-_NEWTON_CASES = [  # (description, f, x, f'(x), f''(x))
-    ("x**4 - 2x**2 at x = 2", _f_quartic, 2.0, 24.0, 44.0),
-    ("(x - 3)**2 + exp(x) at x = 0.5", _f_exp, 0.5, -5 + math.exp(0.5), 2 + math.exp(0.5)),
+_NEWTON_MISTAKES = [
+    (
+        lambda d1, d2, x, lr: x - d1 / d2,
+        "that is Newton's step everywhere: where f''(x) < 0 it heads for the top of a hump",
+    ),
+    (
+        lambda d1, d2, x, lr: x - lr * d1,
+        "that is a gradient step everywhere: take Newton's step where f''(x) > 0",
+    ),
+    (
+        lambda d1, d2, x, lr: _safe_step(d1, d2, x, lr, newton_when=lambda d2: d2 < 0),
+        "the test is the wrong way round: Newton's parabola has a lowest point only where f''(x) > 0",
+    ),
+    (
+        lambda d1, d2, x, lr: x - d1 / abs(d2),
+        "dividing by |f''(x)| also goes downhill, but this exercise asks for a gradient step of rate lr "
+        "where f''(x) <= 0",
+    ),
+    (lambda d1, d2, x, lr: _safe_step(-d1, d2, x, lr), "the sign is flipped: both steps go against f'(x)"),
 ]
 
 
-def _tanh_case(x=0.3):
-    t = math.tanh(x)
-    s = 1 - t * t  # tanh'
-    return ("x tanh(x) + x/2 at x = 0.3", _f_tanh, x, t + x * s + 0.5, 2 * s - 2 * x * t * s)
-
-
-def check_newton_step(newton_step):
-    """newton_step(f, x) returns x - f'(x) / f''(x), with both derivatives exact (not by nudging)."""
-    problem = not_a_function(newton_step, "your newton_step function")
-    if problem is not None:  # a Verdict, falsy because it says "not yet"
+@check("ch13.safe_newton_step")
+def check_safe_newton_step(safe_newton_step):
+    """safe_newton_step(f, x, lr): Newton's step where f''(x) > 0, else x - lr * f'(x); exact derivatives."""
+    if (problem := not_a_function(safe_newton_step, "your safe_newton_step function")) is not None:
         return problem
-    for text, f, x, d1, d2 in _NEWTON_CASES + [_tanh_case()]:
-        want = x - d1 / d2
-        got, error = attempt(newton_step, f, x)
-        if error:
-            return Verdict(False, f"for f(x) = {text}: {error}")
+    answers = []
+    for text, f, x, _, _ in _NEWTON_CASES:
+        got, error = attempt(safe_newton_step, f, x, _LR)
         number = as_number(got.data if isinstance(got, Value) else got)
-        if number is None:
-            kind = type(got).__name__
-            return Verdict(False, f"for f(x) = {text} return the next x as a number, got a {kind}")
-        if math.isclose(number, want, rel_tol=1e-10, abs_tol=1e-12):
-            continue
-        wrong = {
-            x + d1 / d2: "the sign is flipped: step to x - f'(x) / f''(x)",
-            x - d2 / d1: "the fraction is upside down: f'(x) / f''(x), not f''(x) / f'(x)",
-            x - d1: "that is a gradient-descent step of rate 1; divide by f''(x) instead",
-            x - d1 / d2 / 2: "you halved the step; Newton's step is the full f'(x) / f''(x)",
-            x - 1: "your step is exactly 1, f'(x) divided by itself: f''(x) is grad() of the slope, not of f",
-        }
-        for value, hint in wrong.items():
-            if math.isclose(number, value, rel_tol=1e-9):
-                return Verdict(False, f"for f(x) = {text}: {hint}")
-        if math.isclose(number, want, rel_tol=1e-4):
+        if error or number is None:
+            return Verdict(
+                False, f"for f(x) = {text}: " + (error or f"return the next x as a number, got {shown(got)}")
+            )
+        answers.append(number)
+
+    def matches(rule):
+        return all(
+            math.isclose(a, rule(d1, d2, x, _LR), rel_tol=1e-10, abs_tol=1e-12)
+            for a, (_, _, x, d1, d2) in zip(answers, _NEWTON_CASES)
+        )
+
+    if matches(_safe_step):
+        return Verdict(True)
+    hint = next((h for rule, h in _NEWTON_MISTAKES if matches(rule)), None)
+    if hint:
+        return Verdict(False, hint)
+    for a, (text, _, x, d1, d2) in zip(answers, _NEWTON_CASES):
+        want = _safe_step(d1, d2, x, _LR)
+        if not math.isclose(a, want, rel_tol=1e-10, abs_tol=1e-12):
+            nudged = math.isclose(a, want, rel_tol=1e-4)
             return Verdict(
                 False,
-                f"for f(x) = {text} you got {number:.10f}, near {want:.10f} but not exact: nudging? "
-                "Take f'(x) with grad(..., create_graph=True) and f''(x) with grad() of that",
+                f"for f(x) = {text} the next x is {want:.10f}, got {a:.10f}"
+                + (
+                    ": near but not exact, as nudging would be; take both derivatives with grad()"
+                    if nudged
+                    else ""
+                ),
             )
-        return Verdict(False, f"for f(x) = {text} the next x is {want:.6f}, got {number!r}")
-    return Verdict(True)
+    return Verdict(False, "compare each step with Newton's x - f'/f'' and descent's x - lr f'")
 
 
-@solution("ch13.newton_step", check=check_newton_step)
-def newton_step(f, x):
+@solution("ch13.safe_newton_step")
+def safe_newton_step(f, x, lr):
     v = Value(x)
     (slope,) = grad(f(v), [v], create_graph=True)  # f'(x) as a Value, with a graph of its own
     (curvature,) = grad(slope, [v])  # f''(x)
-    return x - slope.data / curvature
+    if curvature > 0:  # the parabola through x has a lowest point: jump to it
+        return x - slope.data / curvature
+    return x - lr * slope.data  # a hump or a straight line: just go downhill
 
 
 # ---- 13.4 reverse_rules(m): backward rules for the chain's full Jacobian, derived, not counted ----
@@ -266,11 +294,11 @@ _WRONG_COUNTS = [
 ]
 
 
+@check("ch13.reverse_rules")
 def check_reverse_rules(reverse_rules):
     """reverse_rules(m) is how many backward rules reverse mode applies to build the full Jacobian of
     the chapter's one_to_many(t, m): one backward pass per output, each over that output's graph."""
-    problem = not_a_function(reverse_rules, "your reverse_rules function")
-    if problem is not None:  # a Verdict, falsy because it says "not yet"
+    if (problem := not_a_function(reverse_rules, "your reverse_rules function")) is not None:
         return problem
     answers = {}
     for m in _CHAIN_LENGTHS:
@@ -295,7 +323,7 @@ def check_reverse_rules(reverse_rules):
     )
 
 
-@solution("ch13.reverse_rules", check=check_reverse_rules)
+@solution("ch13.reverse_rules")
 def reverse_rules(m):
     # Output k's graph: tanh(t), then (times t, tanh) k - 1 times: 2k - 1 operations, one rule each.
     # Summed over the m backward passes: 1 + 3 + 5 + ... + (2m - 1) = m squared.

@@ -496,14 +496,16 @@ print(
 #
 # ## Exercises
 #
-# ### 1. A slope by nudging
+# ### 1. A slope to nine digits (design the nudge)
 #
-# Let $g(x) = x^3 - 2x$. Estimate its slope at $x = 1.5$ by nudging, and pass the number
-# to `check_slope`. Define this $g$ yourself first: the `g` from the U-shaped-error
-# section above is plain $x^3$.
+# Let $g(x) = x^3 - 2x$. Estimate its slope at $x = 1.5$ by nudging alone, correct to
+# nine significant digits (within one part in $10^9$), and pass the number to
+# `check_slope`. Define this $g$ yourself first: the `g` from the U-shaped-error section
+# above is plain $x^3$. Which difference, and which $h$, can reach that accuracy? The
+# error plot above is your guide; try a few $h$ and watch which digits stop changing.
 
 # %%
-slope = 0.0  # replace with your estimate of the slope of x**3 - 2*x at x = 1.5
+slope = 0.0  # replace with your nine-digit estimate of the slope of x**3 - 2*x at x = 1.5
 check_slope(slope)
 
 # %%

@@ -345,19 +345,23 @@ draw_dot(pL, rankdir="TB")
 #
 # ## Exercises
 #
-# ### 1. Teach Value to subtract
+# ### 1. A subtraction that works once (find the bug)
 #
-# Add a `__sub__` method so that `x - y` gives a new `Value` that remembers `(x, y)` as
-# its inputs, in that order, and `"-"` as its operation. Subclassing keeps everything
-# else from the class above.
+# A classmate added `__sub__` in a subclass, so that `x - y` gives a new `Value` that
+# remembers `(x, y)`, in that order, and `"-"` as its operation. Their test `x - y` passes,
+# but `(x - y) - z` raises `TypeError`. **Before running it**, predict why: what class is
+# the result of `x - y`, and what can that class do? Then fix `ValueWithSub` so that
+# chains of subtractions work, still remembering each step's inputs.
 
 
 # %%
-class ValueWithSub(Value):
+class ValueWithSub(Value):  # the classmate's version: fix it
     def __sub__(self, other):
-        return None  # replace: a new Value holding self.data - other.data
+        return Value(self.data - other.data, (self, other), "-")
 
 
+x, y, z = ValueWithSub(5.0), ValueWithSub(3.0), ValueWithSub(1.0)
+print(x - y)
 check_subtraction(ValueWithSub)
 
 # %%

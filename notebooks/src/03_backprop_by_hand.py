@@ -23,7 +23,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from micrograd_lesson import draw_dot
-from micrograd_lesson.exercises import check_backprop_h, check_step_downhill, check_used_twice, reveal
+from micrograd_lesson.exercises import check_backprop_h, check_one_knob, check_used_twice, reveal
 
 random.seed(0)  # seeds the network built at the end of the chapter
 rng = np.random.default_rng(0)  # seeds the random directions compared with the gradient
@@ -620,18 +620,22 @@ check_used_twice(twice_grads)
 reveal("ch03.used_twice")
 
 # %% [markdown]
-# ### 3. A step downhill
+# ### 3. One knob, a budget of 0.1 (predict, then check)
 #
-# Back to $L = (a \cdot b + c) \cdot f$ at $a = 2$, $b = -3$, $c = 10$, $f = -2$, with the
-# gradients found above. Move every leaf by $0.01$ times its gradient in the direction
-# that makes $L$ *smaller*, recompute $L$, and submit the new value.
+# Back to $L = (a \cdot b + c) \cdot f$ at $a = 2$, $b = -3$, $c = 10$, $f = -2$, where
+# $L = -8$ and the gradients are $6, -4, -2, 4$ for $a, b, c, f$. This time you may move
+# **one** leaf, by at most $0.1$ either way. Which leaf, and which way, makes $L$ as small
+# as possible? Decide from the gradients alone, predict the new $L$, and only then
+# recompute it with plain floats (fresh names: `a`, `b`, `c` and `f` above have been
+# reused and moved since). Submit a dict such as `{"b": 0.1}`. Is your prediction exact,
+# and why?
 
 # %%
-new_L = 0.0  # replace with L after one step downhill
-check_step_downhill(new_L)
+one_move = {}  # replace with {leaf: change}
+check_one_knob(one_move)
 
 # %%
-reveal("ch03.step_downhill")
+reveal("ch03.one_knob")
 
 # %% [markdown]
 # Next: **chapter 4**, where each operation records its own local rule and one call to

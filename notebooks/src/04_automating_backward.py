@@ -861,15 +861,20 @@ gc.enable()
 # `Value`, whose nodes have `data`, `grad`, `_prev` and a `_backward()` method, just like
 # the class above.
 #
-# **Exercise 4.1.** Write `topological_order(root)`: a list of every node in the graph
-# that produced `root`, each node appearing once and after all of its inputs. The check
-# also tries a chain 5,000 nodes deep.
+# **Exercise 4.1 (a sort the chapter only named).** Section 3 said that PyTorch orders
+# the backward pass by *counting*: for each node, how many nodes use it. Write
+# `topological_order(root)` that way, without recursion and without the `(node, done)`
+# stack of section 9. First walk the graph once to count each node's users. Then start
+# from the root, which nobody uses: list a node, and for each of its inputs take one off
+# its count; an input whose count reaches 0 is ready. Reverse the list at the end, so that
+# every node comes after its inputs. The check tries a chain 5,000 nodes deep, and the
+# nodes it hands you refuse `.topological_order()`.
 
 # %%
 from micrograd_lesson import Value as PValue
 from micrograd_lesson.exercises import (
     check_bfs_prediction,
-    check_mul,
+    check_div,
     check_run_backward,
     check_topological_order,
     reveal,
@@ -877,7 +882,7 @@ from micrograd_lesson.exercises import (
 
 
 def my_topological_order(root):
-    return [root]  # replace: every node, each after its inputs
+    return [root]  # replace: count users, then list each node once nobody is left to use it
 
 
 check_topological_order(my_topological_order)
@@ -886,24 +891,7 @@ check_topological_order(my_topological_order)
 reveal("ch04.topological_order")
 
 # %% [markdown]
-# **Exercise 4.2.** Write `run_backward(root)`, which does what `root.backward()` does
-# without calling it: fill in `.grad` of every node. You may use your
-# `topological_order` or the package's `root.topological_order()`; each node's
-# `_backward()` does its own chain-rule step.
-
-
-# %%
-def my_run_backward(root):
-    pass  # seed root's gradient, then call every node's _backward() in the right order
-
-
-check_run_backward(my_run_backward)
-
-# %%
-reveal("ch04.run_backward")
-
-# %% [markdown]
-# **Exercise 4.3 (predict, then check).** A classmate's backward pass skips the sort and
+# **Exercise 4.2 (predict, then check).** A classmate's backward pass skips the sort and
 # fires the nodes **breadth-first** from the root: the root, then its inputs, then
 # their inputs, each node once. On the graph
 #
@@ -918,16 +906,17 @@ reveal("ch04.run_backward")
 
 # %%
 def breadth_first_backward(root):
-    """The classmate's version: fire each node once, breadth-first from the root."""
+    """The classmate's version: fire each node once, in order of the depth at which it is first met."""
     root.grad = 1.0
-    queue, seen = [root], {root}
+    depth, queue = {root: 0}, [root]
     while queue:
         node = queue.pop(0)
-        node._backward()
         for child in node._prev:
-            if child not in seen:
-                seen.add(child)
+            if child not in depth:
+                depth[child] = depth[node] + 1
                 queue.append(child)
+    for node in sorted(depth, key=depth.get):  # shallow first: the root, then outwards
+        node._backward()
 
 
 my_prediction = 0.0  # replace with the x.grad you predict; then run breadth_first_backward to see
@@ -937,23 +926,44 @@ check_bfs_prediction(my_prediction)
 reveal("ch04.bfs_prediction")
 
 # %% [markdown]
-# **Exercise 4.4.** Write `mul(a, b)` for two package `Value`s in the lectures' style:
-# make `out = Value(a.data * b.data, (a, b), "*")`, give it a closure `out._backward`
-# that passes gradients to `a` and `b`, and return `out`. The check tries `mul(a, a)`
-# and a product inside a bigger expression.
+# **Exercise 4.3 (find the bug).** The classmate's idea, firing nodes in order of their
+# depth from the root, can be rescued by changing what "depth" means. Which distance from
+# the root guarantees that every node fires after all the nodes that use it? Copy
+# `breadth_first_backward` into `my_run_backward` and change as little as you can. The
+# nodes the check hands you refuse `.backward()` and `.topological_order()`, so the fix
+# has to be in the depths.
 
 
 # %%
-def my_mul(a, b):
-    out = PValue(a.data * b.data, (a, b), "*")
+def my_run_backward(root):
+    breadth_first_backward(root)  # replace with your fixed copy
+
+
+check_run_backward(my_run_backward)
+
+# %%
+reveal("ch04.run_backward")
+
+# %% [markdown]
+# **Exercise 4.4 (derive a rule).** Write `div(a, b)` for two package `Value`s in the
+# lectures' style: `out = PValue(a.data / b.data, (a, b), "/")` with a closure
+# `out._backward` that you write. The chapter showed the rules for `+` and `*` only, so
+# derive the two local derivatives of $a/b$ yourself (nudge $b$ on paper if unsure), and
+# decide what `div(a, a)`, which is always 1, must leave in `a.grad`. The check tries that
+# too, and a quotient inside a bigger expression.
+
+
+# %%
+def my_div(a, b):
+    out = PValue(a.data / b.data, (a, b), "/")
     # define _backward() here and attach it: out._backward = _backward
     return out
 
 
-check_mul(my_mul)
+check_div(my_div)
 
 # %%
-reveal("ch04.mul")
+reveal("ch04.div")
 
 # %% [markdown]
 # Next: **chapter 5**, where the engine learns subtraction, division, powers, `exp`,

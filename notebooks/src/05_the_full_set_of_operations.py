@@ -838,7 +838,7 @@ else:
 # %% [markdown]
 # ## Exercises
 #
-# ### Exercise 5.1: sin
+# ### Exercise 5.1: a classmate's softsign (find the bugs)
 #
 # Your turn to extend the engine. Write a function that takes a package `Value` `x` and
 # returns a **new** `Value` with the right `data` *and* the right gradient. There are two
@@ -871,20 +871,34 @@ for cube in (cube_with_closure, cube_with_local_grads):
 # derivative, and the engine multiplies by the incoming gradient and accumulates for you.
 # With a closure you do those two things yourself, so remember `+=` and `* out.grad`.
 #
-# Now write `sin(x)`: data $\sin x$, local derivative $\cos x$.
+# A classmate added $\operatorname{softsign}(x) = x / (1 + |x|)$, a cheap cousin of `tanh`,
+# in the lectures' style. They compared its gradient with a nudge at $x = 2$, saw
+# 0.1111 both times, and moved on. It has two bugs: one shows only for $x < 0$, the other
+# only when `x` feeds more than one node. Find both, by reasoning and by nudging at other
+# inputs, then fix `my_softsign`. Nobody gives you the derivative: the quotient rule
+# needs $d|x|/dx$, which is not 1 everywhere.
 
 # %%
-from micrograd_lesson.exercises import check_max, check_sin, reveal
+from micrograd_lesson.exercises import check_max, check_softsign, reveal
 
 
-def my_sin(x):
-    return Value(math.sin(x.data))  # data is right; connect it to x and give it a gradient
+def my_softsign(x):  # the classmate's version: fix it
+    out = Value(x.data / (1 + abs(x.data)), (x,), "softsign")
+
+    def _backward():
+        x.grad = out.grad / (1 + x.data) ** 2
+
+    out._backward = _backward
+    return out
 
 
-check_sin(my_sin)
+x = Value(2.0)
+my_softsign(x).backward()
+print(f"at x = 2: backward gives {x.grad:.4f}, the nudge gives {(2.000001 / 3.000001 - 2 / 3) / 1e-6:.4f}")
+check_softsign(my_softsign)
 
 # %%
-reveal("ch05.sin")
+reveal("ch05.softsign")
 
 # %% [markdown]
 # ### Exercise 5.2: the maximum of two values (derive the rule)

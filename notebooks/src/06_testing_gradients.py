@@ -693,25 +693,23 @@ else:
 # %% [markdown]
 # ## Exercises
 #
-# **Exercise 6.1.** Write `numeric_derivative(f, x)`: the slope of a plain-number
-# function `f` at `x`, estimated with a central difference. Try it on $x^3$ at 2; the
-# check also tries $\sin$, $e^x$ and $1/x$, wants each within one part in a hundred
-# thousand of the true slope, and watches where your function evaluates `f`: a central
-# difference looks both ways.
+# **Exercise 6.1 (derive, then measure).** Chapter 1 balanced the forward difference's
+# two errors and found its best $h$ for $x^3$ at 2: about $1.7 \times 10^{-8}$. Do the same
+# for the central difference, which this chapter uses everywhere. Its round-off error is
+# still about $\varepsilon\,|f(x)|/h$, but its truncation error is a different term of the
+# Taylor series: work out which (write $f(x \pm h)$ to third order and subtract), then
+# predict the $h$ at which the two are equal. Is it larger or smaller than
+# $1.7 \times 10^{-8}$, and by roughly how much? Then measure the error at your $h$, at ten
+# times more and at ten times less.
 
 # %%
-from micrograd_lesson.exercises import check_find_bugs, check_grad_check, check_numeric_derivative, reveal
+from micrograd_lesson.exercises import check_central_h, check_find_bugs, check_grad_check, reveal
 
-
-def my_numeric_derivative(f, x):
-    return 0.0  # replace: nudge x both ways, with h = 1e-6
-
-
-print(f"{my_numeric_derivative(lambda t: t**3, 2.0):.6f}")
-check_numeric_derivative(my_numeric_derivative)
+best_central_h = None  # replace with your prediction (a number, or a calculation giving it)
+check_central_h(best_central_h)
 
 # %%
-reveal("ch06.numeric_derivative")
+reveal("ch06.central_h")
 
 # %% [markdown]
 # **Exercise 6.2.** Write `grad_check(f, x)` for a function `f` of one `Value`: return

@@ -413,29 +413,33 @@ print(f"h = 32: {params[31]} parameters, {nodes[31]} nodes ({nodes[31] / params[
 #
 # ## Exercises
 #
-# **1. Count parameters by formula.** Write `count_parameters(nin, nouts)` returning the
-# number of parameters of `MLP(nin, nouts)`, without building the network.
+# **1. The widest network a budget allows (derive).** A small device can store `budget`
+# parameters. Write `widest_hidden(nin, budget)`: the largest width h such that
+# `MLP(nin, [h, h, 1])` has at most `budget` parameters (0 if not even h = 1 fits),
+# without building a network. First write the count as a formula in h for any `nin`
+# (the width plot above did it for `nin = 2` only); then solve it or search. Before you
+# check: with 337 parameters and 2 inputs the answer is 16; what is it with 336?
 
 # %%
 from micrograd_lesson.exercises import (
     check_count_loss_nodes,
-    check_count_parameters,
     check_leaky_neuron,
+    check_widest_hidden,
     reveal,
 )
 
 
-def count_parameters(nin, nouts):
-    return 0  # your formula here
+def widest_hidden(nin, budget):
+    return 16  # right for (2, 337) only
 
 
-check_count_parameters(count_parameters)
+check_widest_hidden(widest_hidden)
 
 # %%
-reveal("ch07.count_parameters")
+reveal("ch07.widest_hidden")
 
 # %% [markdown]
-# **2. A Neuron variant: leaky ReLU.** ReLU outputs 0 for every negative input, so a
+# **2. A Neuron variant: leaky ReLU (implement).** ReLU outputs 0 for every negative input, so a
 # neuron stuck on the negative side gets zero gradient and can never recover. The *leaky*
 # ReLU lets a trickle through: out = a when a > 0, else 0.01 · a, where a = w·x + b.
 # Write `LeakyNeuron(nin)`, a subclass of `nn.Module`, whose `parameters()` returns the
@@ -463,7 +467,7 @@ check_leaky_neuron(LeakyNeuron)
 reveal("ch07.leaky_neuron")
 
 # %% [markdown]
-# **3. Predict the loss's graph.** Write `count_loss_nodes(nin, nouts, n_examples)`: the
+# **3. Predict the loss's graph (predict, then check).** Write `count_loss_nodes(nin, nouts, n_examples)`: the
 # number of nodes in the graph of the loss `sum((model(x) - y) ** 2 for x, y in ...)` for
 # `model = nn.MLP(nin, nouts, activation="tanh")` with one output, `n_examples` inputs
 # given as lists of plain floats and targets as plain floats, exactly as in the 394-node

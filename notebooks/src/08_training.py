@@ -809,16 +809,24 @@ plt.show()
 #
 # ## Exercises
 #
-# **1. One training step.** Write `train_step(model, xs, ys, lr)` that does one full step
-# of the loop on the squared-error loss (forward, zero, backward, update) and returns the
-# loss *before* the update, as a number. The check runs it three times in a row on a
-# fresh network, so a missing line shows up.
+# **1. Find the bugs: a step that saves memory (debug).** Building the loss over every
+# example at once keeps all their graphs in memory together. A colleague's version
+# handles one example at a time: it builds that example's graph, runs `backward()` on it
+# and lets the graph go. It is meant to make exactly the same update as this chapter's
+# loop and return the same summed loss, and it runs without an error, but it has two
+# bugs. Before you change anything, predict: which examples' gradients reach
+# `p.grad` by the time of the update, and which loss is returned? Then fix it. The
+# check runs three steps beside the chapter's loop from the same start.
 
 
 # %%
 def train_step(model, xs, ys, lr):
-    loss = sum((model(x) - y) ** 2 for x, y in zip(xs, ys))
-    # your code here: zero, backward, update
+    for x, y in zip(xs, ys):
+        model.zero_grad()
+        loss = (model(x) - y) ** 2
+        loss.backward()
+    for p in model.parameters():
+        p.data -= lr * p.grad
     return loss.data
 
 
@@ -831,7 +839,7 @@ check_train_step(train_step)
 reveal("ch08.train_step")
 
 # %% [markdown]
-# **2. The best rate for the bowl.** Find a learning rate that takes the bowl from
+# **2. The best rate for the bowl (derive).** Find a learning rate that takes the bowl from
 # $w_1 = 2$, $w_2 = 3$ to a loss below $10^{-6}$ in just 5 updates. Derive it rather than
 # guess: write one update of $w_1$ with the gradient $w_1 - 1$ filled in, and see what it
 # does to the distance $w_1 - 1$.
@@ -844,7 +852,7 @@ check_learning_rate(best_rate)
 reveal("ch08.learning_rate")
 
 # %% [markdown]
-# **3. Diagnose the loop from its loss curve.** Each curve below was recorded by a
+# **3. Diagnose the loop from its loss curve (diagnose).** Each curve below was recorded by a
 # training loop with exactly one mistake in it: the same network, the same four
 # examples, the same start. The loops themselves are hidden in the package: you get only
 # the curves, as when a colleague sends you a plot and asks what is wrong.
@@ -882,7 +890,7 @@ check_diagnosis(diagnosis)
 reveal("ch08.diagnosis")
 
 # %% [markdown]
-# **4. Gradient clipping.** A common guard against the explosions above is to *clip*
+# **4. Gradient clipping (implement).** A common guard against the explosions above is to *clip*
 # the gradients before the update: if the length of the whole gradient vector,
 # $\sqrt{\sum_p g_p^2}$, is above `max_norm`, scale every gradient down by the same
 # factor so that the length becomes exactly `max_norm`; otherwise leave them alone.

@@ -828,26 +828,32 @@ for a, alpha in enumerate(ALPHAS):
 #
 # ## Exercises
 #
-# **1. The max-margin loss.** Write `hinge_loss(scores, ys)`: given a list of score
-# `Value`s and a list of labels (−1 or +1), return the mean of $\max(0, 1 - y s)$ as a
-# `Value`. The check compares the value and the gradients with the right ones.
+# **1. The squared hinge's gradient (derive).** Some libraries use the *squared* hinge,
+# $\max(0,\ 1 - y s)^2$, which has no kink at margin 1. Derive, on paper, the gradient
+# of its mean over a batch with respect to each score, and write
+# `squared_hinge_grads(scores, ys)` returning those gradients as a list of plain floats
+# (scores and labels are plain numbers here; no `Value`). Predict first, for the scores
+# and labels in the stub: which points get no push at all, and which gets the largest?
+# The check compares with the engine's `backward()` on several batches.
 
 
 # %%
-def hinge_loss(scores, ys):
-    return Value(0.0)  # your code here
+def squared_hinge_grads(scores, ys):
+    return [0.0 for s in scores]  # your derivation here
 
 
-# %%
-from micrograd_lesson.exercises import check_bce_loss, check_hinge_loss, check_sample_batch, reveal
-
-check_hinge_loss(hinge_loss)
+print(squared_hinge_grads([2.0, -1.0, 0.5, -3.0, 0.0, 0.7], [1, -1, -1, 1, 1, 1]))
 
 # %%
-reveal("ch09.hinge_loss")
+from micrograd_lesson.exercises import check_bce_loss, check_sample_batch, check_squared_hinge_grads, reveal
+
+check_squared_hinge_grads(squared_hinge_grads)
+
+# %%
+reveal("ch09.squared_hinge_grads")
 
 # %% [markdown]
-# **2. Find the bugs.** A colleague wrote this `sample_batch(X, y, batch_size, rng)`
+# **2. Find the bugs (debug).** A colleague wrote this `sample_batch(X, y, batch_size, rng)`
 # for the mini-batch section: it should return `batch_size` *different* points of `X`,
 # chosen at random with the NumPy generator `rng` (so a seeded `rng` gives the same
 # batch every time), and their labels from `y`. It runs without error, and a loss
@@ -868,7 +874,7 @@ check_sample_batch(sample_batch)
 reveal("ch09.sample_batch")
 
 # %% [markdown]
-# **3. Binary cross-entropy.** The other common classification loss turns the score
+# **3. Binary cross-entropy (implement).** The other common classification loss turns the score
 # into a probability, $p = \sigma(s) = 1 / (1 + e^{-s})$, the network's belief that the
 # label is +1, and charges $-\log$ of the probability given to the right answer. With
 # the label as a target $t = (y + 1)/2$ (1 for +1, 0 for −1):

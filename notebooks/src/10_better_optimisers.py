@@ -688,25 +688,36 @@ except TypeError as e:
 #
 # ## Exercises
 #
-# **1. One momentum step.** Write `momentum_step(p, v, g, lr, mu)` returning the new
-# parameter and the new velocity, by PyTorch's rule. The check runs it for six steps
-# beside the package's `SGD`.
+# **1. Find the bugs in a momentum step (debug).** A colleague wrote PyTorch's
+# momentum rule as `momentum_step(p, v, g, lr, mu)`, returning the new parameter and
+# the new velocity. It runs without an error, but it has two bugs. Before you
+# run it: starting from p = 1, v = 0 with g = 1, lr = 0.1, mu = 0.9, what should the
+# first step return, and what does this one return? Fix it; the check runs six steps
+# with changing gradients beside the package's `SGD`.
 
 # %%
-from micrograd_lesson.exercises import check_adam_step, check_momentum_step, check_stability_limit, reveal
+from micrograd_lesson.exercises import (
+    check_adam_constant_step,
+    check_momentum_step,
+    check_stability_limit,
+    reveal,
+)
 
 
 def momentum_step(p, v, g, lr, mu):
-    return p - lr * g, v  # plain descent: make it use (and update) the velocity
+    p = p - lr * v
+    v = mu * (v + g)
+    return p, v
 
 
+print(momentum_step(1.0, 0.0, 1.0, 0.1, 0.9))
 check_momentum_step(momentum_step)
 
 # %%
 reveal("ch10.momentum_step")
 
 # %% [markdown]
-# **2. Derive a stability limit, then test it.** Many texts write momentum as an
+# **2. Derive a stability limit, then test it (derive).** Many texts write momentum as an
 # *average* of gradients, $v \leftarrow \mu v + (1 - \mu)\, g$, $w \leftarrow w - \eta v$.
 # On the bowl $L = \tfrac12 \lambda w^2$, what is the largest stable $\eta$? Derive it
 # (hint: compare the rule with PyTorch's, or put $r = -1$ into its recurrence), write it
@@ -744,20 +755,24 @@ for lam, mu in [(100.0, 0.9), (3.0, 0.5)]:
 reveal("ch10.stability_limit")
 
 # %% [markdown]
-# **3. One Adam step, with bias correction.** Write `adam_step(p, g, m, v, t, lr, beta1,
-# beta2, eps)` returning `(new_p, new_m, new_v)`, where `t` counts steps from 1. The
-# check runs six steps with changing gradients beside the package's `Adam`.
+# **3. Adam under a constant gradient (derive).** The table in the Adam section showed
+# how far the *uncorrected* step strays from $\eta$. Now take the real, bias-corrected
+# Adam (β1 = 0.9, β2 = 0.999, ε = 1e-8) and feed it the same gradient $g$ at every step.
+# Derive $\hat m$ and $\hat v$ after $t$ steps, and from them the change in $p$ at step
+# $t$; write it as `adam_constant_step(g, t, lr)`. Predict before you check: does the
+# step depend on $t$? On the size of $g$? What happens when $|g|$ is as small as ε?
+# The check runs the package's `Adam` for each case.
 
 
 # %%
-def adam_step(p, g, m, v, t, lr=0.001, beta1=0.9, beta2=0.999, eps=1e-8):
-    return p, m, v  # your code: update m and v, correct them, then step
+def adam_constant_step(g, t, lr):
+    return -lr * g  # plain descent's step: replace it with Adam's
 
 
-check_adam_step(adam_step)
+check_adam_constant_step(adam_constant_step)
 
 # %%
-reveal("ch10.adam_step")
+reveal("ch10.adam_constant_step")
 
 # %% [markdown]
 # Next: **chapter 11**, which leaves scalars behind: a `Tensor` over NumPy arrays, whose

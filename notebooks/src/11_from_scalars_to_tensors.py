@@ -660,7 +660,7 @@ plt.show()
 #
 # ## Exercises
 #
-# **1. Sum a gradient back to its input's shape.** Write `unbroadcast(grad, shape)`:
+# **1. Sum a gradient back to its input's shape (implement).** Write `unbroadcast(grad, shape)`:
 # `grad` is the gradient arriving at the result of a broadcast operation, and `shape` is
 # the shape one input had before broadcasting. Return the gradient for that input: the
 # sum over every axis broadcasting added in front, and over every axis where `shape` has
@@ -668,7 +668,7 @@ plt.show()
 
 # %%
 from micrograd_lesson.exercises import (
-    check_matmul_backward,
+    check_quadratic_backward,
     check_recursive_visits,
     check_unbroadcast,
     reveal,
@@ -685,26 +685,29 @@ check_unbroadcast(unbroadcast)
 reveal("ch11.unbroadcast")
 
 # %% [markdown]
-# **2. The matrix product's backward.** Without looking back, write
-# `matmul_backward(A, B, G)` returning `(dA, dB)` for $C = A B$ and
-# $G = \partial L / \partial C$. The check uses matrices that are not square, so a
-# transpose in the wrong place cannot hide.
+# **2. A quadratic form: x used twice (derive).** The number $L = x^\top A x$ (in NumPy
+# `x @ A @ x`, for a vector `x` of length n and an n × n matrix `A`) uses `x` twice.
+# Derive $\partial L / \partial A$ and $\partial L / \partial x$ on paper (write $L$
+# as a double sum first, or treat it as two matrix products and use the rules above),
+# and write `quadratic_backward(A, x)` returning `(dA, dx)`. Predict: the familiar
+# $2Ax$ from calculus texts, is it right here? The check uses matrices that are not
+# symmetric.
 
 
 # %%
-def matmul_backward(A, B, G):
-    dA = G @ B  # fix me
-    dB = A @ G  # fix me
-    return dA, dB
+def quadratic_backward(A, x):
+    dA = np.outer(x, x)  # check this one too
+    dx = 2 * A @ x  # the calculus-text answer
+    return dA, dx
 
 
-check_matmul_backward(matmul_backward)
+check_quadratic_backward(quadratic_backward)
 
 # %%
-reveal("ch11.matmul_backward")
+reveal("ch11.quadratic_backward")
 
 # %% [markdown]
-# **3. Predict the cost of recursion.** Without running anything, derive how many
+# **3. Predict the cost of recursion (predict, derive).** Without running anything, derive how many
 # calls `recursive_backward` makes on `diamonds(k)`, as a formula in `k`, and write it
 # as `recursive_visits(k)`. (Hint: the recursion reaches a node once per path from the
 # output down to it.) The check compares it with the real

@@ -566,33 +566,36 @@ plt.show()
 #
 # ## Exercises
 #
-# **1. A confusion matrix by hand.** Write `confusion_matrix(labels, predictions,
-# n_classes)` returning an `n_classes` × `n_classes` array whose entry `[i, j]` counts
-# the points with true class `i` that were predicted as `j`. Use a loop or any NumPy you
-# like; the check includes classes that never occur.
+# **1. Read a confusion matrix (predict, then implement).** Two numbers per class sum
+# up a confusion matrix. A class's **recall** is the fraction of its points the network
+# recognised; its **precision** is the fraction of the network's answers "this class"
+# that were right. Predict first, from the digit matrix and the list of mistakes above:
+# which digit has the lowest precision, and which the lowest recall? Then write
+# `recall_precision(confusion)` returning `(recall, precision)`, two arrays with one
+# entry per class, for any square matrix laid out as above (row: true class, column:
+# prediction), and compare its answer on the digit matrix with your prediction.
 
 # %%
-from micrograd_lesson.exercises import check_confusion_matrix, check_cross_entropy_grad, reveal
+from micrograd_lesson.exercises import check_cross_entropy_grad, check_recall_precision, reveal
 
 
-def confusion_matrix(labels, predictions, n_classes):
-    counts = np.zeros((n_classes, n_classes), dtype=int)
-    # count each (label, prediction) pair here
-    return counts
+def recall_precision(confusion):
+    correct = np.diag(confusion)
+    return correct / correct.sum(), correct / correct.sum()  # fix both denominators
 
 
-check_confusion_matrix(confusion_matrix)
+check_recall_precision(recall_precision)
 
 # %%
-reveal("ch12.confusion_matrix")
+reveal("ch12.recall_precision")
 
 # %% [markdown]
-# **2. Derive the gradient of softmax cross-entropy.** The tensor engine finds
+# **2. Derive the gradient of softmax cross-entropy (derive).** The tensor engine finds
 # $\partial L / \partial z$ for the mean cross-entropy by running backward through
 # log-sum-exp. Derive it on paper instead, from $L = \frac{1}{N} \sum_n \left(\log
 # \sum_c e^{z_{nc}} - z_{n t_n}\right)$, and write `cross_entropy_grad(logits, labels)`
 # with NumPy alone (no `Tensor`). The check compares it with the engine's gradient,
-# including a batch whose logits are in the hundreds.
+# including a batch whose logits are in the hundreds and one whose rows are far apart.
 
 
 # %%

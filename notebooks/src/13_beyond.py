@@ -763,29 +763,33 @@ else:
 # %% [markdown]
 # ## Exercises
 #
-# **Exercise 13.1.** Write `derivative(f, x)` that returns $f'(x)$ exactly with **one**
-# evaluation of `f`, using `Dual`. The check calls it on functions built from `+`, `-`,
-# `*`, `/` and integer powers, and expects the exact derivative, not a nudged estimate.
+# **Exercise 13.1 (derive a rule).** `Dual.__pow__` above takes a plain-number exponent,
+# so `x ** x` cannot be differentiated with it. Derive the rule for $a^b$ when *both*
+# $a$ and $b$ carry a tangent (hint: $a^b = e^{b \ln a}$ for $a > 0$), and write
+# `dual_pow(a, b)` returning the `Dual` $a^b$. Predict first: which two familiar rules
+# must it reduce to when only $a$, or only $b$, carries a tangent? Then use it to get
+# $\frac{d}{dx} x^x$ at $x = 2$ in one evaluation; by hand it is $4(1 + \ln 2)$.
 
 # %%
 from micrograd_lesson.exercises import (
     check_cheaper_mode,
-    check_dual_derivative,
-    check_newton_step,
+    check_dual_pow,
     check_reverse_rules,
+    check_safe_newton_step,
     reveal,
 )
 
 
-def my_derivative(f, x):
-    return 0.0  # replace: evaluate f once on a dual number and read off the tangent
+def dual_pow(a, b):
+    return a**b.val  # treats the exponent as a constant: its tangent is lost
 
 
-print(my_derivative(lambda t: t**3 - 2 * t, 1.5))
-check_dual_derivative(my_derivative)
+two = Dual(2.0, 1.0)
+print(f"d/dx x^x at 2: {dual_pow(two, two).dot:.6f} (by hand {4 * (1 + math.log(2)):.6f})")
+check_dual_pow(dual_pow)
 
 # %%
-reveal("ch13.dual_derivative")
+reveal("ch13.dual_pow")
 
 # %% [markdown]
 # **Exercise 13.2 (predict first).** For $F:\mathbb{R}^n \to \mathbb{R}^m$, write
@@ -808,23 +812,37 @@ check_cheaper_mode(my_cheaper_mode)
 reveal("ch13.cheaper_mode")
 
 # %% [markdown]
-# **Exercise 13.3 (derive).** Write `newton_step(f, x)` for a function `f` of one `Value`:
-# return the next point $x - f'(x)/f''(x)$, with both derivatives from `grad` (no
-# nudging, no formulas by hand: the check uses functions you have not seen). Before
-# running it, derive $f'$ and $f''$ of $f(x) = x \tanh(x) + x/2$ by hand; the check
-# compares with exactly that.
+# **Exercise 13.3 (predict, then design).** Newton's step goes to where the parabola
+# through $x$ has zero slope. Predict: on $f(x) = x^4 - 2x^2$ from $x = 0.3$, where does
+# it go, and is that a minimum? (What is the sign of $f''(0.3)$?) The cell prints
+# seven Newton steps from there so you can check. Then write
+# `safe_newton_step(f, x, lr)` that never heads for a hump: Newton's step where
+# $f''(x) > 0$, and a gradient-descent step $x - \eta f'(x)$ of rate `lr` elsewhere,
+# with both derivatives from `grad` (the check uses functions you have not seen and
+# expects exact derivatives, not nudged ones).
 
 
 # %%
-def my_newton_step(f, x):
-    return x  # replace: x - f'(x) / f''(x), using grad(..., create_graph=True) and grad again
+def newton_from(x0, steps):
+    path = [x0]
+    for _ in range(steps):
+        v = Value(path[-1])
+        (slope,) = grad(v**4 - 2 * v**2, [v], create_graph=True)
+        path.append(path[-1] - slope.data / grad(slope, [v])[0])
+    return path
 
 
-print(my_newton_step(lambda v: v**4 - 2 * v**2, 2.0))
-check_newton_step(my_newton_step)
+print("Newton from 0.3:", ", ".join(f"{x:.4f}" for x in newton_from(0.3, 7)))
+
+
+def safe_newton_step(f, x, lr):
+    return x  # replace: Newton's step where f''(x) > 0, a gradient step elsewhere
+
+
+check_safe_newton_step(safe_newton_step)
 
 # %%
-reveal("ch13.newton_step")
+reveal("ch13.safe_newton_step")
 
 # %% [markdown]
 # **Exercise 13.4 (derive, then check).** Section 2's table says reverse mode needs 16639
