@@ -6,7 +6,7 @@ check answers (with the full package's solutions as the answers) and `reveal()` 
 in one line that solutions are not part of it.
 
 Grading runs real notebooks in real kernels, so those tests are marked slow; they use
-chapter 5 (short, two exercises) and fabricated learners: one perfect, one who never
+chapter 7 (short, three exercises) and fabricated learners: one perfect, one who never
 touched the stubs, one per plausible mistake, one whose notebook crashes in its first
 cell, one whose notebook hangs.
 """
@@ -25,14 +25,17 @@ from pathlib import Path
 import nbformat
 import pytest
 
+import micrograd_lesson.exercises  # noqa: F401 - registers every chapter's exercises
 from micrograd_lesson.exercises._core import EXERCISES
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "instructor"))
-import grade  # noqa: E402
-import student  # noqa: E402
+sys.path.insert(0, str(REPO))
+from instructor import grade, student  # noqa: E402
 
-GRADED_CHAPTER = "05"
+for _chapter in sorted({name.split(".")[0] for name in EXERCISES}):
+    grade.load_hidden(_chapter)  # so the hidden cases are registered too
+
+GRADED_CHAPTER = "07"
 
 
 def body(fn):
@@ -218,7 +221,70 @@ def rows_of(rows, learner):
 
 # Plausible mistakes for the graded chapter's exercises: (code, name passed to the check, words the
 # hint must contain). Each learner below makes one of them and gets every other exercise right.
-MISTAKES = {}
+MISTAKES = {
+    "ch07.widest_hidden": [
+        (
+            """
+            def too_strict(nin, budget):
+                h = 0
+                while (h + 1) ** 2 + (nin + 3) * (h + 1) + 1 < budget:
+                    h += 1
+                return h
+            """,
+            "too_strict",
+            ["<=", "not <"],
+        ),
+    ],
+    "ch07.leaky_neuron": [
+        (
+            """
+            class PlainRelu(nn.Module):
+                def __init__(self, nin):
+                    self.w = [Value(0.0) for _ in range(nin)]
+                    self.b = Value(0.0)
+
+                def __call__(self, x):
+                    a = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
+                    return a if a.data > 0 else 0 * a
+
+                def parameters(self):
+                    return self.w + [self.b]
+            """,
+            "PlainRelu",
+            ["plain ReLU"],
+        ),
+        (  # passes the notebook's check (which builds LeakyNeuron(3)); a hidden case builds LeakyNeuron(5)
+            """
+            class ThreeInputs(nn.Module):
+                def __init__(self, nin):
+                    self.w = [Value(0.0) for _ in range(3)]
+                    self.b = Value(0.0)
+
+                def __call__(self, x):
+                    a = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
+                    return a if a.data > 0 else 0.01 * a
+
+                def parameters(self):
+                    return self.w + [self.b]
+            """,
+            "ThreeInputs",
+            ["hidden case", "LeakyNeuron(5)"],
+        ),
+    ],
+    "ch07.count_loss_nodes": [
+        (
+            """
+            def no_parameters(nin, nouts, n_examples):
+                sizes = [nin] + nouts
+                layers = list(zip(sizes, sizes[1:]))
+                per_example = nin * nouts[0] + sum(2 * k * m for k, m in layers) + sum(nouts[:-1]) + 3
+                return n_examples * per_example + 1 + n_examples
+            """,
+            "no_parameters",
+            ["count the parameters too"],
+        ),
+    ],
+}
 
 
 @pytest.fixture(scope="module")
