@@ -67,15 +67,15 @@ def run_one(path, chapter, points, cell_timeout):
     """Execute one notebook and grade it in the same kernel: a list of result dicts."""
     import nbformat
     from nbclient import NotebookClient
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
     nb = nbformat.read(path, as_version=4)
     grade = nbformat.v4.new_code_cell(
         GRADE_CELL.format(marker=MARKER, chapter=chapter, points=points, root=str(ROOT))
     )
     nb.cells.append(grade)
-    env = dict(
-        os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
-    )
+    path_entries = filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])  # the full package: this checkout
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(path_entries))
     with tempfile.TemporaryDirectory(prefix="grade-") as scratch:
         client = NotebookClient(
             nb,
@@ -85,7 +85,13 @@ def run_one(path, chapter, points, cell_timeout):
             kernel_name="python3",
             resources={"metadata": {"path": scratch}},
         )
-        client.execute(env=env)
+        try:
+            client.execute(env=env)
+        except (CellTimeoutError, DeadKernelError) as e:  # a cell ignored the interrupt, or killed its kernel
+            what = "ran past the cell time limit and ignored the interrupt"
+            if isinstance(e, DeadKernelError):
+                what = "stopped its kernel"
+            return zero_rows(chapter, points, f"a cell {what}, so the notebook could not be graded")
     for out in grade.outputs:
         if out.output_type == "stream":
             for line in out.text.splitlines():
@@ -94,11 +100,12 @@ def run_one(path, chapter, points, cell_timeout):
     raise RuntimeError(f"the grading cell gave no result: {grade.outputs}")
 
 
-def exercises_of(chapter, points):
-    """[(exercise name, max points)] of a chapter, from the registry."""
+def zero_rows(chapter, points, why):
+    """0 points for every exercise of the chapter, and why."""
     from micrograd_lesson.exercises import _core
 
-    return [(name, points.get(name, 1)) for name in _core.exercise_names(chapter)]
+    names = _core.exercise_names(chapter)
+    return [{"exercise": n, "points": 0, "max_points": points.get(n, 1), "hint": why} for n in names]
 
 
 def grade_notebook(path, points, cell_timeout, notebook_timeout):
@@ -121,10 +128,7 @@ def grade_notebook(path, points, cell_timeout, notebook_timeout):
             return chapter, json.loads(stdout.strip().splitlines()[-1])
         last = (stderr.strip().splitlines() or ["no message"])[-1]
         why = f"the notebook could not be run: {last}"
-    return chapter, [
-        {"exercise": name, "points": 0, "max_points": most, "hint": why}
-        for name, most in exercises_of(chapter, points)
-    ]
+    return chapter, zero_rows(chapter, points, why)
 
 
 def grade_folder(submissions, points, cell_timeout=60, notebook_timeout=600):
