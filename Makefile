@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 READY  := $(VENV)/.installed
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 
-.PHONY: lab test lint unit notebooks execute bench clean check-dot venv test-browser html
+.PHONY: lab test lint unit notebooks execute bench clean check-dot venv test-browser html student grade
 
 # Create .venv with pip and install the package and its pinned dependencies.
 $(READY): pyproject.toml requirements.txt
@@ -41,8 +41,8 @@ test: $(READY) check-dot lint
 	$(BIN)/python -m pytest tests notebooks/*.ipynb $(NBVAL)
 
 lint: $(READY)
-	$(BIN)/ruff check micrograd_lesson tests notebooks website
-	$(BIN)/ruff format --check micrograd_lesson tests notebooks/src website
+	$(BIN)/ruff check micrograd_lesson tests notebooks website instructor
+	$(BIN)/ruff format --check micrograd_lesson tests notebooks/src website instructor
 
 # Unit tests without the slow claims re-runs (make test runs those too).
 unit: $(READY)
@@ -65,6 +65,15 @@ test-browser: $(READY) check-dot html
 # The course as a static web site, build/html/index.html: every chapter with its stored outputs.
 html: $(READY)
 	$(BIN)/python website/build.py
+
+# For instructors: the student edition (no worked solutions) in build/student/, and grading.
+student: $(READY)
+	$(BIN)/python instructor/student.py
+
+# make grade SUBMISSIONS=folder [POINTS=points.toml] [OUT=grades.csv]: one sub-folder per learner.
+grade: $(READY)
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=<folder with one sub-folder per learner> [POINTS=points.toml]"; exit 2; }
+	$(BIN)/python instructor/grade.py "$(SUBMISSIONS)" --out "$(or $(OUT),grades.csv)" $(if $(POINTS),--points "$(POINTS)")
 
 bench: $(READY)
 	$(BIN)/python -m pip install --quiet micrograd==0.1.0

@@ -194,6 +194,21 @@ def solution(name, check=None):
     return register
 
 
+def hidden(name):
+    """Register the decorated function as a hidden case of exercise `name`, for grading only.
+
+    It takes the learner's answer (one the notebook's check already accepts) and returns a
+    Verdict, trying inputs the notebook's check does not. The student edition leaves these out.
+    """
+
+    def register(fn):
+        ex = _exercise(name)
+        ex.hidden.append(_guarded(ex, fn))
+        return fn
+
+    return register
+
+
 def never_raises(fn):
     """Kept for chapters not yet moved to @check, whose solution(check=) registration guards them."""
     return fn
@@ -205,6 +220,8 @@ def reveal(name):
     In Jupyter the code sits in a collapsed "Show the solution" block, so a
     stored notebook does not give it away; elsewhere it is printed.
     """
+    if name in EXERCISES and EXERCISES[name].solution is None:  # the student edition
+        return NotInThisEdition(name)
     if name not in SOLUTIONS:
         raise KeyError(f"no solution named {name!r}; there are: {', '.join(sorted(SOLUTIONS))}")
     ex = EXERCISES[name]
@@ -238,6 +255,47 @@ class SolutionRun(Verdict):
         if self.ok:
             return "the worked solution above passes its own check"
         return f"the worked solution fails its check (please report this): {self.hint}"
+
+
+class NotInThisEdition:
+    """What `reveal` shows in the student edition, where the worked solutions are left out."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"Worked solutions are not part of this edition ({self.name}): ask your instructor."
+
+
+# ---- grading: the learner's last answers, checked again with the hidden cases ---------------------
+
+
+def exercise_names(chapter):
+    """The exercises of `chapter` ("ch05"), in the order they are registered."""
+    return [name for name in EXERCISES if name.startswith(chapter + ".")]
+
+
+def grade_chapter(chapter, points=None):
+    """One dict per exercise of `chapter`: the points the learner's last answer earns, and why.
+
+    Full points when that answer passes the check and every hidden case, else 0. The hint
+    is what the learner's own check said, or the first hidden case that refused the answer.
+    """
+    rows = []
+    for name in exercise_names(chapter):
+        ex, most = EXERCISES[name], (points or {}).get(name, 1)
+        if ex.last_answer is NO_ANSWER:
+            verdict = Verdict(False, "not attempted: its check was never called (did its cell run?)")
+        else:
+            verdict = ex.check(ex.last_answer, record=False)
+            for case in ex.hidden if verdict else ():
+                extra = case(ex.last_answer, record=False)
+                if not extra:
+                    verdict = Verdict(False, f"passes the notebook's check, not a hidden case: {extra.hint}")
+                    break
+        hint = "correct" if verdict else verdict.hint
+        rows.append({"exercise": name, "points": most if verdict else 0, "max_points": most, "hint": hint})
+    return rows
 
 
 # ---- small helpers every check uses; none of them raises or hangs ---------------------------------

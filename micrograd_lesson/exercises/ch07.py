@@ -152,7 +152,7 @@ def check_leaky_neuron(LeakyNeuron):
     neuron, error = attempt(LeakyNeuron, 3)
     if error:
         return Verdict(False, f"LeakyNeuron(3) failed: {error}")
-    if not isinstance(neuron, Module):
+    if not callable(getattr(neuron, "zero_grad", None)):  # the chapter's Module or the package's
         return Verdict(False, "make LeakyNeuron a subclass of Module, so it gets zero_grad() for free")
     params, error = attempt(neuron.parameters)
     if error or not isinstance(params, list) or len(params) != 4:

@@ -1,0 +1,1 @@
+"""Instructor tools: the student edition (student.py) and the grader (grade.py)."""

@@ -1,0 +1,56 @@
+"""Hidden cases for chapter 7: other sizes than the notebook's check tries."""
+
+from micrograd_lesson.engine import Value
+from micrograd_lesson.exercises._core import Verdict, as_number, attempt, hidden, shown
+
+
+def _params(nin, nouts):
+    sizes = [nin, *nouts]
+    return sum((a + 1) * b for a, b in zip(sizes, sizes[1:]))
+
+
+@hidden("ch07.widest_hidden")
+def widest_hidden_far_from_the_examples(widest_hidden):
+    """Budgets exactly at and one below a count, for inputs and sizes the check does not try:
+    an answer fitted to the check's cases, or a float square root that rounds wrongly, fails."""
+    for nin, h in [(1, 1), (7, 3), (64, 100), (1, 10**6), (300, 12345)]:
+        at = _params(nin, [h, h, 1])
+        for budget, want in [(at, h), (at - 1, h - 1)]:
+            got, error = attempt(widest_hidden, nin, budget)
+            if error or as_number(got) != want:
+                return Verdict(
+                    False, f"widest_hidden({nin}, {budget}) should be {want}, got {error or shown(got)}"
+                )
+    return Verdict(True)
+
+
+@hidden("ch07.leaky_neuron")
+def leaky_neuron_of_another_size(LeakyNeuron):
+    """LeakyNeuron(5): a neuron hard-wired to 3 inputs passes the check but not this."""
+    neuron, error = attempt(LeakyNeuron, 5)
+    params, error = attempt(neuron.parameters) if not error else (None, error)
+    if error or not isinstance(params, list) or len(params) != 6:
+        return Verdict(False, f"LeakyNeuron(5).parameters() should hold 6 Values: {error or shown(params)}")
+    weights = [0.3, -0.2, 0.5, 1.0, -0.4, 0.05]  # w1..w5, then b, in the order parameters() lists them
+    for p, v in zip(params, weights):
+        p.data, p.grad = v, 0.0
+    for x in [[1.0, 2.0, 3.0, 1.0, 2.0], [-1.0, 0.0, -2.0, -3.0, 1.0]]:
+        a = sum(w * xi for w, xi in zip(weights, x)) + weights[-1]
+        want = a if a > 0 else 0.01 * a
+        out, error = attempt(neuron, x)
+        if error or not isinstance(out, Value) or abs(out.data - want) > 1e-9:
+            return Verdict(False, f"LeakyNeuron(5) on {x} should give {want:.4f}, got {error or shown(out)}")
+    return Verdict(True)
+
+
+@hidden("ch07.count_loss_nodes")
+def count_loss_nodes_on_other_networks(count_loss_nodes):
+    """Deeper, wider and single-neuron networks than the check tries."""
+    from micrograd_lesson.exercises.ch07 import _true_loss_node_count
+
+    for case in [(2, [3, 3, 3, 1], 2), (6, [8, 1], 7), (1, [1], 1), (3, [2, 4, 2, 1], 3)]:
+        got, error = attempt(count_loss_nodes, *case)
+        want = _true_loss_node_count(*case)
+        if error or as_number(got) != want:
+            return Verdict(False, f"count_loss_nodes{case} should be {want}, got {error or shown(got)}")
+    return Verdict(True)
