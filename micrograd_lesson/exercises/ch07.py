@@ -5,36 +5,13 @@ import random
 
 from ..engine import Value
 from ..nn import MLP, Module
-from ._core import Verdict, as_number, attempt, check, close, not_a_function, shown, solution
+from ._core import Verdict, attempt, check, shown, solution
+from ._shared import all_exact, judge, numbers, run_cases
 
 
 def _parameters(nin, nouts, biases=True):
     sizes = [nin] + list(nouts)
     return sum((a + biases) * b for a, b in zip(sizes, sizes[1:]))
-
-
-def _answers(fn, cases, what):
-    """fn(*case) for every case as numbers, or (None, hint) at the first that is not one."""
-    answers = []
-    for case in cases:
-        got, error = attempt(fn, *case)
-        value = as_number(got)
-        if error or value is None:
-            return None, f"{what}{case}: " + (error or f"return a number, got {shown(got)}")
-        answers.append(value)
-    return answers, None
-
-
-def _verdict(answers, cases, reference, mistakes, what):
-    """Right on every case, or the hint of the first known mistake that gives exactly these answers."""
-    want = [reference(*c) for c in cases]
-    if answers == want:
-        return Verdict(True)
-    for mistake, hint in mistakes:
-        if answers == [mistake(*c) for c in cases]:
-            return Verdict(False, hint)
-    i = next(i for i, (a, w) in enumerate(zip(answers, want)) if a != w)
-    return Verdict(False, f"{what}{cases[i]} gave {answers[i]:g}, expected {want[i]}")
 
 
 # ---- 1. the widest network a parameter budget allows ----
@@ -71,14 +48,14 @@ _WIDTH_MISTAKES = [
 @check("ch07.widest_hidden")
 def check_widest_hidden(widest_hidden):
     """widest_hidden(nin, budget): the largest h with len(MLP(nin, [h, h, 1]).parameters()) <= budget."""
-    if (wrong := not_a_function(widest_hidden, "widest_hidden")) is not None:
-        return wrong
-    answers, hint = _answers(widest_hidden, _BUDGETS, "widest_hidden")
-    if hint:
-        return Verdict(False, hint)
-    if any(a != round(a) for a in answers if abs(a) < 1e12):
-        return Verdict(False, "a width is a whole number: round the root of the quadratic down")
-    return _verdict(answers, _BUDGETS, _widest, _WIDTH_MISTAKES, "widest_hidden")
+    widths = run_cases(widest_hidden, "widest_hidden", _BUDGETS)
+
+    def otherwise(i):
+        if any(w != round(w) for w in widths if abs(w) < 1e12):
+            return "a width is a whole number: round the root of the quadratic down"
+        return f"widest_hidden{_BUDGETS[i]} gave {widths[i]:g}, expected {_widest(*_BUDGETS[i])}"
+
+    return judge(widths, _BUDGETS, _widest, _WIDTH_MISTAKES, otherwise=otherwise)
 
 
 @solution("ch07.widest_hidden")
@@ -102,21 +79,6 @@ def _leaky(x, slope=0.01, positive=True, negative=True):
     k = 1.0 if a > 0 else slope
     flows = positive if a > 0 else negative
     return [a * k] + [k * xi * flows for xi in x + [1.0]]
-
-
-def _neuron_run(neuron, params, x):
-    """(out, grads) of one call and backward, or (None, hint). Never raises."""
-    out, error = attempt(neuron, list(x))
-    if error:
-        return None, f"calling the neuron on {x} failed: {error}"
-    if not isinstance(out, Value) or as_number(out.data) is None:
-        return None, f"the neuron should return a Value, got {type(out).__name__} on {x}"
-    for p in params:
-        p.grad = 0.0
-    _, error = attempt(out.backward)
-    if error:
-        return None, f"out.backward() failed: {error}"
-    return [out.data] + [p.grad for p in params], None
 
 
 def _tanh_neuron(x):
@@ -144,47 +106,56 @@ _NEURON_MISTAKES = [
 ]
 
 
+def _run_neuron(neuron, params):
+    """A case reader: [out, then every parameter's gradient] of neuron(x), or None."""
+
+    def run(x):
+        out = neuron(list(x))
+        if not isinstance(out, Value):
+            raise TypeError(f"the neuron should return a Value, got {type(out).__name__} on {x}")
+        for p in params:
+            p.grad = 0.0
+        out.backward()
+        return [out.data] + [p.grad for p in params]
+
+    return run
+
+
 @check("ch07.leaky_neuron")
 def check_leaky_neuron(LeakyNeuron):
     """LeakyNeuron(nin): out = a if a > 0 else 0.01 * a, where a = w . x + b, built from Values."""
     if not isinstance(LeakyNeuron, type):
         return Verdict(False, "pass the class itself: check_leaky_neuron(LeakyNeuron)")
     neuron, error = attempt(LeakyNeuron, 3)
-    if error:
-        return Verdict(False, f"LeakyNeuron(3) failed: {error}")
-    if not isinstance(neuron, Module):
-        return Verdict(False, "make LeakyNeuron a subclass of Module, so it gets zero_grad() for free")
-    params, error = attempt(neuron.parameters)
-    if error or not isinstance(params, list) or len(params) != 4:
+    if error or not isinstance(neuron, Module):
         return Verdict(
-            False, f"LeakyNeuron(3).parameters() should be a list of 4 Values: {error or params!r}"
+            False, error or "make LeakyNeuron a subclass of Module, so it gets zero_grad() for free"
         )
-    if not all(isinstance(p, Value) for p in params):
-        return Verdict(False, "parameters() should list Values, so training can change them")
+    params, error = attempt(neuron.parameters)
+    if (
+        error
+        or not isinstance(params, list)
+        or len(params) != 4
+        or not all(isinstance(p, Value) for p in params)
+    ):
+        return Verdict(
+            False, f"LeakyNeuron(3).parameters() should be a list of 4 Values: {error or shown(params)}"
+        )
     for p, v in zip(params, _WEIGHTS):
         p.data = v
-    runs = []
-    for x in _INPUTS:
-        run, hint = _neuron_run(neuron, params, x)
-        if hint:
-            return Verdict(False, hint)
-        runs.append(run)
-
-    def same(reference):
-        return all(
-            close(g, w, rel=1e-9, abs_tol=1e-12)
-            for r, x in zip(runs, _INPUTS)
-            for g, w in zip(r, reference(x))
-        )
-
-    if same(_leaky):
-        return Verdict(True)
-    hint = next((h for mistake, h in _NEURON_MISTAKES if same(mistake)), None)
-    return Verdict(
-        False,
-        hint
-        or "with w = [0.5, -1, 2] and b = 0.1, compute a = w . x + b from the parameters (in the order "
-        "parameters() lists them), then return a when a > 0 and 0.01 * a otherwise",
+    runs = run_cases(
+        _run_neuron(neuron, params), "the neuron on", [(x,) for x in _INPUTS], read=numbers, want="a Value"
+    )
+    return judge(
+        runs,
+        [(x,) for x in _INPUTS],
+        _leaky,
+        _NEURON_MISTAKES,
+        same=all_exact,
+        otherwise=lambda i: (
+            "with w = [0.5, -1, 2] and b = 0.1, compute a = w . x + b from the parameters (in the order "
+            "parameters() lists them), then return a when a > 0 and 0.01 * a otherwise"
+        ),
     )
 
 
@@ -249,12 +220,17 @@ _NODE_MISTAKES = [
 @check("ch07.count_loss_nodes")
 def check_count_loss_nodes(count_loss_nodes):
     """count_loss_nodes(nin, nouts, n_examples): nodes in the graph of the summed squared-error loss."""
-    if (wrong := not_a_function(count_loss_nodes, "count_loss_nodes")) is not None:
-        return wrong
-    answers, hint = _answers(count_loss_nodes, _LOSS_GRAPHS, "count_loss_nodes")
-    if hint:
-        return Verdict(False, hint)
-    return _verdict(answers, _LOSS_GRAPHS, _true_loss_node_count, _NODE_MISTAKES, "count_loss_nodes")
+    counts = run_cases(count_loss_nodes, "count_loss_nodes", _LOSS_GRAPHS)
+    return judge(
+        counts,
+        _LOSS_GRAPHS,
+        _true_loss_node_count,
+        _NODE_MISTAKES,
+        otherwise=lambda i: (
+            f"count_loss_nodes{_LOSS_GRAPHS[i]} gave {counts[i]:g}, "
+            f"expected {_true_loss_node_count(*_LOSS_GRAPHS[i])}"
+        ),
+    )
 
 
 @solution("ch07.count_loss_nodes")
