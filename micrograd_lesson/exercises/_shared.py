@@ -23,9 +23,10 @@ def run_cases(fn, name, cases, read=as_number, want="a number"):
     return results
 
 
-def judge(results, cases, reference, mistakes=(), same=exact, otherwise=None):
+def judge(results, cases, reference, mistakes=(), same=exact, otherwise=None, where=lambda i: ""):
     """Right when every result is `same` as reference(*case); else the hint of the first mistaken
-    rule (rule, hint) that gives every result; else otherwise(i), where case i is the first wrong one."""
+    rule (rule, hint) that gives every result; else otherwise(i), where case i is the first wrong
+    one. where(i) opens the hint, e.g. by naming case i."""
     if isinstance(results, Verdict):  # run_cases refused the answer already
         return results
 
@@ -36,7 +37,7 @@ def judge(results, cases, reference, mistakes=(), same=exact, otherwise=None):
         return CORRECT
     hint = known_mistake(results, mistakes, same=lambda _, rule: follows(rule))
     i = next(i for i, (r, c) in enumerate(zip(results, cases)) if not same(r, reference(*c)))
-    return Verdict(False, hint or otherwise(i))
+    return Verdict(False, where(i) + (hint or otherwise(i)))
 
 
 def numbers(items):

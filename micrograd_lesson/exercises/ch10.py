@@ -142,9 +142,10 @@ def check_stability_limit(largest_rate):
         _CASES,
         _ema_limit,
         _LIMIT_MISTAKES,
+        where=lambda i: "for lambda = {}, mu = {}: ".format(*_CASES[i]),
         otherwise=lambda i: (
-            f"for lambda = {_CASES[i][0]}, mu = {_CASES[i][1]}: the limit should be "
-            f"{_ema_limit(*_CASES[i]):.6g}, got {rates[i]:.6g}; set r = -1 in the recurrence"
+            f"the limit should be {_ema_limit(*_CASES[i]):.6g}, got {rates[i]:.6g}; "
+            "set r = -1 in the recurrence"
         ),
     )
 
