@@ -9,16 +9,18 @@ def exact(got, want):
     return close(got, want, rel=1e-9, abs_tol=1e-12)
 
 
-def run_cases(fn, name, cases, read=as_number, want="a number"):
-    """[read(fn(*case)) for every case], or a failed Verdict at the first case that raises or reads None."""
+def run_cases(fn, name, cases, read=as_number, want="a number", where=None):
+    """[read(fn(*case)) for every case], or a failed Verdict at the first case that raises or reads
+    None; its hint opens with where(case), by default the call itself."""
     if (wrong := not_a_function(fn, name)) is not None:
         return wrong
     results = []
     for case in cases:
         got, error = attempt(fn, *case)
-        value = None if error else read(got)
+        value = None if error else attempt(read, got)[0]
         if value is None:
-            return Verdict(False, f"{name}{case}: " + (error or f"return {want}, got {shown(got)}"))
+            opening = where(case) if where else f"{name}({', '.join(shown(c) for c in case)})"
+            return Verdict(False, f"{opening}: " + (error or f"return {want}, got {shown(got)}"))
         results.append(value)
     return results
 
@@ -46,6 +48,6 @@ def numbers(items):
     return None if None in values else values
 
 
-def all_exact(got, want):
+def all_exact(got, want, rel=1e-9, abs_tol=1e-12):
     """Two lists of numbers, equal item by item to within rounding."""
-    return len(got) == len(want) and all(map(exact, got, want))
+    return len(got) == len(want) and all(close(g, w, rel, abs_tol) for g, w in zip(got, want))
