@@ -6,6 +6,7 @@ import numpy as np
 
 from ..engine import Value
 from ._core import Verdict, as_array, attempt, check, close, known_mistake, not_a_function, solution
+from ._shared import judge, run_cases
 
 _SCORES = [2.0, -1.0, 0.5, -3.0, 0.0, 0.7]
 _LABELS = [1, -1, -1, 1, 1, 1]
@@ -84,44 +85,40 @@ def _engine_grads(scores, ys):
     return [v.grad for v in values]
 
 
+def _same_array(got, want):
+    return got.shape == np.shape(want) and np.allclose(got, want, rtol=1e-9, atol=1e-12)
+
+
+def _hinge_hint(answers):
+    """Name one wrong point of a batch the notebook does not print, so the prediction stays the learner's."""
+    (scores, ys), got = _HINGE_BATCHES[1], answers[1]
+    want = _engine_grads(scores, ys)
+    for i, (s, y) in enumerate(zip(scores, ys)):
+        if not np.isclose(got[i], want[i]):
+            return (
+                f"with {len(scores)} points, the point with score {s} and label {y} should get "
+                f"{want[i]:.4f}, got {got[i]:.4f}"
+            )
+    return "right on one batch, wrong on another: does your rule use the batch's own size n?"
+
+
 @check("ch09.squared_hinge_grads")
 def check_squared_hinge_grads(squared_hinge_grads):
     """squared_hinge_grads(scores, ys): d/ds_i of the mean of max(0, 1 - y*s)**2, from floats."""
-    if (wrong := not_a_function(squared_hinge_grads, "squared_hinge_grads")) is not None:
-        return wrong
-    answers = []
-    for scores, ys in _HINGE_BATCHES:
-        got, error = attempt(squared_hinge_grads, list(scores), list(ys))
-        grads = as_array(got)
-        if error or grads is None or grads.shape != (len(scores),):
-            return Verdict(
-                False, f"for scores {scores}: " + (error or f"return one number per score, got {got!r}"[:120])
-            )
-        answers.append(grads)
-
-    def matches(reference):
-        return all(
-            np.allclose(a, reference(s, y), rtol=1e-9, atol=1e-12)
-            for a, (s, y) in zip(answers, _HINGE_BATCHES)
-        )
-
-    if matches(_engine_grads):
-        return Verdict(True)
-    hint = next((h for mistake, h in _HINGE_MISTAKES if matches(mistake)), None)
-    if hint:
-        return Verdict(False, hint)
-    # Name one wrong point of a batch the notebook does not print, so the prediction stays the learner's.
-    scores, ys = _HINGE_BATCHES[1]
-    want = _engine_grads(scores, ys)
-    i = next((i for i, (a, w) in enumerate(zip(answers[1], want)) if not np.isclose(a, w)), None)
-    if i is None:
-        return Verdict(
-            False, "right on one batch, wrong on another: does your rule use the batch's own size n?"
-        )
-    return Verdict(
-        False,
-        f"with {len(scores)} points, the point with score {scores[i]} and label {ys[i]} should get "
-        f"{want[i]:.4f}, got {answers[1][i]:.4f}",
+    grads = run_cases(
+        squared_hinge_grads,
+        "squared_hinge_grads",
+        _HINGE_BATCHES,
+        read=as_array,
+        want="one number per score",
+        where=lambda batch: f"for scores {batch[0]}",
+    )
+    if not isinstance(grads, Verdict) and any(
+        g.shape != (len(s),) for g, (s, _) in zip(grads, _HINGE_BATCHES)
+    ):
+        return Verdict(False, "return one number per score, in a list or an array")
+    return judge(
+        grads, _HINGE_BATCHES, _engine_grads, _HINGE_MISTAKES, _same_array, lambda i: _hinge_hint(grads)
     )
 
 
