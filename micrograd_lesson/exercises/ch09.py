@@ -12,33 +12,6 @@ _SCORES = [2.0, -1.0, 0.5, -3.0, 0.0, 0.7]
 _LABELS = [1, -1, -1, 1, 1, 1]
 
 
-def _run_loss(loss_fn, name):
-    """Call loss_fn on fresh score Values; return (loss, scores, hint)."""
-    scores = [Value(s, label=f"s{i}") for i, s in enumerate(_SCORES)]
-    loss, error = attempt(loss_fn, scores, list(_LABELS))
-    if error:
-        return None, scores, f"{name}(scores, ys) failed: {error}"
-    if not isinstance(loss, Value):
-        return None, scores, f"{name} should return a Value built from the scores, got {type(loss).__name__}"
-    _, error = attempt(loss.backward)
-    if error:
-        return None, scores, f"backward() through your loss failed: {error}"
-    return loss, scores, None
-
-
-def _compare_grads(scores, expected):
-    got = [s.grad for s in scores]
-    if all(close(g, e) for g, e in zip(got, expected)):
-        return None
-    if any(expected) and all(close(g, 2 * e) for g, e in zip(got, expected)):
-        return "every gradient came out twice as large: return the loss without calling backward() on it"
-    worst = max(range(len(got)), key=lambda i: abs(got[i] - expected[i]))
-    return (
-        f"the value is right but the gradients are not: d loss / d s{worst} is {got[worst]:.4f}, "
-        f"expected {expected[worst]:.4f}"
-    )
-
-
 # ---- 1. the squared hinge's gradient, derived ----
 
 # Batches with points beyond, on and inside the margin, both labels; a margin of exactly 1
@@ -210,14 +183,21 @@ def check_bce_loss(bce_loss):
     with p = sigmoid(s) and t = (y + 1) / 2, as a Value."""
     if (wrong := not_a_function(bce_loss, "bce_loss")) is not None:
         return wrong
-    n = len(_SCORES)
+    scores = [Value(s, label=f"s{i}") for i, s in enumerate(_SCORES)]
+    loss, error = attempt(bce_loss, scores, list(_LABELS))
+    if error or not isinstance(loss, Value):
+        return Verdict(
+            False,
+            f"bce_loss(scores, ys) failed: {error}"
+            if error
+            else f"bce_loss should return a Value built from the scores, got {type(loss).__name__}",
+        )
+    n, (_, error) = len(_SCORES), attempt(loss.backward)
+    if error:
+        return Verdict(False, f"backward() through your loss failed: {error}")
     per_example = [math.log(1 + math.exp(-y * s)) for s, y in zip(_SCORES, _LABELS)]
     expected = sum(per_example) / n
-    loss, scores, hint = _run_loss(bce_loss, "bce_loss")
-    if hint:
-        return Verdict(False, hint)
-    value = loss.data
-    if not close(value, expected):
+    if not close(loss.data, expected):
         unconverted = -sum(  # the labels used as targets without turning -1 into 0
             y * math.log(_sigmoid(s)) + (1 - y) * math.log(1 - _sigmoid(s)) for s, y in zip(_SCORES, _LABELS)
         )
@@ -226,11 +206,22 @@ def check_bce_loss(bce_loss):
             (-expected, "the sign is flipped: the loss is MINUS the mean log-probability of the right class"),
             (unconverted / n, "turn the labels -1/+1 into targets 0/1 first: t = (y + 1) / 2"),
         ]
-        hint = known_mistake(value, mistakes) or f"the loss should be {expected:.4f}, got {value:.4f}"
+        hint = known_mistake(loss.data, mistakes) or f"the loss should be {expected:.4f}, got {loss.data:.4f}"
         return Verdict(False, f"for scores {_SCORES} and labels {_LABELS}: {hint}")
-    grads = [(_sigmoid(s) - (y + 1) / 2) / n for s, y in zip(_SCORES, _LABELS)]
-    hint = _compare_grads(scores, grads)
-    return Verdict(hint is None, hint or "")
+    got = [s.grad for s in scores]
+    want = [(_sigmoid(s) - (y + 1) / 2) / n for s, y in zip(_SCORES, _LABELS)]
+    if all(map(close, got, want)):
+        return Verdict(True)
+    if all(close(g, 2 * w) for g, w in zip(got, want)):
+        return Verdict(
+            False, "every gradient came out twice as large: return the loss without calling backward() on it"
+        )
+    i = max(range(n), key=lambda i: abs(got[i] - want[i]))
+    return Verdict(
+        False,
+        f"the value is right but the gradients are not: d loss / d s{i} is {got[i]:.4f}, "
+        f"expected {want[i]:.4f}",
+    )
 
 
 @solution("ch09.bce_loss")
