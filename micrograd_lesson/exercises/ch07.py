@@ -2,6 +2,7 @@
 
 import math
 import random
+from functools import partial
 
 from ..engine import Value
 from ..nn import MLP, Module
@@ -29,19 +30,13 @@ def _widest(nin, budget, count=_parameters, hidden=2, fits=int.__le__):
 _BUDGETS = [(2, 337), (2, 336), (3, 41), (2, 7), (5, 3), (10, 5000), (784, 100000)]
 
 _WIDTH_MISTAKES = [
-    (lambda nin, b: _widest(nin, b) + 1, "that width is one too many: it is the first that does NOT fit"),
+    (lambda nin, b: _widest(nin, b) + 1, "that width is one too many: the first that does NOT fit"),
+    (partial(_widest, fits=int.__lt__), "a network that uses the whole budget fits: <=, not <"),
     (
-        lambda nin, b: _widest(nin, b, fits=int.__lt__),
-        "a network that uses the whole budget fits: at most budget parameters, so <=, not <",
+        partial(_widest, count=partial(_parameters, biases=False)),
+        "count the biases: k inputs, k + 1 parameters",
     ),
-    (
-        lambda nin, b: _widest(nin, b, count=lambda n, o: _parameters(n, o, biases=False)),
-        "count the biases too: a neuron reading k inputs holds k + 1 parameters",
-    ),
-    (
-        lambda nin, b: _widest(nin, b, hidden=1),
-        "there are two hidden layers of width h: [h, h, 1], and the middle one holds h * (h + 1)",
-    ),
+    (partial(_widest, hidden=1), "there are two hidden layers of width h: [h, h, 1]"),
 ]
 
 
@@ -88,20 +83,19 @@ def _tanh_neuron(x):
 
 _NEURON_MISTAKES = [
     (_tanh_neuron, "no tanh here: positive pre-activations pass through unchanged"),
-    (lambda x: _leaky(x, slope=0.0), "that is a plain ReLU: a leaky one lets 0.01 * a through when a < 0"),
-    (lambda x: _leaky(x, slope=1.0), "a negative pre-activation must be scaled by 0.01"),
+    (partial(_leaky, slope=0.0), "that is a plain ReLU: a leaky one lets 0.01 * a through when a < 0"),
+    (partial(_leaky, slope=1.0), "a negative pre-activation must be scaled by 0.01"),
     (
-        lambda x: _leaky(x, positive=False),
-        "on the positive side no gradient reached the weights: return `a` itself there, not a new Value",
+        partial(_leaky, positive=False),
+        "on the positive side no gradient reached the weights: return `a` itself",
     ),
     (
-        lambda x: _leaky(x, negative=False),
-        "on the leaky side no gradient reached the weights: build 0.01 * a from `a`, not from a.data",
+        partial(_leaky, negative=False),
+        "on the leaky side no gradient reached the weights: build 0.01 * a from `a`",
     ),
     (
-        lambda x: _leaky(x, positive=False, negative=False),
-        "no gradient reached the weights: build the output from Value operations on `a` "
-        "(not from .data or float(...)) so backward() can follow it",
+        partial(_leaky, positive=False, negative=False),
+        "no gradient reached the weights: use Value operations on `a`",
     ),
 ]
 
@@ -200,20 +194,14 @@ def _loss_nodes(nin, nouts, n, params=True, shared=True, wrapped=True, sum_zero=
 
 
 _NODE_MISTAKES = [
+    (partial(_loss_nodes, shared=False), "the parameters appear once, however many examples use them"),
+    (partial(_loss_nodes, params=False), "count the parameters too: they are leaves of the graph"),
     (
-        lambda *g: _loss_nodes(*g, shared=False),
-        "the parameters appear once, however many examples use them: all forward passes share them",
+        partial(_loss_nodes, wrapped=False),
+        "a float input becomes a new leaf Value each time it meets a weight",
     ),
-    (lambda *g: _loss_nodes(*g, params=False), "count the parameters too: they are leaves of the graph"),
-    (
-        lambda *g: _loss_nodes(*g, wrapped=False),
-        "a float input becomes a new leaf Value each time it meets a weight: once per first-layer neuron",
-    ),
-    (
-        lambda *g: _loss_nodes(*g, sum_zero=False),
-        "Python's sum() starts from 0: that 0 becomes a leaf, and adds one more +",
-    ),
-    (lambda *g: _loss_nodes(*g, tanh=False), "each hidden neuron ends with a tanh node"),
+    (partial(_loss_nodes, sum_zero=False), "Python's sum() starts from 0: one more leaf, and one more +"),
+    (partial(_loss_nodes, tanh=False), "each hidden neuron ends with a tanh node"),
 ]
 
 
