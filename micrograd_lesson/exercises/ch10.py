@@ -29,27 +29,20 @@ def _momentum(p, v, g, slips=(), lr=0.1, mu=0.9):
 
 
 _MOMENTUM_MISTAKES = [
-    (partial(_momentum, slips=slips), hint)
-    for slips, hint in [
-        (
-            ("old v", "mu on g"),
-            "two slips: p moves by the OLD velocity (update v first), and mu shrinks today's gradient "
-            "too (v = mu*v + g)",
-        ),
-        (("old v",), "p moved by the old velocity: update v first, then move p with the new one"),
-        (("mu on g",), "mu*(v + g) shrinks today's gradient too: only the old velocity decays, v = mu*v + g"),
-        (("average",), "you scaled g by (1 - mu); PyTorch's rule adds g as it is: v = mu*v + g"),
-        (("raw g",), "p moved by the raw gradient: move it by the velocity, p - lr*v"),
-        (("nesterov",), "that is Nesterov's look-ahead step; the plain rule moves by the new velocity"),
-        (("swapped",), "the two numbers are swapped: return (new_p, new_v)"),
-        (
-            ("lr in v",),
-            "you kept the step itself as the velocity (v = mu*v - lr*g, p + v); PyTorch's velocity "
-            "leaves lr out: v = mu*v + g, then p - lr*v",
-        ),
-        (("plain",), "the velocity never changes: update it, v = mu*v + g, and move p by it"),
-        (("uphill",), "p moved uphill: subtract, p - lr*v"),
-    ]
+    (
+        partial(_momentum, slips=("old v", "mu on g")),
+        "two slips: p moves by the OLD velocity (update v first), and mu shrinks today's gradient "
+        "too (v = mu*v + g)",
+    ),
+    (partial(_momentum, slips=("old v",)), "p moved by the old velocity: update v first, then move p"),
+    (partial(_momentum, slips=("mu on g",)), "mu*(v + g) shrinks today's gradient too: v = mu*v + g"),
+    (partial(_momentum, slips=("average",)), "you scaled g by (1 - mu); PyTorch's rule: v = mu*v + g"),
+    (partial(_momentum, slips=("raw g",)), "p moved by the raw gradient: move it by the velocity, p - lr*v"),
+    (partial(_momentum, slips=("nesterov",)), "that is Nesterov's look-ahead step; move by the new velocity"),
+    (partial(_momentum, slips=("swapped",)), "the two numbers are swapped: return (new_p, new_v)"),
+    (partial(_momentum, slips=("lr in v",)), "you kept the step itself as the velocity: v = mu*v + g"),
+    (partial(_momentum, slips=("plain",)), "the velocity never changes: update it, v = mu*v + g"),
+    (partial(_momentum, slips=("uphill",)), "p moved uphill: subtract, p - lr*v"),
 ]
 
 
@@ -113,23 +106,13 @@ def _ema_limit(lam, mu):
 
 
 _LIMIT_MISTAKES = [
-    (
-        lambda lam, mu: 2 * (1 + mu) / lam,
-        "2(1 + mu)/lambda is the limit of PyTorch's form v = mu*v + g; here the gradient enters "
-        "scaled by (1 - mu), so the same step needs a rate 1/(1 - mu) times larger",
-    ),
+    (lambda lam, mu: 2 * (1 + mu) / lam, "that is PyTorch's form's limit; here g is scaled by 1 - mu"),
     (
         lambda lam, mu: 2 / lam,
         "2/lambda is plain descent's limit; the velocity lets a larger rate stay stable",
     ),
-    (
-        lambda lam, mu: 2 / ((1 - mu) * lam),
-        "close: the limit has a factor (1 + mu) as well, from the root r = -1 of the recurrence",
-    ),
-    (
-        lambda lam, mu: 1 / _ema_limit(lam, mu),
-        "you returned its reciprocal: rates above the limit diverge, so it is 2(...)/lambda",
-    ),
+    (lambda lam, mu: 2 / ((1 - mu) * lam), "close: the limit has a factor (1 + mu) as well"),
+    (lambda lam, mu: 1 / _ema_limit(lam, mu), "you returned its reciprocal: rates above the limit diverge"),
 ]
 
 
@@ -190,23 +173,14 @@ def _uncorrected(g, t, lr):
 
 _ADAM_MISTAKES = [
     (_uncorrected, "without bias correction: the hats divide m and v by (1 - beta**t), and then?"),
-    (
-        lambda g, t, lr: -lr * math.copysign(1.0, g),
-        "almost: that ignores eps, which matters when |g| is as small as eps (try g = 1e-8)",
-    ),
-    (
-        lambda g, t, lr: -lr * g / math.sqrt(g * g + _EPS),
-        "eps goes outside the square root: sqrt(v_hat) + eps (it matters when |g| is near eps)",
-    ),
+    (lambda g, t, lr: -lr * math.copysign(1.0, g), "almost: that ignores eps (try g = 1e-8)"),
+    (lambda g, t, lr: -lr * g / math.sqrt(g * g + _EPS), "eps goes outside the square root"),
     (lambda g, t, lr: lr * g / (abs(g) + _EPS), "the sign is flipped: p moves against the gradient"),
     (
         lambda g, t, lr: -lr * g,
         "that is plain gradient descent's step; Adam divides by the gradient's typical size",
     ),
-    (
-        lambda g, t, lr: -lr * g / (g * g + _EPS),
-        "divide by the square ROOT of v_hat (plus eps), not by v_hat",
-    ),
+    (lambda g, t, lr: -lr * g / (g * g + _EPS), "divide by the square ROOT of v_hat"),
 ]
 
 

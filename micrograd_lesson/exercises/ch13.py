@@ -36,16 +36,12 @@ _POW_CASES = [
 
 _POW_MISTAKES = [
     (
-        lambda a, b: _pow_rule(a, b, exponent=False),
+        partial(_pow_rule, exponent=False),
         "that is the power rule alone, right when only the base moves; the exponent's tangent "
         "counts too: d(u**v) = v u**(v-1) du + u**v ln(u) dv",
     ),
-    (
-        lambda a, b: _pow_rule(a, b, base=False),
-        "that is the exponential rule alone, right when only the exponent moves; "
-        "the base's tangent counts too",
-    ),
-    (lambda a, b: _pow_rule(a, b, log=False), "d(u**v)/dv is u**v times ln(u): write u**v as exp(v ln u)"),
+    (partial(_pow_rule, base=False), "that is the exponential rule alone; the base's tangent counts too"),
+    (partial(_pow_rule, log=False), "d(u**v)/dv is u**v times ln(u): write u**v as exp(v ln u)"),
 ]
 
 
@@ -182,23 +178,10 @@ def _safe_step(d1, d2, x, lr, newton_when=lambda d2: d2 > 0):
 
 
 _NEWTON_MISTAKES = [
-    (
-        lambda d1, d2, x, lr: x - d1 / d2,
-        "that is Newton's step everywhere: where f''(x) < 0 it heads for the top of a hump",
-    ),
-    (
-        lambda d1, d2, x, lr: x - lr * d1,
-        "that is a gradient step everywhere: take Newton's step where f''(x) > 0",
-    ),
-    (
-        lambda d1, d2, x, lr: _safe_step(d1, d2, x, lr, newton_when=lambda d2: d2 < 0),
-        "the test is the wrong way round: Newton's parabola has a lowest point only where f''(x) > 0",
-    ),
-    (
-        lambda d1, d2, x, lr: x - d1 / abs(d2),
-        "dividing by |f''(x)| also goes downhill, but this exercise asks for a gradient step of rate lr "
-        "where f''(x) <= 0",
-    ),
+    (lambda d1, d2, x, lr: x - d1 / d2, "that is Newton's step everywhere: where f''(x) < 0 it climbs"),
+    (lambda d1, d2, x, lr: x - lr * d1, "that is a gradient step everywhere: take Newton's where f''(x) > 0"),
+    (partial(_safe_step, newton_when=lambda d2: d2 < 0), "the test is the wrong way round"),
+    (lambda d1, d2, x, lr: x - d1 / abs(d2), "not x - f'/|f''(x)|: a gradient step where f'' <= 0"),
     (lambda d1, d2, x, lr: _safe_step(-d1, d2, x, lr), "the sign is flipped: both steps go against f'(x)"),
 ]
 
@@ -253,17 +236,10 @@ def _chain_rules(m):
 
 # Formulas a learner may reach instead, each with what it gets wrong (judged over every m at once).
 _WRONG_COUNTS = [
-    (
-        lambda m: m * (2 * m - 1),
-        "you gave every backward pass the whole chain, 2m - 1 operations; the pass for output k "
-        "reaches only output k's own graph, 2k - 1 operations",
-    ),
+    (lambda m: m * (2 * m - 1), "you gave every backward pass the whole chain"),
     (lambda m: 2 * m - 1, "that is one backward pass, the last output's; reverse mode runs one per output"),
     (lambda m: m, "that is the number of backward passes; each applies one rule per operation it reaches"),
-    (
-        lambda m: m * m + 2 * m - 1,
-        "you added the forward pass's 2m - 1 values; count only the backward rules",
-    ),
+    (lambda m: m * m + 2 * m - 1, "you added the forward pass's 2m - 1 values"),
     (
         lambda m: 2 * (2 * m - 1),
         "that is forward mode's cost (one pass, a value and a tangent per operation)",
