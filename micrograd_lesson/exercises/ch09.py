@@ -1,6 +1,7 @@
 """Chapter 9 exercises: the squared hinge's gradient, a buggy mini-batch sampler, cross-entropy."""
 
 import math
+from functools import partial
 
 import numpy as np
 
@@ -33,17 +34,11 @@ def _squared_hinge(scores, ys, factor=2, n=True, clip=True, inner=True):
 
 
 _HINGE_MISTAKES = [
-    (lambda s, y: _squared_hinge(s, y, factor=1), "the square's derivative brings down a factor 2"),
-    (lambda s, y: _squared_hinge(s, y, n=False), "the loss is a MEAN over the batch: divide by n"),
-    (
-        lambda s, y: _squared_hinge(s, y, inner=False),
-        "chain rule: the inside, 1 - y*s, has derivative -y with respect to s; multiply by it",
-    ),
+    (partial(_squared_hinge, factor=1), "the square's derivative brings down a factor 2"),
+    (partial(_squared_hinge, n=False), "the loss is a MEAN over the batch: divide by n"),
+    (partial(_squared_hinge, inner=False), "chain rule: the inside, 1 - y*s, has derivative -y"),
     (lambda s, y: [-g for g in _squared_hinge(s, y)], "the sign is flipped: raising y*s lowers the loss"),
-    (
-        lambda s, y: _squared_hinge(s, y, clip=False),
-        "points beyond the margin (y*s > 1) cost nothing, so their gradient is 0",
-    ),
+    (partial(_squared_hinge, clip=False), "points beyond the margin (y*s > 1) cost nothing: gradient 0"),
     (
         lambda s, y: [-y / len(s) if y * x < 1 else 0.0 for x, y in zip(s, y)],
         "that is the plain hinge's gradient; the square makes it grow with the distance 1 - y*s",

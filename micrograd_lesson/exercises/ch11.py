@@ -94,10 +94,7 @@ _QUADRATIC_MISTAKES = [  # (dx the learner may write, hint); A is never symmetri
     (lambda A, x: A @ x, "x is used twice, in x @ A and in A @ x: add the gradients of both uses"),
     (lambda A, x: A.T @ x, "x is used twice, in x @ A and in A @ x: add the gradients of both uses"),
     (lambda A, x: 2 * A @ x, "2 A x holds only when A is symmetric; the two uses of x give A x and A.T x"),
-    (
-        lambda A, x: 2 * A.T @ x,
-        "2 A.T x holds only when A is symmetric; the two uses of x give A x and A.T x",
-    ),
+    (lambda A, x: 2 * A.T @ x, "2 A.T x holds only when A is symmetric; the two uses give A x and A.T x"),
 ]
 
 
