@@ -2,39 +2,17 @@
 
 import math
 import random
+from functools import partial
 
 from ..engine import Value
 from ..nn import MLP, Module
-from ._core import Verdict, as_number, attempt, check, close, not_a_function, shown, solution
+from ._core import Verdict, attempt, check, shown, solution
+from ._shared import all_exact, judge, numbers, run_cases
 
 
 def _parameters(nin, nouts, biases=True):
     sizes = [nin] + list(nouts)
     return sum((a + biases) * b for a, b in zip(sizes, sizes[1:]))
-
-
-def _answers(fn, cases, what):
-    """fn(*case) for every case as numbers, or (None, hint) at the first that is not one."""
-    answers = []
-    for case in cases:
-        got, error = attempt(fn, *case)
-        value = as_number(got)
-        if error or value is None:
-            return None, f"{what}{case}: " + (error or f"return a number, got {shown(got)}")
-        answers.append(value)
-    return answers, None
-
-
-def _verdict(answers, cases, reference, mistakes, what):
-    """Right on every case, or the hint of the first known mistake that gives exactly these answers."""
-    want = [reference(*c) for c in cases]
-    if answers == want:
-        return Verdict(True)
-    for mistake, hint in mistakes:
-        if answers == [mistake(*c) for c in cases]:
-            return Verdict(False, hint)
-    i = next(i for i, (a, w) in enumerate(zip(answers, want)) if a != w)
-    return Verdict(False, f"{what}{cases[i]} gave {answers[i]:g}, expected {want[i]}")
 
 
 # ---- 1. the widest network a parameter budget allows ----
@@ -52,33 +30,27 @@ def _widest(nin, budget, count=_parameters, hidden=2, fits=int.__le__):
 _BUDGETS = [(2, 337), (2, 336), (3, 41), (2, 7), (5, 3), (10, 5000), (784, 100000)]
 
 _WIDTH_MISTAKES = [
-    (lambda nin, b: _widest(nin, b) + 1, "that width is one too many: it is the first that does NOT fit"),
+    (lambda nin, b: _widest(nin, b) + 1, "that width is one too many: the first that does NOT fit"),
+    (partial(_widest, fits=int.__lt__), "a network that uses the whole budget fits: <=, not <"),
     (
-        lambda nin, b: _widest(nin, b, fits=int.__lt__),
-        "a network that uses the whole budget fits: at most budget parameters, so <=, not <",
+        partial(_widest, count=partial(_parameters, biases=False)),
+        "count the biases: k inputs, k + 1 parameters",
     ),
-    (
-        lambda nin, b: _widest(nin, b, count=lambda n, o: _parameters(n, o, biases=False)),
-        "count the biases too: a neuron reading k inputs holds k + 1 parameters",
-    ),
-    (
-        lambda nin, b: _widest(nin, b, hidden=1),
-        "there are two hidden layers of width h: [h, h, 1], and the middle one holds h * (h + 1)",
-    ),
+    (partial(_widest, hidden=1), "there are two hidden layers of width h: [h, h, 1]"),
 ]
 
 
 @check("ch07.widest_hidden")
 def check_widest_hidden(widest_hidden):
     """widest_hidden(nin, budget): the largest h with len(MLP(nin, [h, h, 1]).parameters()) <= budget."""
-    if (wrong := not_a_function(widest_hidden, "widest_hidden")) is not None:
-        return wrong
-    answers, hint = _answers(widest_hidden, _BUDGETS, "widest_hidden")
-    if hint:
-        return Verdict(False, hint)
-    if any(a != round(a) for a in answers if abs(a) < 1e12):
-        return Verdict(False, "a width is a whole number: round the root of the quadratic down")
-    return _verdict(answers, _BUDGETS, _widest, _WIDTH_MISTAKES, "widest_hidden")
+    widths = run_cases(widest_hidden, "widest_hidden", _BUDGETS)
+
+    def otherwise(i):
+        if any(w != round(w) for w in widths if abs(w) < 1e12):
+            return "a width is a whole number: round the root of the quadratic down"
+        return f"widest_hidden{_BUDGETS[i]} gave {widths[i]:g}, expected {_widest(*_BUDGETS[i])}"
+
+    return judge(widths, _BUDGETS, _widest, _WIDTH_MISTAKES, otherwise=otherwise)
 
 
 @solution("ch07.widest_hidden")
@@ -104,21 +76,6 @@ def _leaky(x, slope=0.01, positive=True, negative=True):
     return [a * k] + [k * xi * flows for xi in x + [1.0]]
 
 
-def _neuron_run(neuron, params, x):
-    """(out, grads) of one call and backward, or (None, hint). Never raises."""
-    out, error = attempt(neuron, list(x))
-    if error:
-        return None, f"calling the neuron on {x} failed: {error}"
-    if not isinstance(out, Value) or as_number(out.data) is None:
-        return None, f"the neuron should return a Value, got {type(out).__name__} on {x}"
-    for p in params:
-        p.grad = 0.0
-    _, error = attempt(out.backward)
-    if error:
-        return None, f"out.backward() failed: {error}"
-    return [out.data] + [p.grad for p in params], None
-
-
 def _tanh_neuron(x):
     out, *_ = _leaky(x, slope=1.0)
     return [math.tanh(out)] + [(1 - math.tanh(out) ** 2) * xi for xi in x + [1.0]]
@@ -126,22 +83,36 @@ def _tanh_neuron(x):
 
 _NEURON_MISTAKES = [
     (_tanh_neuron, "no tanh here: positive pre-activations pass through unchanged"),
-    (lambda x: _leaky(x, slope=0.0), "that is a plain ReLU: a leaky one lets 0.01 * a through when a < 0"),
-    (lambda x: _leaky(x, slope=1.0), "a negative pre-activation must be scaled by 0.01"),
+    (partial(_leaky, slope=0.0), "that is a plain ReLU: a leaky one lets 0.01 * a through when a < 0"),
+    (partial(_leaky, slope=1.0), "a negative pre-activation must be scaled by 0.01"),
     (
-        lambda x: _leaky(x, positive=False),
-        "on the positive side no gradient reached the weights: return `a` itself there, not a new Value",
+        partial(_leaky, positive=False),
+        "on the positive side no gradient reached the weights: return `a` itself",
     ),
     (
-        lambda x: _leaky(x, negative=False),
-        "on the leaky side no gradient reached the weights: build 0.01 * a from `a`, not from a.data",
+        partial(_leaky, negative=False),
+        "on the leaky side no gradient reached the weights: build 0.01 * a from `a`",
     ),
     (
-        lambda x: _leaky(x, positive=False, negative=False),
-        "no gradient reached the weights: build the output from Value operations on `a` "
-        "(not from .data or float(...)) so backward() can follow it",
+        partial(_leaky, positive=False, negative=False),
+        "no gradient reached the weights: use Value operations on `a`",
     ),
 ]
+
+
+def _run_neuron(neuron, params):
+    """A case reader: [out, then every parameter's gradient] of neuron(x), or None."""
+
+    def run(x):
+        out = neuron(list(x))
+        if not isinstance(out, Value):
+            raise TypeError(f"the neuron should return a Value, got {type(out).__name__} on {x}")
+        for p in params:
+            p.grad = 0.0
+        out.backward()
+        return [out.data] + [p.grad for p in params]
+
+    return run
 
 
 @check("ch07.leaky_neuron")
@@ -150,41 +121,35 @@ def check_leaky_neuron(LeakyNeuron):
     if not isinstance(LeakyNeuron, type):
         return Verdict(False, "pass the class itself: check_leaky_neuron(LeakyNeuron)")
     neuron, error = attempt(LeakyNeuron, 3)
-    if error:
-        return Verdict(False, f"LeakyNeuron(3) failed: {error}")
-    if not callable(getattr(neuron, "zero_grad", None)):  # the chapter's Module or the package's
-        return Verdict(False, "make LeakyNeuron a subclass of Module, so it gets zero_grad() for free")
-    params, error = attempt(neuron.parameters)
-    if error or not isinstance(params, list) or len(params) != 4:
+    if error or not callable(getattr(neuron, "zero_grad", None)):  # the chapter's Module or the package's
         return Verdict(
-            False, f"LeakyNeuron(3).parameters() should be a list of 4 Values: {error or params!r}"
+            False, error or "make LeakyNeuron a subclass of Module, so it gets zero_grad() for free"
         )
-    if not all(isinstance(p, Value) for p in params):
-        return Verdict(False, "parameters() should list Values, so training can change them")
+    params, error = attempt(neuron.parameters)
+    if (
+        error
+        or not isinstance(params, list)
+        or len(params) != 4
+        or not all(isinstance(p, Value) for p in params)
+    ):
+        return Verdict(
+            False, f"LeakyNeuron(3).parameters() should be a list of 4 Values: {error or shown(params)}"
+        )
     for p, v in zip(params, _WEIGHTS):
         p.data = v
-    runs = []
-    for x in _INPUTS:
-        run, hint = _neuron_run(neuron, params, x)
-        if hint:
-            return Verdict(False, hint)
-        runs.append(run)
-
-    def same(reference):
-        return all(
-            close(g, w, rel=1e-9, abs_tol=1e-12)
-            for r, x in zip(runs, _INPUTS)
-            for g, w in zip(r, reference(x))
-        )
-
-    if same(_leaky):
-        return Verdict(True)
-    hint = next((h for mistake, h in _NEURON_MISTAKES if same(mistake)), None)
-    return Verdict(
-        False,
-        hint
-        or "with w = [0.5, -1, 2] and b = 0.1, compute a = w . x + b from the parameters (in the order "
-        "parameters() lists them), then return a when a > 0 and 0.01 * a otherwise",
+    runs = run_cases(
+        _run_neuron(neuron, params), "the neuron on", [(x,) for x in _INPUTS], read=numbers, want="a Value"
+    )
+    return judge(
+        runs,
+        [(x,) for x in _INPUTS],
+        _leaky,
+        _NEURON_MISTAKES,
+        same=all_exact,
+        otherwise=lambda i: (
+            "with w = [0.5, -1, 2] and b = 0.1, compute a = w . x + b from the parameters (in the order "
+            "parameters() lists them), then return a when a > 0 and 0.01 * a otherwise"
+        ),
     )
 
 
@@ -229,32 +194,31 @@ def _loss_nodes(nin, nouts, n, params=True, shared=True, wrapped=True, sum_zero=
 
 
 _NODE_MISTAKES = [
+    (partial(_loss_nodes, shared=False), "the parameters appear once, however many examples use them"),
+    (partial(_loss_nodes, params=False), "count the parameters too: they are leaves of the graph"),
     (
-        lambda *g: _loss_nodes(*g, shared=False),
-        "the parameters appear once, however many examples use them: all forward passes share them",
+        partial(_loss_nodes, wrapped=False),
+        "a float input becomes a new leaf Value each time it meets a weight",
     ),
-    (lambda *g: _loss_nodes(*g, params=False), "count the parameters too: they are leaves of the graph"),
-    (
-        lambda *g: _loss_nodes(*g, wrapped=False),
-        "a float input becomes a new leaf Value each time it meets a weight: once per first-layer neuron",
-    ),
-    (
-        lambda *g: _loss_nodes(*g, sum_zero=False),
-        "Python's sum() starts from 0: that 0 becomes a leaf, and adds one more +",
-    ),
-    (lambda *g: _loss_nodes(*g, tanh=False), "each hidden neuron ends with a tanh node"),
+    (partial(_loss_nodes, sum_zero=False), "Python's sum() starts from 0: one more leaf, and one more +"),
+    (partial(_loss_nodes, tanh=False), "each hidden neuron ends with a tanh node"),
 ]
 
 
 @check("ch07.count_loss_nodes")
 def check_count_loss_nodes(count_loss_nodes):
     """count_loss_nodes(nin, nouts, n_examples): nodes in the graph of the summed squared-error loss."""
-    if (wrong := not_a_function(count_loss_nodes, "count_loss_nodes")) is not None:
-        return wrong
-    answers, hint = _answers(count_loss_nodes, _LOSS_GRAPHS, "count_loss_nodes")
-    if hint:
-        return Verdict(False, hint)
-    return _verdict(answers, _LOSS_GRAPHS, _true_loss_node_count, _NODE_MISTAKES, "count_loss_nodes")
+    counts = run_cases(count_loss_nodes, "count_loss_nodes", _LOSS_GRAPHS)
+    return judge(
+        counts,
+        _LOSS_GRAPHS,
+        _true_loss_node_count,
+        _NODE_MISTAKES,
+        otherwise=lambda i: (
+            f"count_loss_nodes{_LOSS_GRAPHS[i]} gave {counts[i]:g}, "
+            f"expected {_true_loss_node_count(*_LOSS_GRAPHS[i])}"
+        ),
+    )
 
 
 @solution("ch07.count_loss_nodes")

@@ -1,41 +1,16 @@
 """Chapter 9 exercises: the squared hinge's gradient, a buggy mini-batch sampler, cross-entropy."""
 
 import math
+from functools import partial
 
 import numpy as np
 
 from ..engine import Value
 from ._core import Verdict, as_array, attempt, check, close, known_mistake, not_a_function, solution
+from ._shared import judge, run_cases
 
 _SCORES = [2.0, -1.0, 0.5, -3.0, 0.0, 0.7]
 _LABELS = [1, -1, -1, 1, 1, 1]
-
-
-def _run_loss(loss_fn, name):
-    """Call loss_fn on fresh score Values; return (loss, scores, hint)."""
-    scores = [Value(s, label=f"s{i}") for i, s in enumerate(_SCORES)]
-    loss, error = attempt(loss_fn, scores, list(_LABELS))
-    if error:
-        return None, scores, f"{name}(scores, ys) failed: {error}"
-    if not isinstance(loss, Value):
-        return None, scores, f"{name} should return a Value built from the scores, got {type(loss).__name__}"
-    _, error = attempt(loss.backward)
-    if error:
-        return None, scores, f"backward() through your loss failed: {error}"
-    return loss, scores, None
-
-
-def _compare_grads(scores, expected):
-    got = [s.grad for s in scores]
-    if all(close(g, e) for g, e in zip(got, expected)):
-        return None
-    if any(expected) and all(close(g, 2 * e) for g, e in zip(got, expected)):
-        return "every gradient came out twice as large: return the loss without calling backward() on it"
-    worst = max(range(len(got)), key=lambda i: abs(got[i] - expected[i]))
-    return (
-        f"the value is right but the gradients are not: d loss / d s{worst} is {got[worst]:.4f}, "
-        f"expected {expected[worst]:.4f}"
-    )
 
 
 # ---- 1. the squared hinge's gradient, derived ----
@@ -59,17 +34,11 @@ def _squared_hinge(scores, ys, factor=2, n=True, clip=True, inner=True):
 
 
 _HINGE_MISTAKES = [
-    (lambda s, y: _squared_hinge(s, y, factor=1), "the square's derivative brings down a factor 2"),
-    (lambda s, y: _squared_hinge(s, y, n=False), "the loss is a MEAN over the batch: divide by n"),
-    (
-        lambda s, y: _squared_hinge(s, y, inner=False),
-        "chain rule: the inside, 1 - y*s, has derivative -y with respect to s; multiply by it",
-    ),
+    (partial(_squared_hinge, factor=1), "the square's derivative brings down a factor 2"),
+    (partial(_squared_hinge, n=False), "the loss is a MEAN over the batch: divide by n"),
+    (partial(_squared_hinge, inner=False), "chain rule: the inside, 1 - y*s, has derivative -y"),
     (lambda s, y: [-g for g in _squared_hinge(s, y)], "the sign is flipped: raising y*s lowers the loss"),
-    (
-        lambda s, y: _squared_hinge(s, y, clip=False),
-        "points beyond the margin (y*s > 1) cost nothing, so their gradient is 0",
-    ),
+    (partial(_squared_hinge, clip=False), "points beyond the margin (y*s > 1) cost nothing: gradient 0"),
     (
         lambda s, y: [-y / len(s) if y * x < 1 else 0.0 for x, y in zip(s, y)],
         "that is the plain hinge's gradient; the square makes it grow with the distance 1 - y*s",
@@ -84,44 +53,40 @@ def _engine_grads(scores, ys):
     return [v.grad for v in values]
 
 
+def _same_array(got, want):
+    return got.shape == np.shape(want) and np.allclose(got, want, rtol=1e-9, atol=1e-12)
+
+
+def _hinge_hint(answers):
+    """Name one wrong point of a batch the notebook does not print, so the prediction stays the learner's."""
+    (scores, ys), got = _HINGE_BATCHES[1], answers[1]
+    want = _engine_grads(scores, ys)
+    for i, (s, y) in enumerate(zip(scores, ys)):
+        if not np.isclose(got[i], want[i]):
+            return (
+                f"with {len(scores)} points, the point with score {s} and label {y} should get "
+                f"{want[i]:.4f}, got {got[i]:.4f}"
+            )
+    return "right on one batch, wrong on another: does your rule use the batch's own size n?"
+
+
 @check("ch09.squared_hinge_grads")
 def check_squared_hinge_grads(squared_hinge_grads):
     """squared_hinge_grads(scores, ys): d/ds_i of the mean of max(0, 1 - y*s)**2, from floats."""
-    if (wrong := not_a_function(squared_hinge_grads, "squared_hinge_grads")) is not None:
-        return wrong
-    answers = []
-    for scores, ys in _HINGE_BATCHES:
-        got, error = attempt(squared_hinge_grads, list(scores), list(ys))
-        grads = as_array(got)
-        if error or grads is None or grads.shape != (len(scores),):
-            return Verdict(
-                False, f"for scores {scores}: " + (error or f"return one number per score, got {got!r}"[:120])
-            )
-        answers.append(grads)
-
-    def matches(reference):
-        return all(
-            np.allclose(a, reference(s, y), rtol=1e-9, atol=1e-12)
-            for a, (s, y) in zip(answers, _HINGE_BATCHES)
-        )
-
-    if matches(_engine_grads):
-        return Verdict(True)
-    hint = next((h for mistake, h in _HINGE_MISTAKES if matches(mistake)), None)
-    if hint:
-        return Verdict(False, hint)
-    # Name one wrong point of a batch the notebook does not print, so the prediction stays the learner's.
-    scores, ys = _HINGE_BATCHES[1]
-    want = _engine_grads(scores, ys)
-    i = next((i for i, (a, w) in enumerate(zip(answers[1], want)) if not np.isclose(a, w)), None)
-    if i is None:
-        return Verdict(
-            False, "right on one batch, wrong on another: does your rule use the batch's own size n?"
-        )
-    return Verdict(
-        False,
-        f"with {len(scores)} points, the point with score {scores[i]} and label {ys[i]} should get "
-        f"{want[i]:.4f}, got {answers[1][i]:.4f}",
+    grads = run_cases(
+        squared_hinge_grads,
+        "squared_hinge_grads",
+        _HINGE_BATCHES,
+        read=as_array,
+        want="one number per score",
+        where=lambda batch: f"for scores {batch[0]}",
+    )
+    if not isinstance(grads, Verdict) and any(
+        g.shape != (len(s),) for g, (s, _) in zip(grads, _HINGE_BATCHES)
+    ):
+        return Verdict(False, "return one number per score, in a list or an array")
+    return judge(
+        grads, _HINGE_BATCHES, _engine_grads, _HINGE_MISTAKES, _same_array, lambda i: _hinge_hint(grads)
     )
 
 
@@ -213,14 +178,21 @@ def check_bce_loss(bce_loss):
     with p = sigmoid(s) and t = (y + 1) / 2, as a Value."""
     if (wrong := not_a_function(bce_loss, "bce_loss")) is not None:
         return wrong
-    n = len(_SCORES)
+    scores = [Value(s, label=f"s{i}") for i, s in enumerate(_SCORES)]
+    loss, error = attempt(bce_loss, scores, list(_LABELS))
+    if error or not isinstance(loss, Value):
+        return Verdict(
+            False,
+            f"bce_loss(scores, ys) failed: {error}"
+            if error
+            else f"bce_loss should return a Value built from the scores, got {type(loss).__name__}",
+        )
+    n, (_, error) = len(_SCORES), attempt(loss.backward)
+    if error:
+        return Verdict(False, f"backward() through your loss failed: {error}")
     per_example = [math.log(1 + math.exp(-y * s)) for s, y in zip(_SCORES, _LABELS)]
     expected = sum(per_example) / n
-    loss, scores, hint = _run_loss(bce_loss, "bce_loss")
-    if hint:
-        return Verdict(False, hint)
-    value = loss.data
-    if not close(value, expected):
+    if not close(loss.data, expected):
         unconverted = -sum(  # the labels used as targets without turning -1 into 0
             y * math.log(_sigmoid(s)) + (1 - y) * math.log(1 - _sigmoid(s)) for s, y in zip(_SCORES, _LABELS)
         )
@@ -229,11 +201,22 @@ def check_bce_loss(bce_loss):
             (-expected, "the sign is flipped: the loss is MINUS the mean log-probability of the right class"),
             (unconverted / n, "turn the labels -1/+1 into targets 0/1 first: t = (y + 1) / 2"),
         ]
-        hint = known_mistake(value, mistakes) or f"the loss should be {expected:.4f}, got {value:.4f}"
+        hint = known_mistake(loss.data, mistakes) or f"the loss should be {expected:.4f}, got {loss.data:.4f}"
         return Verdict(False, f"for scores {_SCORES} and labels {_LABELS}: {hint}")
-    grads = [(_sigmoid(s) - (y + 1) / 2) / n for s, y in zip(_SCORES, _LABELS)]
-    hint = _compare_grads(scores, grads)
-    return Verdict(hint is None, hint or "")
+    got = [s.grad for s in scores]
+    want = [(_sigmoid(s) - (y + 1) / 2) / n for s, y in zip(_SCORES, _LABELS)]
+    if all(map(close, got, want)):
+        return Verdict(True)
+    if all(close(g, 2 * w) for g, w in zip(got, want)):
+        return Verdict(
+            False, "every gradient came out twice as large: return the loss without calling backward() on it"
+        )
+    i = max(range(n), key=lambda i: abs(got[i] - want[i]))
+    return Verdict(
+        False,
+        f"the value is right but the gradients are not: d loss / d s{i} is {got[i]:.4f}, "
+        f"expected {want[i]:.4f}",
+    )
 
 
 @solution("ch09.bce_loss")

@@ -1,27 +1,21 @@
 """Chapter 10 exercises: a buggy momentum step, a stability limit, Adam under a constant gradient."""
 
 import math
+from functools import partial
 
 from ..engine import Value
 from ..optim import SGD, Adam
-from ._core import Verdict, as_number, attempt, check, close, not_a_function, solution
+from ._core import Verdict, check, close, solution
+from ._shared import all_exact, judge, numbers, run_cases
 
 # Gradients that change size and sign, so that every slip shows within six steps.
 _GRADS = [1.0, 2.0, -2.0, 0.5, 3.0, 0.01]
 
 
-def _pair(result):
-    """`result` as two floats, or None. Never raises."""
-    if not isinstance(result, (tuple, list)) or len(result) != 2:
-        return None
-    values = tuple(as_number(r) for r in result)
-    return None if None in values else values
-
-
 # ---- 1. find the bugs in a momentum step ----
 
 
-def _momentum(p, v, g, lr, mu, slips=()):
+def _momentum(p, v, g, slips=(), lr=0.1, mu=0.9):
     """One step of PyTorch's momentum rule, with the named slips made."""
     if "plain" in slips:
         return p - lr * g, v
@@ -36,80 +30,62 @@ def _momentum(p, v, g, lr, mu, slips=()):
 
 _MOMENTUM_MISTAKES = [
     (
-        ("old v", "mu on g"),
+        partial(_momentum, slips=("old v", "mu on g")),
         "two slips: p moves by the OLD velocity (update v first), and mu shrinks today's gradient "
         "too (v = mu*v + g)",
     ),
-    (("old v",), "p moved by the old velocity: update v first, then move p with the new one"),
-    (("mu on g",), "mu*(v + g) shrinks today's gradient too: only the old velocity decays, v = mu*v + g"),
-    (("average",), "you scaled g by (1 - mu); PyTorch's rule adds g as it is: v = mu*v + g"),
-    (("raw g",), "p moved by the raw gradient: move it by the velocity, p - lr*v"),
-    (("nesterov",), "that is Nesterov's look-ahead step; the plain rule moves by the new velocity"),
-    (("swapped",), "the two numbers are swapped: return (new_p, new_v)"),
-    (
-        ("lr in v",),
-        "you kept the step itself as the velocity (v = mu*v - lr*g, p + v); PyTorch's velocity "
-        "leaves lr out: v = mu*v + g, then p - lr*v",
-    ),
-    (("plain",), "the velocity never changes: update it, v = mu*v + g, and move p by it"),
-    (("uphill",), "p moved uphill: subtract, p - lr*v"),
+    (partial(_momentum, slips=("old v",)), "p moved by the old velocity: update v first, then move p"),
+    (partial(_momentum, slips=("mu on g",)), "mu*(v + g) shrinks today's gradient too: v = mu*v + g"),
+    (partial(_momentum, slips=("average",)), "you scaled g by (1 - mu); PyTorch's rule: v = mu*v + g"),
+    (partial(_momentum, slips=("raw g",)), "p moved by the raw gradient: move it by the velocity, p - lr*v"),
+    (partial(_momentum, slips=("nesterov",)), "that is Nesterov's look-ahead step; move by the new velocity"),
+    (partial(_momentum, slips=("swapped",)), "the two numbers are swapped: return (new_p, new_v)"),
+    (partial(_momentum, slips=("lr in v",)), "you kept the step itself as the velocity: v = mu*v + g"),
+    (partial(_momentum, slips=("plain",)), "the velocity never changes: update it, v = mu*v + g"),
+    (partial(_momentum, slips=("uphill",)), "p moved uphill: subtract, p - lr*v"),
 ]
 
 
-def _momentum_run(step, lr=0.1, mu=0.9):
-    """The (p, v) pairs of six steps fed back into `step`, or (None, hint). Never raises."""
-    p, v, out = 1.0, 0.0, []
-    for t, g in enumerate(_GRADS, start=1):
-        result, error = attempt(step, p, v, g, lr, mu)
-        pair = _pair(result)
-        if error or pair is None:
-            return None, f"at step {t}: " + (error or "return two numbers (new_p, new_v)")
-        out.append(pair)
-        p, v = pair  # fed back as given, so a later step cannot hide an earlier slip
-    return out, None
+def _two(result):
+    values = numbers(result)
+    return values if values is not None and len(values) == 2 else None
+
+
+def _sgd_step(p, v, g):
+    """The reference: one step of the package's SGD from position p and velocity v."""
+    param = Value(p)
+    opt = SGD([param], lr=0.1, momentum=0.9)
+    opt.velocity[0], param.grad = v, g
+    opt.step()
+    return [param.data, opt.velocity[0]]
 
 
 @check("ch10.momentum_step")
 def check_momentum_step(momentum_step):
     """momentum_step(p, v, g, lr, mu) -> (new_p, new_v), the rule torch.optim.SGD uses."""
-    if (wrong := not_a_function(momentum_step, "momentum_step")) is not None:
-        return wrong
-    mine, hint = _momentum_run(momentum_step)
-    if hint:
-        return Verdict(False, hint)
-    reference, want = Value(1.0), []
-    opt = SGD([reference], lr=0.1, momentum=0.9)
+    # Six steps, each fed the learner's own previous (p, v), so a later step cannot hide an
+    # earlier slip; every step is judged from where the learner stood.
+    cases, pairs, p, v = [], [], 1.0, 0.0
     for g in _GRADS:
-        reference.grad = g
-        opt.step()
-        want.append((reference.data, opt.velocity[0]))
-    bad = [t for t, (got, ok) in enumerate(zip(mine, want)) if not all(map(_same, got, ok))]
-    if not bad:
-        return Verdict(True)
-    for slips, hint in _MOMENTUM_MISTAKES:
-        if _same_run(mine, slips):
-            return Verdict(False, hint)
-    (p, v), (p_ok, v_ok) = mine[bad[0]], want[bad[0]]
-    return Verdict(
-        False,
-        f"at step {bad[0] + 1} (g = {_GRADS[bad[0]]}) p should be {p_ok:.6f} and v {v_ok:.6f}, "
-        f"got {p:.6f} and {v:.6f}: v = mu*v + g, then p = p - lr*v",
+        pair = run_cases(
+            momentum_step, "momentum_step", [(p, v, g, 0.1, 0.9)], _two, "two numbers (new_p, new_v)"
+        )
+        if isinstance(pair, Verdict):
+            return pair
+        cases.append((p, v, g))
+        pairs += pair
+        p, v = pair[0]
+    return judge(
+        pairs,
+        cases,
+        _sgd_step,
+        _MOMENTUM_MISTAKES,
+        same=all_exact,
+        otherwise=lambda t: (
+            "at step {} p should be {:.6f} and v {:.6f}, got {:.6f} and {:.6f}: v = mu*v + g, "
+            "then p = p - lr*v".format(t + 1, *_sgd_step(*cases[t]), *pairs[t])
+        ),
     )
-
-
-def _same(a, b):
-    return close(a, b, rel=1e-9, abs_tol=1e-12)
-
-
-def _same_run(mine, slips):
-    """Does the learner's run match the rule with these slips, step for step, from the same start?"""
-    p, v = 1.0, 0.0
-    for g, got in zip(_GRADS, mine):
-        want = _momentum(p, v, g, 0.1, 0.9, slips)
-        if not all(map(_same, got, want)):
-            return False
-        p, v = got
-    return True
 
 
 @solution("ch10.momentum_step")
@@ -130,51 +106,29 @@ def _ema_limit(lam, mu):
 
 
 _LIMIT_MISTAKES = [
-    (
-        lambda lam, mu: 2 * (1 + mu) / lam,
-        "2(1 + mu)/lambda is the limit of PyTorch's form v = mu*v + g; here the gradient enters "
-        "scaled by (1 - mu), so the same step needs a rate 1/(1 - mu) times larger",
-    ),
+    (lambda lam, mu: 2 * (1 + mu) / lam, "that is PyTorch's form's limit; here g is scaled by 1 - mu"),
     (
         lambda lam, mu: 2 / lam,
         "2/lambda is plain descent's limit; the velocity lets a larger rate stay stable",
     ),
-    (
-        lambda lam, mu: 2 / ((1 - mu) * lam),
-        "close: the limit has a factor (1 + mu) as well, from the root r = -1 of the recurrence",
-    ),
-    (
-        lambda lam, mu: 1 / _ema_limit(lam, mu),
-        "you returned its reciprocal: rates above the limit diverge, so it is 2(...)/lambda",
-    ),
+    (lambda lam, mu: 2 / ((1 - mu) * lam), "close: the limit has a factor (1 + mu) as well"),
+    (lambda lam, mu: 1 / _ema_limit(lam, mu), "you returned its reciprocal: rates above the limit diverge"),
 ]
 
 
 @check("ch10.stability_limit")
 def check_stability_limit(largest_rate):
     """largest_rate(lam, mu): the rate above which the averaged form of momentum diverges."""
-    if (wrong := not_a_function(largest_rate, "largest_rate")) is not None:
-        return wrong
-    answers = []
-    for lam, mu in _CASES:
-        got, error = attempt(largest_rate, lam, mu)
-        if error or as_number(got) is None:
-            return Verdict(False, f"largest_rate({lam}, {mu}): " + (error or f"return a number, got {got!r}"))
-        answers.append(as_number(got))
-
-    def matches(rule):
-        return all(close(a, rule(*case), rel=1e-9) for a, case in zip(answers, _CASES))
-
-    if matches(_ema_limit):
-        return Verdict(True)
-    hint = next((h for rule, h in _LIMIT_MISTAKES if matches(rule)), None)
-    (lam, mu), value = next((c, a) for c, a in zip(_CASES, answers) if not close(a, _ema_limit(*c), rel=1e-9))
-    return Verdict(
-        False,
-        f"for lambda = {lam}, mu = {mu}: "
-        + (
-            hint
-            or f"the limit should be {_ema_limit(lam, mu):.6g}, got {value:.6g}; set r = -1 in the recurrence"
+    rates = run_cases(largest_rate, "largest_rate", _CASES)
+    return judge(
+        rates,
+        _CASES,
+        _ema_limit,
+        _LIMIT_MISTAKES,
+        where=lambda i: "for lambda = {}, mu = {}: ".format(*_CASES[i]),
+        otherwise=lambda i: (
+            f"the limit should be {_ema_limit(*_CASES[i]):.6g}, got {rates[i]:.6g}; "
+            "set r = -1 in the recurrence"
         ),
     )
 
@@ -219,23 +173,14 @@ def _uncorrected(g, t, lr):
 
 _ADAM_MISTAKES = [
     (_uncorrected, "without bias correction: the hats divide m and v by (1 - beta**t), and then?"),
-    (
-        lambda g, t, lr: -lr * math.copysign(1.0, g),
-        "almost: that ignores eps, which matters when |g| is as small as eps (try g = 1e-8)",
-    ),
-    (
-        lambda g, t, lr: -lr * g / math.sqrt(g * g + _EPS),
-        "eps goes outside the square root: sqrt(v_hat) + eps (it matters when |g| is near eps)",
-    ),
+    (lambda g, t, lr: -lr * math.copysign(1.0, g), "almost: that ignores eps (try g = 1e-8)"),
+    (lambda g, t, lr: -lr * g / math.sqrt(g * g + _EPS), "eps goes outside the square root"),
     (lambda g, t, lr: lr * g / (abs(g) + _EPS), "the sign is flipped: p moves against the gradient"),
     (
         lambda g, t, lr: -lr * g,
         "that is plain gradient descent's step; Adam divides by the gradient's typical size",
     ),
-    (
-        lambda g, t, lr: -lr * g / (g * g + _EPS),
-        "divide by the square ROOT of v_hat (plus eps), not by v_hat",
-    ),
+    (lambda g, t, lr: -lr * g / (g * g + _EPS), "divide by the square ROOT of v_hat"),
 ]
 
 
@@ -243,33 +188,19 @@ _ADAM_MISTAKES = [
 def check_adam_constant_step(adam_constant_step):
     """adam_constant_step(g, t, lr): p_t - p_(t-1) of Adam (betas 0.9, 0.999, eps 1e-8) after t steps of
     the same gradient g."""
-    if (wrong := not_a_function(adam_constant_step, "adam_constant_step")) is not None:
-        return wrong
-    answers = []
-    for g, t, lr in _ADAM_CASES:
-        got, error = attempt(adam_constant_step, g, t, lr)
-        if error or as_number(got) is None:
-            return Verdict(False, f"adam_constant_step({g}, {t}, {lr}): " + (error or "return a number"))
-        answers.append(as_number(got))
-
-    def matches(rule):
-        return all(close(a, rule(*c), rel=1e-9, abs_tol=1e-15) for a, c in zip(answers, _ADAM_CASES))
-
-    if matches(_adam_change):
-        return Verdict(True)
-    hint = next((h for rule, h in _ADAM_MISTAKES if matches(rule)), None)
-    if hint:
-        return Verdict(False, hint)
-    i = next(
-        i
-        for i, c in enumerate(_ADAM_CASES)
-        if not close(answers[i], _adam_change(*c), rel=1e-9, abs_tol=1e-15)
-    )
-    g, t, lr = _ADAM_CASES[i]
-    return Verdict(
-        False,
-        f"with g = {g} at step t = {t} and lr = {lr}, Adam moves p by {_adam_change(g, t, lr):.12g}, "
-        f"got {answers[i]:.12g}: work out m_hat and v_hat for a gradient that never changes",
+    steps = run_cases(adam_constant_step, "adam_constant_step", _ADAM_CASES)
+    return judge(
+        steps,
+        _ADAM_CASES,
+        _adam_change,
+        _ADAM_MISTAKES,
+        same=lambda a, b: close(a, b, rel=1e-9, abs_tol=1e-15),
+        otherwise=lambda i: (
+            "with g = {}, at step t = {} and lr = {}, Adam moves p by {:.12g}, got {:.12g}: work out "
+            "m_hat and v_hat for a gradient that never changes".format(
+                *_ADAM_CASES[i], _adam_change(*_ADAM_CASES[i]), steps[i]
+            )
+        ),
     )
 
 

@@ -4,7 +4,8 @@ backward, and the cost of a recursive backward on stacked diamonds."""
 import numpy as np
 
 from ..tensor import _unbroadcast
-from ._core import Verdict, as_array, as_number, attempt, check, not_a_function, solution
+from ._core import Verdict, as_array, attempt, check, not_a_function, solution
+from ._shared import judge, run_cases
 
 
 def _same(got, want):
@@ -93,10 +94,7 @@ _QUADRATIC_MISTAKES = [  # (dx the learner may write, hint); A is never symmetri
     (lambda A, x: A @ x, "x is used twice, in x @ A and in A @ x: add the gradients of both uses"),
     (lambda A, x: A.T @ x, "x is used twice, in x @ A and in A @ x: add the gradients of both uses"),
     (lambda A, x: 2 * A @ x, "2 A x holds only when A is symmetric; the two uses of x give A x and A.T x"),
-    (
-        lambda A, x: 2 * A.T @ x,
-        "2 A.T x holds only when A is symmetric; the two uses of x give A x and A.T x",
-    ),
+    (lambda A, x: 2 * A.T @ x, "2 A.T x holds only when A is symmetric; the two uses give A x and A.T x"),
 ]
 
 
@@ -165,40 +163,31 @@ def _counted_visits(k):
     return calls
 
 
+# Formulas a learner may reach instead; each is named only when it gives every answer, not where
+# two formulas happen to meet.
+_VISIT_MISTAKES = [
+    (
+        lambda k: 3 * k + 1,
+        "3k + 1 is the number of nodes, what the topological backward visits; recursion visits more",
+    ),
+    (lambda k: 2**k, "2**k counts the paths to x alone; the nodes above x are reached by many paths too"),
+]
+
+
 @check("ch11.recursive_visits")
 def check_recursive_visits(recursive_visits):
     """recursive_visits(k) -> how many calls recursive_backward makes on diamonds(k)."""
-    if (wrong := not_a_function(recursive_visits, "your recursive_visits function")) is not None:
-        return wrong
-    answers = {}
-    for k in range(0, 13):
-        result, error = attempt(recursive_visits, k)
-        if error:
-            return Verdict(False, f"recursive_visits({k}) failed: {error}")
-        got = as_number(result)
-        if got is None:
-            return Verdict(
-                False, f"recursive_visits({k}) should return a number, got {type(result).__name__}"
-            )
-        answers[k] = got
-    wrong = [k for k in answers if answers[k] != _counted_visits(k)]
-    if not wrong:
-        return Verdict(True)
-    # Name a mistake only when the formula makes it at every k, not where two formulas happen to meet.
-    if all(answers[k] == 3 * k + 1 for k in answers):
-        return Verdict(
-            False,
-            "3k + 1 is the number of nodes, what the topological backward visits; recursion visits more",
-        )
-    if all(answers[k] == 2**k for k in answers):
-        return Verdict(
-            False, "2**k counts the paths to x alone; the nodes above x are reached by many paths too"
-        )
-    k = wrong[0]
-    return Verdict(
-        False,
-        f"for k = {k} the recursive backward makes {_counted_visits(k)} calls, "
-        f"your formula gives {answers[k]:g}",
+    cases = [(k,) for k in range(13)]
+    calls = run_cases(recursive_visits, "your recursive_visits function", cases)
+    return judge(
+        calls,
+        cases,
+        _counted_visits,
+        _VISIT_MISTAKES,
+        otherwise=lambda k: (
+            f"for k = {k} the recursive backward makes {_counted_visits(k)} calls, "
+            f"your formula gives {calls[k]:g}"
+        ),
     )
 
 

@@ -3,9 +3,11 @@ a reverse-mode Jacobian's cost."""
 
 import collections
 import math
+from functools import partial
 
 from ..engine import Value, grad
-from ._core import Verdict, as_number, attempt, check, not_a_function, shown, solution
+from ._core import Verdict, as_number, attempt, check, shown, solution
+from ._shared import all_exact, judge, numbers, run_cases
 
 # ---- 13.1 a dual rule not shown: a ** b with both carrying a tangent ----
 
@@ -34,16 +36,12 @@ _POW_CASES = [
 
 _POW_MISTAKES = [
     (
-        lambda a, b: _pow_rule(a, b, exponent=False),
+        partial(_pow_rule, exponent=False),
         "that is the power rule alone, right when only the base moves; the exponent's tangent "
         "counts too: d(u**v) = v u**(v-1) du + u**v ln(u) dv",
     ),
-    (
-        lambda a, b: _pow_rule(a, b, base=False),
-        "that is the exponential rule alone, right when only the exponent moves; "
-        "the base's tangent counts too",
-    ),
-    (lambda a, b: _pow_rule(a, b, log=False), "d(u**v)/dv is u**v times ln(u): write u**v as exp(v ln u)"),
+    (partial(_pow_rule, base=False), "that is the exponential rule alone; the base's tangent counts too"),
+    (partial(_pow_rule, log=False), "d(u**v)/dv is u**v times ln(u): write u**v as exp(v ln u)"),
 ]
 
 
@@ -56,48 +54,31 @@ def _dual_class(fn):
 @check("ch13.dual_pow")
 def check_dual_pow(dual_pow):
     """dual_pow(a, b) returns the Dual a ** b, exact in both val and dot, when both a and b carry tangents."""
-    if (problem := not_a_function(dual_pow, "your dual_pow function")) is not None:
-        return problem
-    cls, answers = _dual_class(dual_pow), []
-    for a, b in _POW_CASES:
-        got, error = attempt(dual_pow, cls(*a), cls(*b))
-        pair = (
-            (as_number(getattr(got, "val", None)), as_number(getattr(got, "dot", None)))
-            if error is None
-            else ()
-        )
-        if error or None in pair:
-            return Verdict(
-                False, f"for a = Dual{a}, b = Dual{b}: " + (error or "return a Dual (with .val and .dot)")
-            )
-        answers.append(pair)
+    cls = _dual_class(dual_pow)
+    calls = [(cls(*a), cls(*b)) for a, b in _POW_CASES]
+    duals = run_cases(
+        dual_pow,
+        "your dual_pow function",
+        calls,
+        read=lambda got: numbers([getattr(got, "val", None), getattr(got, "dot", None)]),
+        want="a Dual (with .val and .dot)",
+        where=lambda call: "for a = Dual{}, b = Dual{}".format(
+            *_POW_CASES[[id(c) for c in calls].index(id(call))]
+        ),
+    )
 
-    def matches(rule):
-        return all(
-            math.isclose(g, w, rel_tol=1e-12, abs_tol=1e-12)
-            for got, c in zip(answers, _POW_CASES)
-            for g, w in zip(got, rule(*c))
+    def otherwise(i):
+        (a, b), (val, dot) = _POW_CASES[i], duals[i]
+        want_val, want_dot = _pow_rule(a, b)
+        if not math.isclose(val, want_val, rel_tol=1e-12):
+            return f"for a = Dual{a}, b = Dual{b} the value a.val ** b.val is {want_val:g}, got {val!r}"
+        nudged = ": close but not exact, as nudging would be; derive the rule"
+        return f"for a = Dual{a}, b = Dual{b} the tangent is {want_dot:.12g}, got {dot:.12g}" + (
+            nudged if math.isclose(dot, want_dot, rel_tol=1e-4) else ""
         )
 
-    if matches(_pow_rule):
-        return Verdict(True)
-    hint = next((h for rule, h in _POW_MISTAKES if matches(rule)), None)
-    if hint:
-        return Verdict(False, hint)
-    for got, (a, b) in zip(answers, _POW_CASES):
-        want = _pow_rule(a, b)
-        if not math.isclose(got[0], want[0], rel_tol=1e-12):
-            return Verdict(
-                False, f"for a = Dual{a}, b = Dual{b} the value a.val ** b.val is {want[0]:g}, got {got[0]!r}"
-            )
-        if not math.isclose(got[1], want[1], rel_tol=1e-12, abs_tol=1e-12):
-            close_ = math.isclose(got[1], want[1], rel_tol=1e-4)
-            return Verdict(
-                False,
-                f"for a = Dual{a}, b = Dual{b} the tangent is {want[1]:.12g}, got {got[1]:.12g}"
-                + (": close but not exact, as nudging would be; derive the rule" if close_ else ""),
-            )
-    return Verdict(False, "compare your rule with d(u**v) = v u**(v-1) du + u**v ln(u) dv")
+    same = partial(all_exact, rel=1e-12)
+    return judge(duals, _POW_CASES, _pow_rule, _POW_MISTAKES, same=same, otherwise=otherwise)
 
 
 @solution("ch13.dual_pow")
@@ -123,24 +104,32 @@ def _truth(n, m):
 def check_cheaper_mode(cheaper_mode):
     """cheaper_mode(n, m) for f: R^n -> R^m returns (mode, factor): the mode with fewer passes, and how many
     times fewer ("either", 1.0 on a tie)."""
-    if (problem := not_a_function(cheaper_mode, "your cheaper_mode function")) is not None:
-        return problem
-    for n, m in _SHAPES:
+    answers = run_cases(
+        cheaper_mode,
+        "your cheaper_mode function",
+        _SHAPES,
+        read=lambda got: got if isinstance(got, tuple) and len(got) == 2 else None,
+        want="a pair (mode, factor)",
+        where=lambda shape: "for f: R^{} -> R^{}".format(*shape),
+    )
+    if isinstance(answers, Verdict):
+        return answers
+    for (n, m), (mode, factor) in zip(_SHAPES, answers):
         (want_mode, want_factor), shape = _truth(n, m), f"for f: R^{n} -> R^{m}"
-        got, error = attempt(cheaper_mode, n, m)
-        if error or not isinstance(got, tuple) or len(got) != 2:
-            return Verdict(False, f"{shape}: " + (error or f"return a pair (mode, factor); got {shown(got)}"))
-        mode, factor = got[0], as_number(got[1])
         if not isinstance(mode, str) or mode not in ("forward", "reverse", "either"):
             return Verdict(False, f"the mode is 'forward', 'reverse' or 'either'; got {shown(mode)}")
-        if mode != want_mode and want_mode == "either":
-            passes = "one pass" if n == 1 else f"{n} passes"
-            return Verdict(False, f"{shape} both modes need {passes}: answer ('either', 1.0)")
         if mode != want_mode:
-            passes = f"forward mode needs one pass per input ({n}), reverse mode one per output ({m})"
-            return Verdict(False, f"{shape} you chose {mode}: {passes}")
-        if factor is None or not math.isclose(factor, want_factor, rel_tol=1e-9):
-            upside_down = factor is not None and math.isclose(factor, 1 / want_factor, rel_tol=1e-9)
+            passes = "one pass" if n == 1 else f"{n} passes"
+            return Verdict(
+                False,
+                f"{shape} both modes need {passes}: answer ('either', 1.0)"
+                if want_mode == "either"
+                else f"{shape} you chose {mode}: forward mode needs one pass per input ({n}), "
+                f"reverse mode one per output ({m})",
+            )
+        number = as_number(factor)
+        if number is None or not math.isclose(number, want_factor, rel_tol=1e-9):
+            upside_down = number is not None and math.isclose(number, 1 / want_factor, rel_tol=1e-9)
             return Verdict(
                 False,
                 f"{shape} {want_mode} mode is right; "
@@ -148,7 +137,7 @@ def check_cheaper_mode(cheaper_mode):
                     "the factor is upside down: slower passes / faster passes"
                     if upside_down
                     else f"the factor is how many times fewer passes it needs ({max(n, m)} / {min(n, m)}), "
-                    f"got {shown(got[1])}"
+                    f"got {shown(factor)}"
                 ),
             )
     return Verdict(True)
@@ -189,23 +178,10 @@ def _safe_step(d1, d2, x, lr, newton_when=lambda d2: d2 > 0):
 
 
 _NEWTON_MISTAKES = [
-    (
-        lambda d1, d2, x, lr: x - d1 / d2,
-        "that is Newton's step everywhere: where f''(x) < 0 it heads for the top of a hump",
-    ),
-    (
-        lambda d1, d2, x, lr: x - lr * d1,
-        "that is a gradient step everywhere: take Newton's step where f''(x) > 0",
-    ),
-    (
-        lambda d1, d2, x, lr: _safe_step(d1, d2, x, lr, newton_when=lambda d2: d2 < 0),
-        "the test is the wrong way round: Newton's parabola has a lowest point only where f''(x) > 0",
-    ),
-    (
-        lambda d1, d2, x, lr: x - d1 / abs(d2),
-        "dividing by |f''(x)| also goes downhill, but this exercise asks for a gradient step of rate lr "
-        "where f''(x) <= 0",
-    ),
+    (lambda d1, d2, x, lr: x - d1 / d2, "that is Newton's step everywhere: where f''(x) < 0 it climbs"),
+    (lambda d1, d2, x, lr: x - lr * d1, "that is a gradient step everywhere: take Newton's where f''(x) > 0"),
+    (partial(_safe_step, newton_when=lambda d2: d2 < 0), "the test is the wrong way round"),
+    (lambda d1, d2, x, lr: x - d1 / abs(d2), "not x - f'/|f''(x)|: a gradient step where f'' <= 0"),
     (lambda d1, d2, x, lr: _safe_step(-d1, d2, x, lr), "the sign is flipped: both steps go against f'(x)"),
 ]
 
@@ -213,43 +189,27 @@ _NEWTON_MISTAKES = [
 @check("ch13.safe_newton_step")
 def check_safe_newton_step(safe_newton_step):
     """safe_newton_step(f, x, lr): Newton's step where f''(x) > 0, else x - lr * f'(x); exact derivatives."""
-    if (problem := not_a_function(safe_newton_step, "your safe_newton_step function")) is not None:
-        return problem
-    answers = []
-    for text, f, x, _, _ in _NEWTON_CASES:
-        got, error = attempt(safe_newton_step, f, x, _LR)
-        number = as_number(got.data if isinstance(got, Value) else got)
-        if error or number is None:
-            return Verdict(
-                False, f"for f(x) = {text}: " + (error or f"return the next x as a number, got {shown(got)}")
-            )
-        answers.append(number)
+    steps = run_cases(
+        safe_newton_step,
+        "your safe_newton_step function",
+        [(f, x, _LR) for _, f, x, _, _ in _NEWTON_CASES],
+        read=lambda got: as_number(got.data if isinstance(got, Value) else got),
+        want="the next x as a number",
+        where=lambda case: f"for f(x) = {next(t for t, f, *_ in _NEWTON_CASES if f is case[0])}",
+    )
+    cases = [(d1, d2, x, _LR) for _, _, x, d1, d2 in _NEWTON_CASES]
 
-    def matches(rule):
-        return all(
-            math.isclose(a, rule(d1, d2, x, _LR), rel_tol=1e-10, abs_tol=1e-12)
-            for a, (_, _, x, d1, d2) in zip(answers, _NEWTON_CASES)
+    def otherwise(i):
+        want, nudged = (
+            _safe_step(*cases[i]),
+            ": near but not exact, as nudging would be; take both derivatives with grad()",
+        )
+        return f"for f(x) = {_NEWTON_CASES[i][0]} the next x is {want:.10f}, got {steps[i]:.10f}" + (
+            nudged if math.isclose(steps[i], want, rel_tol=1e-4) else ""
         )
 
-    if matches(_safe_step):
-        return Verdict(True)
-    hint = next((h for rule, h in _NEWTON_MISTAKES if matches(rule)), None)
-    if hint:
-        return Verdict(False, hint)
-    for a, (text, _, x, d1, d2) in zip(answers, _NEWTON_CASES):
-        want = _safe_step(d1, d2, x, _LR)
-        if not math.isclose(a, want, rel_tol=1e-10, abs_tol=1e-12):
-            nudged = math.isclose(a, want, rel_tol=1e-4)
-            return Verdict(
-                False,
-                f"for f(x) = {text} the next x is {want:.10f}, got {a:.10f}"
-                + (
-                    ": near but not exact, as nudging would be; take both derivatives with grad()"
-                    if nudged
-                    else ""
-                ),
-            )
-    return Verdict(False, "compare each step with Newton's x - f'/f'' and descent's x - lr f'")
+    same = partial(math.isclose, rel_tol=1e-10, abs_tol=1e-12)
+    return judge(steps, cases, _safe_step, _NEWTON_MISTAKES, same=same, otherwise=otherwise)
 
 
 @solution("ch13.safe_newton_step")
@@ -276,17 +236,10 @@ def _chain_rules(m):
 
 # Formulas a learner may reach instead, each with what it gets wrong (judged over every m at once).
 _WRONG_COUNTS = [
-    (
-        lambda m: m * (2 * m - 1),
-        "you gave every backward pass the whole chain, 2m - 1 operations; the pass for output k "
-        "reaches only output k's own graph, 2k - 1 operations",
-    ),
+    (lambda m: m * (2 * m - 1), "you gave every backward pass the whole chain"),
     (lambda m: 2 * m - 1, "that is one backward pass, the last output's; reverse mode runs one per output"),
     (lambda m: m, "that is the number of backward passes; each applies one rule per operation it reaches"),
-    (
-        lambda m: m * m + 2 * m - 1,
-        "you added the forward pass's 2m - 1 values; count only the backward rules",
-    ),
+    (lambda m: m * m + 2 * m - 1, "you added the forward pass's 2m - 1 values"),
     (
         lambda m: 2 * (2 * m - 1),
         "that is forward mode's cost (one pass, a value and a tangent per operation)",
@@ -298,29 +251,18 @@ _WRONG_COUNTS = [
 def check_reverse_rules(reverse_rules):
     """reverse_rules(m) is how many backward rules reverse mode applies to build the full Jacobian of
     the chapter's one_to_many(t, m): one backward pass per output, each over that output's graph."""
-    if (problem := not_a_function(reverse_rules, "your reverse_rules function")) is not None:
-        return problem
-    answers = {}
-    for m in _CHAIN_LENGTHS:
-        got, error = attempt(reverse_rules, m)
-        if error:
-            return Verdict(False, f"for m = {m}: {error}")
-        answers[m] = as_number(got)
-        if answers[m] is None:
-            return Verdict(False, f"for m = {m} return a count (a number), got a {type(got).__name__}")
-    wrong = [m for m in _CHAIN_LENGTHS if answers[m] != _chain_rules(m)]
-    if not wrong:
-        return Verdict(True)
-    for formula, hint in _WRONG_COUNTS:
-        if all(answers[m] == formula(m) for m in _CHAIN_LENGTHS):
-            return Verdict(False, hint)
-    m = wrong[0]
-    rules = "one backward rule" if m == 1 else f"{_chain_rules(m)} backward rules"
-    return Verdict(
-        False,
-        f"for m = {m} reverse mode applies {rules}, got {answers[m]:g}. "
-        "Draw the chain for m = 3: how many operations does each output's graph hold?",
-    )
+    cases = [(m,) for m in _CHAIN_LENGTHS]
+    counts = run_cases(reverse_rules, "your reverse_rules function", cases, where=lambda c: f"for m = {c[0]}")
+
+    def otherwise(i):
+        m = _CHAIN_LENGTHS[i]
+        rules = "one backward rule" if m == 1 else f"{_chain_rules(m)} backward rules"
+        return (
+            f"for m = {m} reverse mode applies {rules}, got {counts[i]:g}. "
+            "Draw the chain for m = 3: how many operations does each output's graph hold?"
+        )
+
+    return judge(counts, cases, _chain_rules, _WRONG_COUNTS, otherwise=otherwise)
 
 
 @solution("ch13.reverse_rules")

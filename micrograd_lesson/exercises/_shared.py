@@ -1,0 +1,53 @@
+"""The pattern most checks of chapters 7-13 follow: run the learner's function on fixed cases,
+compare with a reference, and only then look the answers up among known mistaken rules."""
+
+from ._core import CORRECT, Verdict, as_number, attempt, close, known_mistake, not_a_function, shown
+
+
+def exact(got, want):
+    """Equal to within rounding: the tolerance every derived formula must meet."""
+    return close(got, want, rel=1e-9, abs_tol=1e-12)
+
+
+def run_cases(fn, name, cases, read=as_number, want="a number", where=None):
+    """[read(fn(*case)) for every case], or a failed Verdict at the first case that raises or reads
+    None; its hint opens with where(case), by default the call itself."""
+    if (wrong := not_a_function(fn, name)) is not None:
+        return wrong
+    results = []
+    for case in cases:
+        got, error = attempt(fn, *case)
+        value = None if error else attempt(read, got)[0]
+        if value is None:
+            opening = where(case) if where else f"{name}({', '.join(shown(c) for c in case)})"
+            return Verdict(False, f"{opening}: " + (error or f"return {want}, got {shown(got)}"))
+        results.append(value)
+    return results
+
+
+def judge(results, cases, reference, mistakes=(), same=exact, otherwise=None, where=lambda i: ""):
+    """Right when every result is `same` as reference(*case); else the hint of the first mistaken
+    rule (rule, hint) that gives every result; else otherwise(i), where case i is the first wrong
+    one. where(i) opens the hint, e.g. by naming case i."""
+    if isinstance(results, Verdict):  # run_cases refused the answer already
+        return results
+
+    def follows(rule):
+        return all(same(r, rule(*c)) for r, c in zip(results, cases))
+
+    if follows(reference):
+        return CORRECT
+    hint = known_mistake(results, mistakes, same=lambda _, rule: follows(rule))
+    i = next(i for i, (r, c) in enumerate(zip(results, cases)) if not same(r, reference(*c)))
+    return Verdict(False, where(i) + (hint or otherwise(i)))
+
+
+def numbers(items):
+    """A list of numbers read as floats, or None if any item is not one."""
+    values = [as_number(x) for x in items] if isinstance(items, (list, tuple)) else [None]
+    return None if None in values else values
+
+
+def all_exact(got, want, rel=1e-9, abs_tol=1e-12):
+    """Two lists of numbers, equal item by item to within rounding."""
+    return len(got) == len(want) and all(close(g, w, rel, abs_tol) for g, w in zip(got, want))
