@@ -104,7 +104,10 @@ graph = loss.topological_order()
 leaves = [node for node in graph if not node._prev]
 print(f"graph of this step: {len(graph):,} Value nodes")
 print(f"  {len(graph) - len(leaves):,} made by operations (+, *, -, relu)")
-print(f"  {len(leaves) - len(start_weights):,} plain numbers wrapped as Values (inputs, labels, constants)")
+print(
+    f"  {len(leaves) - len(start_weights):,} plain numbers wrapped as Values (inputs,",
+    "labels, constants)",
+)
 print(f"  {len(start_weights)} parameters, made before the step")
 
 # %% [markdown]
@@ -131,7 +134,13 @@ by_time = sorted(stats.items(), key=lambda item: -item[1][2])[:8]
 labels = [name if f == "~" else f"{f.rsplit('/', 1)[-1]}:{name}" for (f, _, name), _ in by_time]
 ypos = np.arange(len(by_time))[::-1]  # the slowest at the top
 fig, ax = plt.subplots(figsize=(8, 4))
-ax.barh(ypos + 0.2, [v[2] for _, v in by_time], height=0.4, color="#c0392b", label="collector on (default)")
+ax.barh(
+    ypos + 0.2,
+    [v[2] for _, v in by_time],
+    height=0.4,
+    color="#c0392b",
+    label="collector on (default)",
+)
 ax.barh(
     ypos - 0.2,
     [stats_off.get(key, (0, 0, 0.0))[2] for key, _ in by_time],
@@ -233,12 +242,17 @@ def timed_step(k, setting):
 
 reset(scalar_model)
 runs = [(k, SETTINGS[k % 3], *timed_step(k, SETTINGS[k % 3])) for k in range(6)]
-print(f"thresholds back at the defaults: {gc.get_threshold() == defaults}, collector enabled: {gc.isenabled()}")
 print(
-    f"objects freed by all the scans in 6 steps: fewer than 100? {sum(log.freed for *_, log in runs) < 100}"
+    f"thresholds back at the defaults: {gc.get_threshold() == defaults}, collector",
+    f"enabled: {gc.isenabled()}",
 )
 print(
-    f"full scans under 'no full scans': {sum(log.scans[2] for _, s, _, log in runs if s == 'no full scans')}"
+    "objects freed by all the scans in 6 steps: fewer than 100?",
+    f"{sum(log.freed for *_, log in runs) < 100}",
+)
+print(
+    "full scans under 'no full scans':",
+    f"{sum(log.scans[2] for _, s, _, log in runs if s == 'no full scans')}",
 )
 
 # %% [markdown]
@@ -382,7 +396,8 @@ same = np.allclose(scalar_losses, tensor_losses[:SCALAR_STEPS], rtol=1e-10, atol
 print(f"the same losses to 10 significant digits: {same}")
 final_accuracy = np.mean((tensor_model(X).data[:, 0] > 0) == (y > 0))
 print(
-    f"tensor engine after {TENSOR_STEPS} steps: loss {tensor_losses[-1]:.4f}, accuracy {final_accuracy:.0%}"
+    f"tensor engine after {TENSOR_STEPS} steps: loss {tensor_losses[-1]:.4f},",
+    f"accuracy {final_accuracy:.0%}",
 )
 
 # %% [markdown]
@@ -483,7 +498,8 @@ for epoch in range(EPOCHS):
     test_accuracies.append(np.mean(digit_model(X_test).data.argmax(axis=1) == y_test))
     if epoch % 10 == 0 or epoch == EPOCHS - 1:
         print(
-            f"epoch {epoch + 1:2d}: training loss {epoch_losses[-1]:.4f}, held-out accuracy {test_accuracies[-1]:.1%}"
+            f"epoch {epoch + 1:2d}: training loss {epoch_losses[-1]:.4f}, held-out accuracy",
+            f"{test_accuracies[-1]:.1%}",
         )
 training_seconds = time.perf_counter() - started
 
@@ -545,7 +561,8 @@ ax.set_title(f"Confusion matrix, {len(y_test)} held-out digits")
 plt.tight_layout()
 plt.show()
 mistakes = np.flatnonzero(predictions != y_test)
-print(f"{len(mistakes)} mistakes: " + ", ".join(f"{y_test[i]} read as {predictions[i]}" for i in mistakes))
+misread = ", ".join(f"{y_test[i]} read as {predictions[i]}" for i in mistakes)
+print(f"{len(mistakes)} mistakes: {misread}")
 
 # %% [markdown]
 # Almost everything is on the diagonal. The 7 mistakes are listed under the matrix, and
