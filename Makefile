@@ -65,7 +65,7 @@ check-dot:
 FIRST := 00_python_you_need.ipynb
 lab: $(READY) $(LAB_SETTINGS) check-dot
 	@$(BIN)/jupyter trust notebooks/*.ipynb >/dev/null
-	cd notebooks && ../$(BIN)/jupyter lab $(LAB_ARGS) --ServerApp.default_url=/lab/tree/$(FIRST) $(FIRST)
+	cd notebooks && ../$(BIN)/jupyter lab $(LAB_ARGS) --LabApp.default_url=/lab/tree/$(FIRST)
 
 # Jupyter refuses to run as root (containers, some hosted machines) unless told it may.
 # Kernels talk over local sockets (ipc) rather than TCP where the system has them: no

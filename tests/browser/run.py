@@ -47,6 +47,7 @@ VIEWPORT = {"width": 1280, "height": 800}
 GRAPH_CHAPTER = "03"  # a graph-heavy chapter, run in the browser
 TRAINING_CHAPTER = "09"  # fit's progress bar, run in the browser
 STEP_CHAPTERS = ("03", "04", "13")  # chapters that show a step-through of backward()
+FIRST = "00_python_you_need.ipynb"  # the chapter `make lab` opens
 TOTAL_SECONDS = 1500  # the whole run, server and browser included
 # How much wider than the output area a picture may be stored. JupyterLab shows an SVG
 # drawing at its own size (a wider one was found cut off) but shrinks a PNG plot to fit
@@ -110,6 +111,7 @@ class Lab:
             "--ip=127.0.0.1", f"--port={self.port}", f"--IdentityProvider.token={self.token}",
             f"--ServerApp.root_dir={self.root}", "--LabApp.expose_app_in_browser=True",
             "--ServerApp.port_retries=0", "--KernelManager.transport=ipc",
+            f"--LabApp.default_url=/lab/tree/{FIRST}",  # as `make lab`: its printed address opens chapter 0
         ]  # fmt: skip
         if os.geteuid() == 0:
             command.append("--allow-root")
@@ -119,6 +121,12 @@ class Lab:
         )
         self.url = f"http://127.0.0.1:{self.port}"
         self._wait_until_up()
+
+    def printed_url(self):
+        """The address JupyterLab printed for the learner to open."""
+        self.log.flush()
+        found = re.findall(r"http://127\.0\.0\.1:\d+/\S*token=\w+", Path(self.log.name).read_text())
+        return found[0] if found else None
 
     def _wait_until_up(self, seconds=60):
         deadline = time.monotonic() + seconds
@@ -271,6 +279,21 @@ def long_lines(nb_path, code_columns, output_columns):
                 if len(line) > output_columns:
                     found.append((i + 1, "printed", len(line)))
     return found
+
+
+def check_printed_url(page, lab):
+    """The address JupyterLab prints opens chapter 0, with no pop-up asking about news."""
+    url = lab.printed_url()
+    if not check(url is not None, "JupyterLab printed an address with its token"):
+        return
+    page.goto(url)
+    wait_for_notebook(page)
+    opened = page.evaluate("() => window.jupyterapp.shell.currentWidget.context.path")
+    check(opened == FIRST, f"the printed address opens {opened}")
+    page.wait_for_timeout(3000)
+    toasts = page.locator(".jp-Notification-Toast, .Toastify__toast").count()
+    check(toasts == 0, f"no notification pop-up (news or updates) after 3 s ({toasts})")
+    page.screenshot(path=str(SHOTS / "lab_printed_url.png"))
 
 
 def check_line_widths(page, lab, names):
@@ -645,6 +668,7 @@ def main(argv):
                 )
                 page = context.new_page()
                 page.set_default_timeout(60_000)
+                check_printed_url(page, lab)
                 check_line_widths(page, lab, names)
                 open_each_notebook(page, lab, names)
                 if not args.skip_runs:
