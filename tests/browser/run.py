@@ -123,10 +123,9 @@ class Lab:
         self._wait_until_up()
 
     def printed_url(self):
-        """The address JupyterLab printed for the learner to open."""
-        self.log.flush()
-        found = re.findall(r"http://127\.0\.0\.1:\d+/\S*token=\w+", Path(self.log.name).read_text())
-        return found[0] if found else None
+        """The address JupyterLab printed for the learner to open (it prints a token it was given as ...)."""
+        found = re.findall(r"http://127\.0\.0\.1:\d+/\S*token=\S+", Path(self.log.name).read_text())
+        return found[0].replace("token=...", f"token={self.token}") if found else None
 
     def _wait_until_up(self, seconds=60):
         deadline = time.monotonic() + seconds
@@ -274,7 +273,10 @@ def long_lines(nb_path, code_columns, output_columns):
             if len(line) > code_columns:
                 found.append((i + 1, "code", len(line)))
         for out in cell.get("outputs", []):
-            text = "".join(out.get("text", "") or out.get("data", {}).get("text/plain", ""))
+            data = out.get("data", {})
+            if {"image/png", "image/svg+xml", "text/html"} & set(data):
+                continue  # JupyterLab shows the picture or the HTML, not the plain text
+            text = "".join(out.get("text", "") or data.get("text/plain", ""))
             for line in text.splitlines():
                 if len(line) > output_columns:
                     found.append((i + 1, "printed", len(line)))
