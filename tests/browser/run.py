@@ -390,9 +390,9 @@ def check_graph_chapter(page, lab, name):
 
 
 # The run step-through's picture and buttons, where the learner sees them: boxes in the
-# page's coordinates, the picture's natural size and its source (which changes per frame).
+# page's coordinates, the picture's natural size and its SVG text (which differs per frame).
 STEP_THROUGH = """
-() => {
+async () => {
   const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
   const button = [...panel.querySelectorAll('button')].find(b => b.textContent.includes('previous'));
   if (!button) return null;
@@ -401,7 +401,8 @@ STEP_THROUGH = """
   const box = el => { const r = el.getBoundingClientRect();
                       return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width}; };
   return {image: box(img), previous: box(button), next: box([...output.querySelectorAll('button')]
-          .find(b => b.textContent.includes('next'))), natural: img.naturalWidth, src: img.src,
+          .find(b => b.textContent.includes('next'))), natural: img.naturalWidth,
+          src: await (await fetch(img.src)).text(),  // the frame's SVG (a new blob URL each time)
           view: box(panel.querySelector('.jp-WindowedPanel-outer'))};
 }
 """
