@@ -1,18 +1,52 @@
 # The two commands a fresh machine needs: `make lab` and `make test`.
+# The course supports Python 3.11 to 3.13: `make test PYTHON=python3.13` uses another one
+# (and remakes .venv with it); VENV=.venv313 keeps one environment per Python side by side.
 PYTHON ?= python3
-VENV   := .venv
+VENV   ?= .venv
 BIN    := $(VENV)/bin
 READY  := $(VENV)/.installed
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+SUPPORTED := 3.11 3.12 3.13
 
-.PHONY: lab test lint unit notebooks execute bench clean check-dot venv test-browser html student grade
+.PHONY: lab test lint unit notebooks execute bench clean check-dot venv test-browser html wheel test-wheel student grade
+
+# A .venv is remade from scratch when its Python no longer runs (the system Python it was
+# made from went away), when an install into it stopped half way (no $(READY)), or when
+# PYTHON=... names another version than the one that made it.
+version = $(shell $(1) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+ifneq ($(wildcard $(VENV)),)
+  VENV_VERSION := $(call version,$(BIN)/python)
+  ifneq ($(origin PYTHON),default)
+    ifneq ($(origin PYTHON),file)
+      WANTED := $(call version,$(PYTHON))
+    endif
+  endif
+  MISMATCH := $(if $(WANTED),$(if $(filter $(WANTED),$(VENV_VERSION)),,it was made by Python $(VENV_VERSION), not $(WANTED)))
+  STALE := $(if $(VENV_VERSION),$(if $(wildcard $(READY)),$(MISMATCH),an install into it did not finish),its Python does not run)
+endif
 
 # Create .venv with pip and install the package and its pinned dependencies.
-$(READY): pyproject.toml requirements.txt
+$(READY): pyproject.toml requirements.txt $(if $(STALE),remake-venv)
+	@v=$$($(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) || { \
+	  echo "$(PYTHON) does not run; make PYTHON=python3.11 (or 3.12, 3.13) names one that does"; exit 1; }; \
+	case " $(SUPPORTED) " in *" $$v "*) ;; *) \
+	  echo "$(PYTHON) is Python $$v; the course supports $(SUPPORTED): make ... PYTHON=python3.12 picks one"; \
+	  test "$$(printf '%s\n' "$$v" 3.11 | sort -V | head -1)" = 3.11 || exit 1;; esac
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt -e .
 	touch $(READY)
+
+# No "get news?" pop-up in JupyterLab: the environment's default settings say no news.
+LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
+$(LAB_SETTINGS): $(READY)
+	@mkdir -p $(dir $@)
+	@echo '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' > $@
+
+.PHONY: remake-venv
+remake-venv:
+	@echo "$(VENV) is stale ($(STALE)): making it again with $(PYTHON)"
+	rm -rf $(VENV)
 
 venv: $(READY)
 
@@ -27,9 +61,11 @@ check-dot:
 	  exit 1; }
 
 # Open the course in JupyterLab at chapter 0. Trusting the notebooks lets stored graphs (SVG) show at once.
-lab: $(READY) check-dot
+# The URL JupyterLab prints opens chapter 0 too (its default page), for a browser on another machine.
+FIRST := 00_python_you_need.ipynb
+lab: $(READY) $(LAB_SETTINGS) check-dot
 	@$(BIN)/jupyter trust notebooks/*.ipynb >/dev/null
-	cd notebooks && ../$(BIN)/jupyter lab $(LAB_ARGS) 00_python_you_need.ipynb
+	cd notebooks && ../$(BIN)/jupyter lab $(LAB_ARGS) --LabApp.default_url=/lab/tree/$(FIRST)
 
 # Jupyter refuses to run as root (containers, some hosted machines) unless told it may.
 # Kernels talk over local sockets (ipc) rather than TCP where the system has them: no
@@ -39,6 +75,17 @@ LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root) $(if $(filter Windows_
 # Everything CI checks: lint, unit tests, and strict nbval over every notebook (serially).
 test: $(READY) check-dot lint
 	$(BIN)/python -m pytest tests notebooks/*.ipynb $(NBVAL)
+
+# The package as a wheel, in dist/ (what an instructor hosts for learners outside the repository).
+wheel: $(READY)
+	rm -rf dist
+	$(BIN)/python -m build --wheel --outdir dist . >/dev/null
+	@ls dist/*.whl
+
+# The notebooks outside the repository: the wheel installed in a fresh environment, the
+# notebooks copied to a temporary folder, strict nbval there (tests/outside/run.py).
+test-wheel: wheel check-dot
+	$(BIN)/python tests/outside/run.py dist/*.whl
 
 lint: $(READY)
 	$(BIN)/ruff check micrograd_lesson tests notebooks website instructor
@@ -82,5 +129,5 @@ bench: $(READY)
 	$(BIN)/python benchmarks/bench_tensor.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -16,8 +16,10 @@ It works on any object with `data`, `grad`, `_prev` and `_op`: the package's
 `Value` (it reads each operation's `_local_grads`) and classes written on
 screen whose operations set a `_backward` function (it runs that function and
 records what it added). In Jupyter with ipywidgets it is a slider with
-previous/next buttons; without ipywidgets, a strip of all frames; without
-Graphviz, the same steps as text.
+previous/next buttons beside the picture, drawn at its natural size; a saved
+notebook (which keeps no live widget) and the course site show every frame,
+small, in one picture (`strip`). Without ipywidgets, every frame one under
+another; without Graphviz, the same steps as text.
 """
 
 import base64
@@ -37,6 +39,9 @@ FONT = 11  # points; with the widths below a 10-value graph fits a 1000-pixel no
 CHAR_WIDTH = 6.1  # points per character at FONT, generous, so that no text overflows its cell
 ORANGE, GREEN, GREY = "#ffcc80", "#c8e6c9", "#555555"
 FIT_SIZE = f"{FIT_WIDTH_PX * 0.75 / 72:.3f},{FIT_HEIGHT_PX * 0.75 / 72:.3f}"
+SIDE_BY_SIDE = 0.5  # a picture narrower than this share of the notebook area gets its controls beside it
+CONTROLS_PX = 330  # the controls' column beside a narrow picture
+STRIP_GAP, STRIP_LABEL = 12, 16  # pixels between the frames of a strip, and for each frame's number
 
 
 def step_through(root, rankdir="auto", start=None):
@@ -256,7 +261,12 @@ class BackwardSteps:
         )
 
     def widget(self):
-        """A slider with previous/next buttons over the frames, drawn once up front."""
+        """A slider with previous/next buttons over the frames, drawn once up front.
+
+        The picture keeps its natural size (every frame has the same one). A narrow
+        picture has the controls and caption beside it, a wide one above it, so that
+        pressing a button and seeing what changed happen in the same view.
+        """
         widgets = _ipywidgets()
         if widgets is None:
             raise ImportError("the interactive step-through needs ipywidgets: pip install ipywidgets")
@@ -264,7 +274,13 @@ class BackwardSteps:
         if svgs[0] is None:
             raise RuntimeError(INSTALL_HINT)
         last = len(self) - 1
-        image = widgets.Image(value=svgs[self.start], format="svg+xml", layout={"max_width": "100%"})
+        width, _ = _size_px(svgs[0])
+        side = width <= SIDE_BY_SIDE * FIT_WIDTH_PX
+        image = widgets.Image(
+            value=svgs[self.start],
+            format="svg+xml",
+            layout={"width": f"{width:.0f}px", "height": "auto", "max_width": "100%", "flex": "none"},
+        )
         caption = widgets.HTML(value=html.escape(self.caption(self.start)))
         slider = widgets.IntSlider(value=self.start, min=0, max=last, description="step")
         back, forward = widgets.Button(description="◀ previous"), widgets.Button(description="next ▶")
@@ -276,7 +292,62 @@ class BackwardSteps:
             caption.value = html.escape(self.caption(change["new"]))
 
         slider.observe(show, names="value")
-        return _described(widgets.VBox, repr(self), [widgets.HBox([back, forward, slider]), caption, image])
+        buttons = widgets.HBox([back, forward])
+        if side:
+            column = {"width": f"{CONTROLS_PX}px", "flex": "none"}
+            for control in (slider, caption):
+                control.layout.width = f"{CONTROLS_PX - 10}px"
+            controls = widgets.VBox([buttons, slider, caption], layout=column)
+            return _described(
+                widgets.HBox, repr(self), [controls, image], layout={"align_items": "flex-start"}
+            )
+        caption.layout.width = f"{max(width, 400):.0f}px"
+        controls = widgets.HBox([buttons, slider])
+        return _described(
+            widgets.VBox, repr(self), [controls, caption, image], layout={"align_items": "flex-start"}
+        )
+
+    def strip(self):
+        """Every frame, small and numbered, in one SVG picture that fits the notebook area.
+
+        What a saved notebook and the course site show: the orange node and the green
+        grads move through the graph from frame to frame. None without Graphviz.
+        """
+        svgs = [self.svg(k) for k in range(len(self))]
+        if svgs[0] is None:
+            return None
+        width, height = _size_px(svgs[0])
+        n = len(svgs)
+
+        def scale(columns):  # the largest scale at which `columns` columns fit the notebook area
+            rows = -(-n // columns)
+            across = (FIT_WIDTH_PX - STRIP_GAP * (columns - 1)) / (columns * width)
+            down = (FIT_HEIGHT_PX - (STRIP_GAP + STRIP_LABEL) * rows) / (rows * height)
+            return min(across, down, 1.0)
+
+        columns = max(range(1, n + 1), key=scale)  # ties go to fewer columns
+        k_scale, rows = scale(columns), -(-n // columns)
+        w, h = width * k_scale, height * k_scale
+        total_w = columns * w + STRIP_GAP * (columns - 1)
+        total_h = rows * (h + STRIP_LABEL) + STRIP_GAP * (rows - 1)
+        parts = []
+        for k, svg in enumerate(svgs):
+            x, y = (k % columns) * (w + STRIP_GAP), (k // columns) * (h + STRIP_LABEL + STRIP_GAP)
+            frame = svg.decode("utf-8")
+            frame = frame[frame.index("<svg") :]
+            place = f'<svg x="{x:.1f}" y="{y + STRIP_LABEL:.1f}" width="{w:.1f}" height="{h:.1f}"'
+            frame = re.sub(r'<svg width="[^"]*" height="[^"]*"', place, frame, count=1)
+            label = f"step {k}" + (" (start)" if k == 0 else " (done)" if k == n - 1 else "")
+            parts.append(
+                f'<text x="{x:.1f}" y="{y + STRIP_LABEL - 4:.1f}" font-family="Helvetica,Arial,sans-serif" '
+                f'font-size="12">{label}</text>\n{frame}'
+            )
+        body = "\n".join(parts)
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+            f'width="{total_w:.0f}px" height="{total_h:.0f}px" viewBox="0 0 {total_w:.1f} {total_h:.1f}">\n'
+            f'<rect width="100%" height="100%" fill="white"/>\n{body}\n</svg>\n'
+        )
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         svg = self.svg(self.start)
@@ -284,9 +355,9 @@ class BackwardSteps:
             return {"text/plain": f"{INSTALL_HINT}\n{self.text()}"}
         if _ipywidgets() is not None and in_jupyter_kernel():
             bundle = self.widget()._repr_mimebundle_()
-            # A saved notebook drops the live widget; this picture of the frame it showed stays,
+            # A saved notebook drops the live widget; this picture of every frame stays,
             # and the whole description (ipywidgets cuts its text at 110 characters).
-            bundle["image/svg+xml"] = svg.decode("utf-8")
+            bundle["image/svg+xml"] = self.strip()
             bundle["text/plain"] = repr(self)
             return bundle
         return {"text/html": self._strip(), "text/plain": self.text()}
@@ -301,6 +372,12 @@ class BackwardSteps:
                 f'<img src="data:image/svg+xml;base64,{data}" style="max-width:100%">'
             )
         return "\n".join(parts)
+
+
+def _size_px(svg):
+    """(width, height) of a Graphviz SVG in CSS pixels (it gives them in points, 3/4 of a pixel)."""
+    width, height = (float(v) for v in re.search(rb'width="([\d.]+)pt" height="([\d.]+)pt"', svg).groups())
+    return width * 4 / 3, height * 4 / 3
 
 
 def _short(x):

@@ -101,12 +101,13 @@ def _plain_text(widget):
     return widget.plain_text
 
 
-def _described(widget_class, text, children, picture=None):
+def _described(widget_class, text, children, picture=None, layout=None):
     """A box widget whose plain-text form is `text` (no model id, no address).
 
     picture: optional (png_bytes, width_in_css_px), what a stored notebook shows.
+    layout: optional ipywidgets Layout settings of the box, e.g. {"align_items": "flex-start"}.
     """
-    widget = _described_class(widget_class)(children)
+    widget = _described_class(widget_class)(children, **({"layout": layout} if layout else {}))
     widget.plain_text = text
     widget.picture = picture
     return widget

@@ -13,9 +13,9 @@ import pytest
 from expressions import ValueBackend, evaluate, inputs, trees
 from hypothesis import assume, given, settings
 
-from micrograd_lesson.draw import INSTALL_HINT
+from micrograd_lesson.draw import FIT_HEIGHT_PX, FIT_WIDTH_PX, INSTALL_HINT
 from micrograd_lesson.engine import Value
-from micrograd_lesson.stepthrough import BackwardSteps, step_through
+from micrograd_lesson.stepthrough import BackwardSteps, _size_px, step_through
 
 REPO = Path(__file__).resolve().parent.parent
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
@@ -283,7 +283,10 @@ def test_widget_buttons_move_the_slider_and_the_picture():
     pytest.importorskip("ipywidgets")
     steps = step_through(chapter_2_graph()["L"], start=0)
     box = steps.widget()
-    (back, forward, slider), caption, image = box.children[0].children, *box.children[1:]
+    controls, image = box.children  # a narrow picture: the controls beside it
+    buttons, slider, caption = controls.children
+    back, forward = buttons.children
+    assert image.layout.width == f"{_size_px(steps.svg(0))[0]:.0f}px"  # its natural size, not stretched
     assert (slider.min, slider.max, slider.value) == (0, 3, 0)
     assert image.value == steps.svg(0)
     forward.click()
@@ -328,7 +331,12 @@ def test_in_jupyter_it_is_a_widget_and_a_stored_picture(monkeypatch):
     steps = step_through(chapter_2_graph()["L"])
     bundle = steps._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle  # live: the slider
-    assert bundle["image/svg+xml"] == steps.svg(3).decode("utf-8")  # saved: the last frame's picture
+    assert bundle["image/svg+xml"] == steps.strip()  # saved: every frame, numbered, in one picture
+    assert [f"step {k}" in steps.strip() for k in range(4)] == [True] * 4
+    width, height = (
+        float(v) for v in re.search(r'width="([\d.]+)px" height="([\d.]+)px"', steps.strip()).groups()
+    )
+    assert width <= FIT_WIDTH_PX and height <= FIT_HEIGHT_PX
     assert bundle["text/plain"] == repr(steps) and len(repr(steps)) > 110  # not cut short
 
 

@@ -2,8 +2,11 @@
 
 Every notebook in notebooks/ is rendered by nbconvert with its stored outputs, in
 JupyterLab's look (nbconvert's "lab" template, extended in website/templates/course
-with previous/next links). Formulas are typeset by a local copy of MathJax 2,
-from the jupyter-server-mathjax package, copied into build/html/mathjax/. The
+with previous/next links). Formulas are typeset by a complete MathJax 3 (its
+TeX input, CommonHTML output and TeX web fonts) taken from the django-static-mathjax
+package on PyPI (pinned in requirements.txt) and copied into build/html/mathjax/:
+nothing is fetched when a page is viewed. Pages follow the reader's light or dark
+preference (JupyterLab's two themes, the dark one under prefers-color-scheme). The
 index lists the chapters in order, each with the description from the chapter
 table in README.md.
 
@@ -17,8 +20,9 @@ import sys
 from pathlib import Path
 
 import jinja2
-import jupyter_server_mathjax
+import mathjax  # the django-static-mathjax package: MathJax 3 as static files
 import nbformat
+from jupyter_core.paths import jupyter_path
 from nbconvert import HTMLExporter
 
 SITE = Path(__file__).resolve().parent
@@ -27,7 +31,7 @@ NOTEBOOKS = ROOT / "notebooks"
 OUT = ROOT / "build" / "html"
 TITLE = "micrograd-lesson"
 TAGLINE = "Reverse-mode automatic differentiation from first principles, as a course in notebooks."
-MATHJAX_URL = "mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full,Safe"
+MATHJAX = Path(mathjax.__file__).parent / "static" / "mathjax" / "es5"
 
 
 def descriptions(readme):
@@ -44,6 +48,11 @@ def inline_code(text):
     """README's `code` spans as <code>, everything else escaped."""
     parts = text.split("`")
     return "".join(f"<code>{html.escape(p)}</code>" if i % 2 else html.escape(p) for i, p in enumerate(parts))
+
+
+def plain(text):
+    """A Markdown title as plain text (for <title>): its code marks dropped."""
+    return text.replace("`", "")
 
 
 def title_of(nb, name):
@@ -80,21 +89,23 @@ def build():
     if OUT.exists():
         shutil.rmtree(OUT)
     OUT.mkdir(parents=True)
-    shutil.copytree(Path(jupyter_server_mathjax.__file__).parent / "static", OUT / "mathjax")
+    shutil.copytree(MATHJAX, OUT / "mathjax")
     shutil.copy(SITE / "course.css", OUT / "course.css")
+    # JupyterLab's dark theme, for readers whose system prefers dark (nbconvert inlines the light one)
+    dark = next(Path(p) for p in jupyter_path("nbconvert", "templates", "lab", "static", "theme-dark.css")
+                if Path(p).exists())  # fmt: skip
+    shutil.copy(dark, OUT / "theme-dark.css")
 
-    exporter = HTMLExporter(
-        template_name="course", extra_template_basedirs=[str(SITE / "templates")], mathjax_url=MATHJAX_URL
-    )
+    exporter = HTMLExporter(template_name="course", extra_template_basedirs=[str(SITE / "templates")])
     found = chapters()
-    links = [{"html": c["html"], "title": html.escape(c["title"])} for c in found]
+    links = [{"html": c["html"], "title": inline_code(c["title"])} for c in found]
     for i, chapter in enumerate(found):
         course = {
             "title": TITLE,
             "previous": links[i - 1] if i > 0 else None,
             "next": links[i + 1] if i + 1 < len(found) else None,
         }
-        resources = {"metadata": {"name": chapter["title"]}, "course": course}
+        resources = {"metadata": {"name": plain(chapter["title"])}, "course": course}
         body, _ = exporter.from_notebook_node(chapter["nb"], resources=resources)
         if re.search(r"""<(script|link)[^>]+(src|href)=["']?(https?:)?//""", body):
             sys.exit(f"{chapter['html']} would load something from the network")

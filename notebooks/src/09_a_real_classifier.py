@@ -116,7 +116,8 @@ for score in (0.4, 1.5):
     point_loss.label = "loss"
     point_loss.backward()
     print(
-        f"score {score}: margin {margin.data:.1f}, loss {point_loss.data:.4f}, d loss / d score = {s.grad:+.4f}"
+        f"score {score}: margin {margin.data:.1f}, loss {point_loss.data:.4f}, d loss / d",
+        f"score = {s.grad:+.4f}",
     )
     display(draw_dot(point_loss, rankdir="TB"))
 
@@ -131,8 +132,20 @@ for score in (0.4, 1.5):
 # %%
 margins = np.linspace(-2, 3, 201)
 fig, ax = plt.subplots(figsize=(7, 3.8))
-ax.plot(margins, np.maximum(0, 1 - margins), color="#2e5cb8", linewidth=2, label="hinge: max(0, 1 - y·s)")
-ax.plot(margins, (margins - 1) ** 2, color="#999999", linestyle="--", label="squared error: (y·s - 1)²")
+ax.plot(
+    margins,
+    np.maximum(0, 1 - margins),
+    color="#2e5cb8",
+    linewidth=2,
+    label="hinge: max(0, 1 - y·s)",
+)
+ax.plot(
+    margins,
+    (margins - 1) ** 2,
+    color="#999999",
+    linestyle="--",
+    label="squared error: (y·s - 1)²",
+)
 ax.axvline(0, color="k", linewidth=0.8)
 ax.axvline(1, color="#2e5cb8", linewidth=0.8, linestyle=":")
 ax.annotate("wrong side", (-1.6, 3.3))
@@ -185,7 +198,8 @@ loss, extras = loss_fn()
 made = len(gc.get_objects()) - before
 gc.enable()
 print(
-    f"loss at the start: {loss.data:.4f} (hinge {extras['data loss']:.4f} + L2 {loss.data - extras['data loss']:.4f})"
+    f"loss at the start: {loss.data:.4f} (hinge {extras['data loss']:.4f} + L2",
+    f"{loss.data - extras['data loss']:.4f})",
 )
 nodes = len(loss.topological_order())
 print(
@@ -398,7 +412,10 @@ def numpy_scores(weights, points):
 
 fast = numpy_scores([p.data for p in params], X)
 slow = np.array([model(x).data for x in xs])
-print(f"NumPy and Value scores agree to 1e-9 on all 100 points: {bool(np.allclose(fast, slow, atol=1e-9))}")
+print(
+    "NumPy and Value scores agree to 1e-9 on all 100 points:",
+    f"{bool(np.allclose(fast, slow, atol=1e-9))}",
+)
 
 # %% [markdown]
 # Now the trained network's boundary twice: on a coarse 30 × 30 grid (900 points, what
@@ -442,7 +459,12 @@ hidden1, hidden2, _ = numpy_layers(final_weights, grid)
 fig, axes = plt.subplots(4, 8, figsize=(10.5, 4.6))
 for k, ax in enumerate(axes.flat):
     layer, neuron = (hidden1, k) if k < 16 else (hidden2, k - 16)
-    ax.imshow(layer[:, neuron].reshape(xx.shape), origin="lower", cmap="Greys", extent=(-1.6, 2.6, -1.2, 1.7))
+    ax.imshow(
+        layer[:, neuron].reshape(xx.shape),
+        origin="lower",
+        cmap="Greys",
+        extent=(-1.6, 2.6, -1.2, 1.7),
+    )
     ax.scatter(*X.T, c=np.where(y > 0, "#2e5cb8", "#c0392b"), s=2)
     ax.set_title(f"layer {1 if k < 16 else 2}, neuron {neuron + 1}", fontsize=8)
     ax.set_xticks([])
@@ -474,7 +496,13 @@ def accuracy_at(step):
 
 
 def boundary_at(step, ax, steps=200):
-    plot_decision_boundary(lambda points: numpy_scores(snapshots[step], points), X, y, ax=ax, steps=steps)
+    plot_decision_boundary(
+        lambda points: numpy_scores(snapshots[step], points),
+        X,
+        y,
+        ax=ax,
+        steps=steps,
+    )
     ax.set_title(f"step {step}: {accuracy_at(step):.0%} correct")
 
 
@@ -601,7 +629,9 @@ try:
         steps=20,
         lr=lambda k: 1.0 - 0.9 * k / 20,
         progress=False,
-        callback=lambda step, history: rival_curve.append(hinge_on_all([p.data for p in rival.parameters()])),
+        callback=lambda step, history: rival_curve.append(
+            hinge_on_all([p.data for p in rival.parameters()]),
+        ),
     )
 finally:
     gc.enable()
@@ -630,7 +660,10 @@ ax.plot(
     label="full batch, rate 1.0 -> 0.1 over 20 steps",
 )
 ax.plot(
-    np.arange(len(mb_curve)) * BATCH, mb_curve, color="#e69f00", label=f"mini-batch: {BATCH} points a step"
+    np.arange(len(mb_curve)) * BATCH,
+    mb_curve,
+    color="#e69f00",
+    label=f"mini-batch: {BATCH} points a step",
 )
 ax.set_xlim(0, 4000)
 ax.set_ylim(0, 1.0)
@@ -706,7 +739,7 @@ scalar_net = MLP(2, [16, 16, 1])
 small_xs, small_ys = X_small.tolist(), y_small.tolist()
 fit(
     scalar_net,
-    lambda: sum((1 - t * scalar_net(x)).relu() for x, t in zip(small_xs, small_ys)) * (1.0 / len(small_ys)),
+    lambda: sum((1 - t * scalar_net(x)).relu() for x, t in zip(small_xs, small_ys)) / len(small_ys),
     steps=3,
     lr=0.1,
     progress=False,
@@ -716,7 +749,8 @@ gap = np.max(
     np.abs(numpy_scores([p.data for p in scalar_net.parameters()], X_val) - tensor_net(X_val).data[:, 0])
 )
 print(
-    f"after 3 steps, the two engines' scores on the 500 validation points agree to 1e-9: {bool(gap < 1e-9)}"
+    "after 3 steps, the two engines' scores on the 500 validation points agree to",
+    f"1e-9: {bool(gap < 1e-9)}",
 )
 
 # %% [markdown]
@@ -800,7 +834,8 @@ for alpha in (0.0, 0.01):
     print(
         f"alpha {alpha:<4}: after 800 steps train loss {train_loss:.3f} (accuracy {train_acc:.0%}), "
         f"validation loss {val_loss:.3f} (accuracy {val_acc:.1%});  lowest validation loss "
-        f"{curves[alpha]['validation'][best]:.3f} at step {best + 1};  sum of squared weights {squares:.1f}"
+        f"{curves[alpha]['validation'][best]:.3f} at step {best + 1};  "
+        f"sum of squared weights {squares:.1f}"
     )
 
 fig, axes = plt.subplots(1, 3, figsize=(10.5, 3.3))
@@ -821,7 +856,13 @@ axes[0].set_ylim(0, 0.8)
 axes[0].legend(fontsize=8)
 axes[0].grid(True, alpha=0.3)
 for ax, (alpha, net) in zip(axes[1:], nets.items()):
-    plot_decision_boundary(lambda points, net=net: net(points).data[:, 0], X_small, y_small, ax=ax, steps=300)
+    plot_decision_boundary(
+        lambda points, net=net: net(points).data[:, 0],
+        X_small,
+        y_small,
+        ax=ax,
+        steps=300,
+    )
     ax.set_title(f"alpha {alpha:g}: boundary after 800 steps")
 plt.tight_layout()
 plt.show()
@@ -851,11 +892,15 @@ results = np.zeros((len(ALPHAS), len(DRAWS), 3))  # train loss, validation loss,
 for d in DRAWS:
     X_draw, y_draw = make_moons(20, noise=0.3, seed=d)
     for a, alpha in enumerate(ALPHAS):
-        # draw 0 is the one trained above (X_small): reuse those two networks rather than train them again
+        # draw 0 is the one trained above (X_small): reuse those two networks, not train them again
         net = nets[alpha] if d == 0 and alpha in nets else train_tensor(X_draw, y_draw, alpha)
-        results[a, d] = [hinge_and_accuracy(net, X_draw, y_draw)[0], *hinge_and_accuracy(net, X_val, y_val)]
+        results[a, d] = [
+            hinge_and_accuracy(net, X_draw, y_draw)[0],
+            *hinge_and_accuracy(net, X_val, y_val),
+        ]
 print(
-    "alpha   mean train loss   mean validation loss   mean validation accuracy   validation loss below alpha 0's"
+    "alpha   mean train loss   mean validation loss   mean validation accuracy   "
+    "validation loss below alpha 0's"
 )
 for a, alpha in enumerate(ALPHAS):
     mean_train, mean_val, mean_acc = results[a].mean(axis=0)

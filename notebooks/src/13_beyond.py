@@ -248,11 +248,13 @@ def reverse_mode_jacobian_column(t, m):
 xs = [math.sin(k) for k in range(1, 9)]
 fwd, rev = forward_mode_gradient(xs), reverse_mode_gradient(xs)
 print(
-    f"R^8 -> R, gradient: largest difference between the modes {max(abs(p - q) for p, q in zip(fwd, rev)):.1e}"
+    "R^8 -> R, gradient: largest difference between the modes",
+    f"{max(abs(p - q) for p, q in zip(fwd, rev)):.1e}",
 )
 fwd, rev = forward_mode_jacobian_column(0.7, 8), reverse_mode_jacobian_column(0.7, 8)
 print(
-    f"R -> R^8, Jacobian: largest difference between the modes {max(abs(p - q) for p, q in zip(fwd, rev)):.1e}"
+    "R -> R^8, Jacobian: largest difference between the modes",
+    f"{max(abs(p - q) for p, q in zip(fwd, rev)):.1e}",
 )
 
 # %% [markdown]
@@ -309,11 +311,15 @@ for size in sizes:
         },
     )
 
-print(f"{'size':>5} | {'R^n -> R: forward':>18} {'reverse':>8} | {'R -> R^m: forward':>18} {'reverse':>8}")
+print(
+    f"{'size':>5} | {'R^n -> R: forward':>18} {'reverse':>8} |",
+    f"{'R -> R^m: forward':>18} {'reverse':>8}",
+)
 for size in sizes:
     many, one = counts[size]
     print(
-        f"{size:5d} | {many['forward']:18d} {many['reverse']:8d} | {one['forward']:18d} {one['reverse']:8d}"
+        f"{size:5d} | {many['forward']:18d} {many['reverse']:8d} | {one['forward']:18d}",
+        f"{one['reverse']:8d}",
     )
 
 # %% tags=["nbval-ignore-output"]
@@ -405,7 +411,10 @@ step_through(fx, rankdir="TB")
 # %%
 (slope,) = grad(fx, [x], create_graph=True)
 (curvature,) = grad(slope, [x])
-print(f"f(2) = {fx.data:.4f}, f'(2) = {slope.data:.4f} (a {type(slope).__name__}), f''(2) = {curvature:.4f}")
+print(
+    f"f(2) = {fx.data:.4f}, f'(2) = {slope.data:.4f} (a {type(slope).__name__}),",
+    f"f''(2) = {curvature:.4f}",
+)
 print(f"by hand:         f'(2) = {4 * 2**3 - 4 * 2:.4f},           f''(2) = {12 * 2**2 - 4:.4f}")
 draw_dot(slope, rankdir="TB", show_grad=False)
 
@@ -487,7 +496,9 @@ def gradient_descent(x0, lr, steps):
 newton_path = newton(2.0, 7)
 errors = [abs(x - 1) for x in newton_path]
 for k, err in enumerate(errors):
-    ratio = f"   error / previous error squared = {err / errors[k - 1] ** 2:.3f}" if 0 < k and err else ""
+    ratio = ""
+    if 0 < k and err:
+        ratio = f"   error / previous error squared = {err / errors[k - 1] ** 2:.3f}"
     print(f"step {k}: x = {newton_path[k]:.15f}, error {err:.1e}{ratio}")
 
 # %% [markdown]
@@ -623,9 +634,13 @@ y = x * 2 + 1
 with no_grad():
     z = x * 2 + 1
 print(
-    f"outside: y = {y.data:.4f}, y has {len(y._prev)} inputs, its graph {len(y.topological_order())} values"
+    f"outside: y = {y.data:.4f}, y has {len(y._prev)} inputs, its graph",
+    f"{len(y.topological_order())} values",
 )
-print(f"inside:  z = {z.data:.4f}, z has {len(z._prev)} inputs, its graph {len(z.topological_order())} value")
+print(
+    f"inside:  z = {z.data:.4f}, z has {len(z._prev)} inputs, its graph",
+    f"{len(z.topological_order())} value",
+)
 z.backward()
 print(f"z.backward() reaches x? x.grad = {x.grad:.4f}")
 y.backward()
@@ -667,20 +682,23 @@ with_graph, kept = held_after(predictions)
 nodes = len({id(v) for out in kept for v in out.topological_order()})
 without_graph, kept_plain = held_after(predictions_without_graph)
 same = all(p.data == q.data for p, q in zip(kept, kept_plain))
-# Printed coarsely: Jupyter's own threads allocate a few bytes during the measurement too.
-print(f"with the graph:  {nodes} values kept alive, more than {math.floor(with_graph / 1e6)} MB")
+# Printed coarsely: Jupyter's own threads allocate a few bytes during the measurement too,
+# and Python's objects shrank in 3.12 and 3.13 (about 5.0, 4.8 and 4.2 MB here), so in 2 MB steps.
+print(f"with the graph:  {nodes} values kept alive, more than {2 * math.floor(with_graph / 2e6)} MB")
 print(
-    f"under no_grad(): {len(kept_plain)} values kept alive, less than {math.ceil(without_graph / 1e5) / 10} MB"
+    f"under no_grad(): {len(kept_plain)} values kept alive, less than",
+    f"{math.ceil(without_graph / 1e5) / 10} MB",
 )
 print(
-    f"more than {10 ** math.floor(math.log10(with_graph / without_graph))} times less memory; same outputs: {same}"
+    f"more than {10 ** math.floor(math.log10(with_graph / without_graph))} times less",
+    f"memory; same outputs: {same}",
 )
 del kept, kept_plain
 
 # %% [markdown]
 # With the graph, the 50 outputs keep every intermediate value of every forward pass
 # alive (the count above: each output holds its whole graph, and the weights are shared),
-# more than 5 MB. Under `no_grad()` only the 50 results remain, in less than 0.1 MB: more
+# more than 4 MB. Under `no_grad()` only the 50 results remain, in less than 0.1 MB: more
 # than a hundred times less, for outputs that are identical to the last bit. Training needs the graph;
 # everything after training does not.
 # <!-- claim: ch13-no-grad-memory -->
@@ -722,7 +740,14 @@ print(
 if torch is None:
     print("PyTorch (optional): not installed (pip install torch to run its side)")
 else:
-    t_params = {name: torch.tensor(v, dtype=torch.float64, requires_grad=True) for name, v in start.items()}
+    t_params = {
+        name: torch.tensor(
+            v,
+            dtype=torch.float64,
+            requires_grad=True,
+        )
+        for name, v in start.items()
+    }
     t_o = torch.tanh(t_params["w1"] * inputs[0] + t_params["w2"] * inputs[1] + t_params["b"])
     t_loss = (t_o - 1) ** 2
     t_loss.backward()
@@ -790,7 +815,14 @@ print("ours:  losses " + ", ".join(f"{x:.6f}" for x in losses), "; w1 =", f"{par
 if torch is None:
     print("PyTorch (optional): not installed")
 else:
-    t_params = {name: torch.tensor(v, dtype=torch.float64, requires_grad=True) for name, v in start.items()}
+    t_params = {
+        name: torch.tensor(
+            v,
+            dtype=torch.float64,
+            requires_grad=True,
+        )
+        for name, v in start.items()
+    }
     t_optimizer = torch.optim.SGD(list(t_params.values()), lr=0.1)
 
     def their_step():

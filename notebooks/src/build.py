@@ -10,6 +10,11 @@ stored outputs are then exactly what strict nbval sees on a re-run.
 
     python notebooks/src/build.py          # every chapter
     python notebooks/src/build.py 03 07    # chapters whose name starts with 03 or 07
+
+Every notebook's first code cell starts with SETUP, written here once: where the
+notebook runs without the course's package (a notebook downloaded on its own, a
+hosted Jupyter), it installs the package from PACKAGE_SOURCE and says so in one line;
+where `make lab` set things up it does nothing and prints nothing.
 """
 
 import os
@@ -27,6 +32,25 @@ ROOT = NOTEBOOKS.parent
 WIDGET = "application/vnd.jupyter.widget-view+json"
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
+# Where a notebook outside this repository installs the course's package from: anything
+# `pip install` accepts. The default is the wheel that `make wheel` builds, in the same folder
+# as the notebooks; an instructor who hosts the wheel puts its URL here and runs `make execute`.
+PACKAGE_SOURCE = "micrograd_lesson-0.1.0-py3-none-any.whl"
+SETUP = f"""\
+# The course's package: installed here if this Python does not have it yet.
+import importlib.util
+
+if importlib.util.find_spec("micrograd_lesson") is None:
+    import subprocess
+    import sys
+
+    source = "{PACKAGE_SOURCE}"  # where from: see the course's README
+    print(f"micrograd_lesson is not installed here: installing it from {{source}}")
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", source], check=True)
+    importlib.invalidate_caches()
+
+"""
+
 
 def sources(prefixes=()):
     found = sorted(SRC.glob("[0-9][0-9]_*.py"))
@@ -38,6 +62,8 @@ def sources(prefixes=()):
 def to_notebook(src):
     """The source as an unexecuted notebook."""
     nb = jupytext.read(src, fmt="py:percent")
+    first = next(cell for cell in nb.cells if cell.cell_type == "code")
+    first.source = SETUP + first.source
     for i, cell in enumerate(nb.cells):
         cell.id = f"c{i:03d}"
         cell.metadata = {k: v for k, v in cell.metadata.items() if k == "tags"}

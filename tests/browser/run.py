@@ -23,6 +23,7 @@ import argparse
 import base64
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -45,6 +46,8 @@ SITE = ROOT / "build" / "html"
 VIEWPORT = {"width": 1280, "height": 800}
 GRAPH_CHAPTER = "03"  # a graph-heavy chapter, run in the browser
 TRAINING_CHAPTER = "09"  # fit's progress bar, run in the browser
+STEP_CHAPTERS = ("03", "04", "13")  # chapters that show a step-through of backward()
+FIRST = "00_python_you_need.ipynb"  # the chapter `make lab` opens
 TOTAL_SECONDS = 1500  # the whole run, server and browser included
 # How much wider than the output area a picture may be stored. JupyterLab shows an SVG
 # drawing at its own size (a wider one was found cut off) but shrinks a PNG plot to fit
@@ -108,6 +111,7 @@ class Lab:
             "--ip=127.0.0.1", f"--port={self.port}", f"--IdentityProvider.token={self.token}",
             f"--ServerApp.root_dir={self.root}", "--LabApp.expose_app_in_browser=True",
             "--ServerApp.port_retries=0", "--KernelManager.transport=ipc",
+            f"--LabApp.default_url=/lab/tree/{FIRST}",  # as `make lab`: its printed address opens chapter 0
         ]  # fmt: skip
         if os.geteuid() == 0:
             command.append("--allow-root")
@@ -117,6 +121,11 @@ class Lab:
         )
         self.url = f"http://127.0.0.1:{self.port}"
         self._wait_until_up()
+
+    def printed_url(self):
+        """The address JupyterLab printed for the learner to open (it prints a token it was given as ...)."""
+        found = re.findall(r"http://127\.0\.0\.1:\d+/\S*token=\S+", Path(self.log.name).read_text())
+        return found[0].replace("token=...", f"token={self.token}") if found else None
 
     def _wait_until_up(self, seconds=60):
         deadline = time.monotonic() + seconds
@@ -228,6 +237,84 @@ def wait_for_notebook(page):
     )
 
 
+# With the file browser open: how many characters fit a code cell's editor, and a printed
+# line of output, at the editor's and the output's own monospace font.
+COLUMNS = """
+() => {
+  const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+  const cell = panel.querySelector('.jp-CodeCell');
+  const scroller = cell.querySelector('.cm-scroller');
+  const content = cell.querySelector('.cm-content');
+  const line = cell.querySelector('.cm-line');
+  const probe = (parent) => { const s = document.createElement('span'); s.textContent = 'x'.repeat(100);
+    parent.appendChild(s); const w = s.getBoundingClientRect().width / 100; s.remove(); return w; };
+  const style = getComputedStyle(content), lineStyle = getComputedStyle(line);
+  const gutters = cell.querySelector('.cm-gutters');
+  const editorWidth = scroller.clientWidth - (gutters ? gutters.offsetWidth : 0)
+    - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+    - parseFloat(lineStyle.paddingLeft) - parseFloat(lineStyle.paddingRight);
+  const codeChar = probe(line);
+  const pre = panel.querySelector('.jp-RenderedText pre');
+  const outChar = probe(pre);
+  return {code: Math.floor(editorWidth / codeChar), output: Math.floor(pre.clientWidth / outChar),
+          sidebar: document.querySelector('#jp-left-stack').getBoundingClientRect().width,
+          wrap: ['whiteSpace', 'wordBreak', 'overflowWrap'].map(k => getComputedStyle(pre)[k]).join(' '),
+          editor: editorWidth};
+}
+"""
+
+
+def long_lines(nb_path, code_columns, output_columns):
+    """(cell, what, length): code lines wider than the editor, printed lines wider than the output."""
+    nb = json.loads(nb_path.read_text(encoding="utf-8"))
+    found = []
+    for i, cell in enumerate(c for c in nb["cells"] if c["cell_type"] == "code"):
+        for line in "".join(cell["source"]).splitlines():
+            if len(line) > code_columns:
+                found.append((i + 1, "code", len(line)))
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if {"image/png", "image/svg+xml", "text/html"} & set(data):
+                continue  # JupyterLab shows the picture or the HTML, not the plain text
+            text = "".join(out.get("text", "") or data.get("text/plain", ""))
+            for line in text.splitlines():
+                if len(line) > output_columns:
+                    found.append((i + 1, "printed", len(line)))
+    return found
+
+
+def check_printed_url(page, lab):
+    """The address JupyterLab prints opens chapter 0, with no pop-up asking about news."""
+    url = lab.printed_url()
+    if not check(url is not None, "JupyterLab printed an address with its token"):
+        return
+    page.goto(url)
+    wait_for_notebook(page)
+    opened = page.evaluate("() => window.jupyterapp.shell.currentWidget.context.path")
+    check(opened == FIRST, f"the printed address opens {opened}")
+    page.wait_for_timeout(3000)
+    toasts = page.locator(".jp-Notification-Toast, .Toastify__toast").count()
+    check(toasts == 0, f"no notification pop-up (news or updates) after 3 s ({toasts})")
+    page.screenshot(path=str(SHOTS / "lab_printed_url.png"))
+
+
+def check_line_widths(page, lab, names):
+    """With the file browser open, every code line fits its editor and every printed line its output."""
+    page.goto(lab.open_url(f"{names[0]}.ipynb"))
+    wait_for_notebook(page)
+    page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:activate')")
+    page.wait_for_timeout(1000)
+    columns = page.evaluate(COLUMNS)
+    page.screenshot(path=str(SHOTS / "file_browser_open.png"))
+    check(columns["sidebar"] > 150, f"file browser open ({columns['sidebar']:.0f} px): {columns['code']}"
+          f" characters fit a code line, {columns['output']} a printed line ({columns['wrap']})")  # fmt: skip
+    for name in names:
+        found = long_lines(lab.root / f"{name}.ipynb", columns["code"], columns["output"])
+        check(not found, f"{name}: every code line fits the editor and every printed line the output"
+              f" {[f'cell {c}: {what} {n} chars' for c, what, n in found][:8] or ''}")  # fmt: skip
+    page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+
+
 def open_each_notebook(page, lab, names):
     for name in names:
         nb_path = lab.root / f"{name}.ipynb"
@@ -299,6 +386,81 @@ def check_graph_chapter(page, lab, name):
     svg = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedSVG img").first
     svg.scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / f"{name}_run_graph.png"))
+    check_step_through(page, name)
+
+
+# The run step-through's picture and buttons, where the learner sees them: boxes in the
+# page's coordinates, the picture's natural size and its SVG text (which differs per frame).
+STEP_THROUGH = """
+async () => {
+  const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+  const button = [...panel.querySelectorAll('button')].find(b => b.textContent.includes('previous'));
+  if (!button) return null;
+  const output = button.closest('.jp-OutputArea-output');
+  const img = output.querySelector('img');
+  const box = el => { const r = el.getBoundingClientRect();
+                      return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width}; };
+  return {image: box(img), previous: box(button), next: box([...output.querySelectorAll('button')]
+          .find(b => b.textContent.includes('next'))), natural: img.naturalWidth,
+          src: await (await fetch(img.src)).text(),  // the frame's SVG (a new blob URL each time)
+          view: box(panel.querySelector('.jp-WindowedPanel-outer'))};
+}
+"""
+
+
+# Scroll the notebook so that the step-through's output starts at the top of the view
+# (JupyterLab's notebook is a windowed list: scroll it through its own API first).
+SHOW_STEP_THROUGH = """
+async () => {
+  const notebook = window.jupyterapp.shell.currentWidget.content;
+  const button = [...notebook.node.querySelectorAll('button')].find(b => b.textContent.includes('previous'));
+  const index = notebook.widgets.findIndex(cell => cell.node.contains(button));
+  await notebook.scrollToItem(index, 'end');
+  await new Promise(r => setTimeout(r, 300));
+  const view = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer');
+  const output = notebook.widgets[index].node.querySelector('.jp-OutputArea-output');
+  view.scrollTop += output.getBoundingClientRect().top - view.getBoundingClientRect().top;
+  await new Promise(r => setTimeout(r, 300));
+}
+"""
+
+
+def inside(box, view):
+    return (
+        box["left"] >= view["left"] - 1
+        and box["right"] <= view["right"] + 1
+        and (box["top"] >= view["top"] - 1 and box["bottom"] <= view["bottom"] + 1)
+    )
+
+
+def check_step_through(page, name):
+    """A run step-through: natural size, its buttons in the same view as the picture, and
+    pressing them changes the picture without moving it out of the view."""
+    button = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) button", has_text="previous").first
+    if not check(button.count() == 1, f"{name} run in the browser: a step-through with buttons"):
+        return
+    page.evaluate(SHOW_STEP_THROUGH)
+    page.wait_for_timeout(500)
+    state = page.evaluate(STEP_THROUGH)
+    image, view = state["image"], state["view"]
+    check(abs(image["width"] - state["natural"]) <= 1,
+          f"{name} step-through: drawn at its natural width ({image['width']:.0f} px, natural"
+          f" {state['natural']} px)")  # fmt: skip
+    check(inside(image, view) and inside(state["previous"], view) and inside(state["next"], view),
+          f"{name} step-through: picture and buttons in the view together"
+          f" ({image['bottom'] - image['top']:.0f} px tall picture,"
+          f" view {view['bottom'] - view['top']:.0f} px)")  # fmt: skip
+    page.screenshot(path=str(SHOTS / f"{name}_run_steps.png"))
+    seen = [state["src"]]
+    for label in ("previous", "previous", "next"):
+        page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) button", has_text=label).first.click()
+        page.wait_for_timeout(500)
+        after = page.evaluate(STEP_THROUGH)
+        check(after["src"] != seen[-1] and inside(after["image"], after["view"]),
+              f"{name} step-through: '{label}' changes the picture, which stays in the view")  # fmt: skip
+        seen.append(after["src"])
+    check(seen[-1] == seen[1], f"{name} step-through: 'next' after two 'previous' shows the frame before")
+    page.screenshot(path=str(SHOTS / f"{name}_run_steps_previous.png"))
 
 
 # [the running cell, the fill of the progress bar in cell barCell (default: the running
@@ -348,10 +510,92 @@ def names_of(prefix):
     return next(p.stem for p in sorted(NOTEBOOKS.glob(f"{prefix}_*.ipynb")))
 
 
+# The state of a site page once MathJax has finished: formulas, math errors, the math
+# fonts, pictures, and every link with the ids it may point at.
+SITE_PAGE = """
+async () => {
+  if (window.MathJax && MathJax.startup) await MathJax.startup.promise;
+  await document.fonts.ready;
+  const images = [...document.images];
+  await Promise.all(images.map(img => img.complete ? null
+    : new Promise(r => { img.onload = r; img.onerror = r; setTimeout(r, 5000); })));
+  const markdown = [...document.querySelectorAll('.jp-MarkdownOutput')].map(el => {
+    const copy = el.cloneNode(true);
+    copy.querySelectorAll('mjx-container, code, pre').forEach(m => m.remove());
+    return copy.textContent;
+  });
+  return {
+    formulas: document.querySelectorAll('mjx-container').length,
+    errors: [...document.querySelectorAll('mjx-merror')]
+      .map(e => e.getAttribute('data-mjx-error') || e.textContent),
+    raw: markdown.filter(t => /\\$[^$\\s][^$]*\\$/.test(t)).map(t => t.match(/\\$[^$]*\\$/)[0]),
+    fonts: [...document.fonts].filter(f => f.family.startsWith('MJX')).map(f => f.status),
+    mathFont: (() => { const c = document.querySelector('mjx-container mjx-c');
+                       return c ? getComputedStyle(c).fontFamily : null; })(),
+    images: images.length,
+    broken: images.filter(img => img.naturalWidth === 0).map(img => img.src.slice(0, 80)),
+    links: [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href')),
+    ids: [...document.querySelectorAll('[id]')].map(e => e.id),
+    background: getComputedStyle(document.body).backgroundColor,
+  };
+}
+"""
+
+
+# The number of frames in each stored step-through strip of a site page (its SVG pictures
+# are base64 images: the text is read from them).
+STRIP_FRAMES = """
+() => {
+  const strips = [...document.querySelectorAll('.jp-RenderedSVG img')].map(img => {
+    const at = img.src.indexOf('base64,');
+    return at < 0 ? '' : atob(img.src.slice(at + 7));
+  }).filter(svg => svg.includes('>step 0 (start)<'));
+  const isStrip = img => img.src.includes('base64,')
+    && atob(img.src.split('base64,')[1]).includes('>step 0 (');
+  const first = [...document.querySelectorAll('.jp-RenderedSVG img')].find(isStrip);
+  if (first) first.scrollIntoView({block: 'center'});
+  return strips.map(svg => (svg.match(/>step \\d+/g) || []).length);
+}
+"""
+
+
+def broken_links(page_file, links, ids):
+    """Relative links whose file is missing, or whose #anchor is on no element of its page."""
+    broken = []
+    for href in links:
+        if href.startswith(("http:", "https:", "mailto:")):
+            continue  # the world outside; the site itself must work without it
+        path, _, anchor = href.partition("#")
+        path = urllib.parse.unquote(path)
+        target = (page_file.parent / path).resolve() if path else page_file
+        if not target.is_file():
+            broken.append(href)
+        elif anchor and not {anchor, urllib.parse.unquote(anchor)} & set(
+            ids if target == page_file else _ids_in(target)
+        ):
+            broken.append(href)
+    return broken
+
+
+def _ids_in(html_file):
+    return set(re.findall(r'\bid="([^"]+)"', html_file.read_text(encoding="utf-8")))
+
+
+def luminance(css_color):
+    r, g, b = (float(v) for v in re.findall(r"[\d.]+", css_color)[:3])
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
+
+
 def check_site(page):
+    """Every page of the static site: formulas typeset with no error in MathJax's fonts, every
+    picture loaded, every link resolved, nothing requested from the network; light and dark."""
     index = SITE / "index.html"
     if not check(index.exists(), "site: build/html/index.html exists (make html)"):
         return
+    requested = []
+    page.on(
+        "request", lambda r: requested.append(r.url) if not r.url.startswith(("file:", "data:")) else None
+    )
     page.goto(index.as_uri())
     chapters = page.locator("ol.chapters > li")
     check(page.title() == "micrograd-lesson", f"site index: title {page.title()!r}")
@@ -359,25 +603,63 @@ def check_site(page):
     check(chapters.count() == count, f"site index: {chapters.count()} of {count} chapters listed")
     check(all(chapters.nth(i).locator("p").inner_text().strip() for i in range(chapters.count())),
           "site index: every chapter has a description")  # fmt: skip
+    titles = [chapters.nth(i).locator("a").inner_text() for i in range(chapters.count())]
+    check(not any("`" in t for t in titles), "site index: chapter titles show code as code (no backticks)")
+    state = page.evaluate(SITE_PAGE)
+    check(not broken_links(index, state["links"], state["ids"]), "site index: every link resolves")
     page.screenshot(path=str(SHOTS / "site_index.png"), full_page=True)
-    chapters.nth(int(GRAPH_CHAPTER)).locator("a").click()
-    page.wait_for_load_state("load")
-    page.wait_for_function(
-        "() => window.MathJax && MathJax.Hub && MathJax.Hub.queue.pending === 0"
-        " && document.querySelectorAll('.MathJax_CHTML, .MathJax, mjx-container').length > 0",
-        timeout=30_000,
-    )
-    typeset = page.locator(".MathJax_CHTML, .MathJax, mjx-container").count()
-    check(typeset > 0, f"site chapter {GRAPH_CHAPTER}: {typeset} formulas typeset by the local MathJax")
-    graphs = page.locator(".jp-RenderedSVG img, .jp-RenderedSVG svg")  # the drawn computation graphs
-    stored = sum(1 for c in json.loads((NOTEBOOKS / f"{names_of(GRAPH_CHAPTER)}.ipynb").read_text())["cells"]
-                 for o in c.get("outputs", []) if "image/svg+xml" in o.get("data", {}))  # fmt: skip
-    check(graphs.count() == stored > 0 and graphs.first.bounding_box()["width"] > 100,
-          f"site chapter {GRAPH_CHAPTER}: {graphs.count()} of {stored} graphs drawn")  # fmt: skip
-    check(page.locator("a[rel=next]").count() > 0 and page.locator("a[rel=prev]").count() > 0,
-          f"site chapter {GRAPH_CHAPTER}: previous and next links")  # fmt: skip
-    graphs.first.scroll_into_view_if_needed()
-    page.screenshot(path=str(SHOTS / f"site_{GRAPH_CHAPTER}.png"))
+    for page_file in sorted(SITE.glob("[0-9][0-9]_*.html")):
+        name = page_file.stem
+        page.goto(page_file.as_uri())
+        page.wait_for_load_state("load")
+        state = page.evaluate(SITE_PAGE)
+        nb = NOTEBOOKS / f"{name}.ipynb"
+        if has_math(nb):
+            errors, raw = state["errors"], state["raw"]
+            check(state["formulas"] > 0 and not errors and not raw,
+                  f"site {name}: {state['formulas']} formulas typeset, {len(errors)} math errors"
+                  f" {errors[:3] or ''}, {len(raw)} left as TeX {raw[:3] or ''}")  # fmt: skip
+            check(state["fonts"] and "loaded" in state["fonts"] and "error" not in state["fonts"]
+                  and "MJXZERO" in (state["mathFont"] or ""),
+                  f"site {name}: MathJax's TeX fonts loaded ({state['fonts'].count('loaded')} faces)"
+                  f" and used ({state['mathFont']})")  # fmt: skip
+        check(
+            not state["broken"],
+            f"site {name}: {state['images']} pictures, none missing {state['broken'] or ''}",
+        )
+        broken = broken_links(page_file, state["links"], state["ids"])
+        check(not broken, f"site {name}: {len(state['links'])} links, none broken {broken or ''}")
+        title = page.title()
+        check("`" not in title and "`" not in page.locator("nav.course-nav-top").inner_text(),
+              f"site {name}: title and chapter links show no backticks ({title!r})")  # fmt: skip
+        if name.startswith(GRAPH_CHAPTER):
+            graphs = page.locator(".jp-RenderedSVG img, .jp-RenderedSVG svg")  # the drawn computation graphs
+            stored = sum(1 for c in json.loads(nb.read_text())["cells"]
+                         for o in c.get("outputs", []) if "image/svg+xml" in o.get("data", {}))  # fmt: skip
+            check(graphs.count() == stored > 0 and graphs.first.bounding_box()["width"] > 100,
+                  f"site {name}: {graphs.count()} of {stored} graphs drawn")  # fmt: skip
+            check(page.locator("a[rel=next]").count() > 0 and page.locator("a[rel=prev]").count() > 0,
+                  f"site {name}: previous and next links")  # fmt: skip
+            graphs.first.scroll_into_view_if_needed()
+            page.screenshot(path=str(SHOTS / f"site_{name[:2]}.png"))
+            light = luminance(state["background"])
+            page.emulate_media(color_scheme="dark")
+            page.reload()
+            dark = luminance(page.evaluate(SITE_PAGE)["background"])
+            check(light > 0.8 and dark < 0.3, f"site {name}: follows the reader's light ({light:.2f}) or dark"
+                  f" ({dark:.2f}) preference")  # fmt: skip
+            graphs.first.scroll_into_view_if_needed()
+            page.screenshot(path=str(SHOTS / f"site_{name[:2]}_dark.png"))
+            page.emulate_media(color_scheme="light")
+        if name.startswith(STEP_CHAPTERS):  # a stored step-through shows every frame, not only the last
+            frames = page.evaluate(STRIP_FRAMES)
+            check(
+                bool(frames) and min(frames) > 2,
+                f"site {name}: stored step-throughs show their frames {frames}",
+            )
+            if frames:
+                page.screenshot(path=str(SHOTS / f"site_{name[:2]}_steps.png"))
+    check(not requested, f"site: nothing requested from the network {requested[:3] or ''}")
 
 
 def main(argv):
@@ -420,6 +702,8 @@ def main(argv):
                 )
                 page = context.new_page()
                 page.set_default_timeout(60_000)
+                check_printed_url(page, lab)
+                check_line_widths(page, lab, names)
                 open_each_notebook(page, lab, names)
                 if not args.skip_runs:
                     graph = [n for n in names if n.startswith(GRAPH_CHAPTER)]
