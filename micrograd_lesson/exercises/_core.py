@@ -73,7 +73,12 @@ class Verdict:
     __hash__ = None
 
     def __repr__(self):
-        return "correct" if self.ok else f"not yet: {self.hint}"
+        # Wrapped at word boundaries, so a long hint fits a laptop's notebook without breaking mid-word.
+        return (
+            "correct"
+            if self.ok
+            else textwrap.fill(f"not yet: {self.hint}", width=100, break_long_words=False)
+        )
 
 
 CORRECT = Verdict(True)
@@ -179,16 +184,11 @@ def check(name, seconds=None):
     return register
 
 
-def solution(name, check=None):
-    """Register the decorated function (or class) as the worked solution of exercise `name`.
-
-    `check=` is accepted from chapters not yet moved to @check: it registers that check, guarded.
-    """
+def solution(name):
+    """Register the decorated function (or class) as the worked solution of exercise `name`."""
 
     def register(fn):
-        ex = _register(name, solution=fn)
-        if check is not None and ex.check is None:
-            _register(name, check=_guarded(ex, check))
+        _register(name, solution=fn)
         return fn
 
     return register
@@ -202,16 +202,11 @@ def hidden(name):
     """
 
     def register(fn):
-        ex = _exercise(name)
+        ex = _register(name)
         ex.hidden.append(_guarded(ex, fn))
         return fn
 
     return register
-
-
-def never_raises(fn):
-    """Kept for chapters not yet moved to @check, whose solution(check=) registration guards them."""
-    return fn
 
 
 def reveal(name):
@@ -254,7 +249,11 @@ class SolutionRun(Verdict):
     def __repr__(self):
         if self.ok:
             return "the worked solution above passes its own check"
-        return f"the worked solution fails its check (please report this): {self.hint}"
+        return textwrap.fill(
+            f"the worked solution fails its check (please report this): {self.hint}",
+            100,
+            break_long_words=False,
+        )
 
 
 class NotInThisEdition:

@@ -233,14 +233,17 @@ for name, errors, fit in [("forward", err_forward, slope_fwd), ("central", err_c
     print(
         f"{name}: error falls like h^{fit:.2f} for large h; "
         f"smallest error {errors[best]:.0e} at h = {hs[best]:.0e}; "
-        f"for h <= 1e-9, error * h / (eps * |g(2)|) is at most {np.max(errors[tiny] * hs[tiny] / roundoff):.2f}"
+        "for h <= 1e-9, error * h / (eps * |g(2)|) is at most "
+        f"{np.max(errors[tiny] * hs[tiny] / roundoff):.2f}"
     )
 best = np.argmin(err_central)
 bottom = (hs >= 1e-7) & (hs <= 1e-5)  # the bottom of the central difference's V
 print(
     f"central: its two neighbours' errors are {err_central[best - 1] / err_central[best]:.0f} and "
-    f"{err_central[best + 1] / err_central[best]:.0f} times its smallest; for 1e-7 <= h <= 1e-5 its median "
-    f"error is {np.median(err_central[bottom]):.0e}, {err_forward.min() / np.median(err_central[bottom]):.0f} "
+    f"{err_central[best + 1] / err_central[best]:.0f} times its smallest; for 1e-7 <= h <= 1e-5 its "
+    "median "
+    f"error is {np.median(err_central[bottom]):.0e}, "
+    f"{err_forward.min() / np.median(err_central[bottom]):.0f} "
     "times below the forward difference's smallest"
 )
 
@@ -249,7 +252,9 @@ ax.loglog(hs, err_forward, "o-", markersize=3, label="forward difference")
 ax.loglog(hs, err_central, "s-", markersize=3, label="central difference")
 ax.loglog(hs, 6 * hs, ":", color="gray", label="truncation 6h (slope 1)")
 ax.loglog(hs, hs**2, "--", color="gray", label="truncation h² (slope 2)")
-ax.loglog(hs, roundoff / hs, "-.", color="tab:red", alpha=0.7, label="round-off ε·|g(2)| / h ≈ 1.8e-15 / h")
+ax.loglog(
+    hs, roundoff / hs, "-.", color="tab:red", alpha=0.7, label="round-off ε·|g(2)| / h ≈ 1.8e-15 / h"
+)
 ax.set_ylim(1e-13, 10)
 ax.invert_xaxis()
 ax.set_xlabel("nudge h (getting smaller to the right)")
@@ -434,7 +439,9 @@ for name, nudged_grad in [("forward", numeric_grad), ("central", central_grad)]:
     gap = max(abs(u - v) for u, v in zip(nudged_grad, auto_grad))
     # Printed as a power of ten: the last digits of so small a gap depend on how sum() rounds,
     # which Python 3.12 changed.
-    print(f"largest difference from autodiff, {name} differences: below 1e{math.ceil(math.log10(gap)):03d}")
+    print(
+        f"largest difference from autodiff, {name} differences: below 1e{math.ceil(math.log10(gap)):03d}"
+    )
 
 # %% [markdown]
 # With central differences the gap shrinks from below $10^{-4}$ to below $10^{-8}$ (about
@@ -529,7 +536,8 @@ def f_prime_automatic(x):
 print(f"{'x':>8} {'symbolic':>10} {'numerical':>10} {'automatic':>10}")
 for x in [-1.0, 0.0, 2 / 3, 3.0]:
     print(
-        f"{x:8.4f} {f_prime_symbolic(x):10.4f} {central_difference(f, x):10.4f} {f_prime_automatic(x):10.4f}"
+        f"{x:8.4f} {f_prime_symbolic(x):10.4f} {central_difference(f, x):10.4f} "
+        f"{f_prime_automatic(x):10.4f}"
     )
 x, h = 2 / 3, 1e-6
 print(
@@ -537,7 +545,8 @@ print(
     f"automatic {f_prime_automatic(x):.2e}"
 )
 print(
-    f"f(x + h) - f(x - h) = {f(x + h) - f(x - h):.2e}; gap between floats near f(x) = {np.spacing(f(x)):.2e}"
+    f"f(x + h) - f(x - h) = {f(x + h) - f(x - h):.2e}; gap between floats near f(x) = "
+    f"{np.spacing(f(x)):.2e}"
 )
 
 # %% [markdown]

@@ -299,7 +299,10 @@ ax.plot(ts, L_along, label="L after moving every leaf by t × its grad", linewid
 ax.plot(ts, -8.0 + 72.0 * ts, "--", label="first-order prediction: -8 + 72 t")
 ax.plot([0.0, 0.01], [-8.0, new["L"].data], "ko")
 ax.annotate(
-    "step of 0.01: L = -7.2865", (0.01, new["L"].data), xytext=(0.02, -9.5), arrowprops={"arrowstyle": "->"}
+    "step of 0.01: L = -7.2865",
+    (0.01, new["L"].data),
+    xytext=(0.02, -9.5),
+    arrowprops={"arrowstyle": "->"},
 )
 ax.set_xlabel("t (how far along the gradient)")
 ax.set_ylabel("L")
@@ -335,7 +338,10 @@ along_gradient = L_at(x0 + eps * g / np.linalg.norm(g)) - L_at(x0)
 cosines = directions @ g / np.linalg.norm(g)  # cos of the angle between each direction and g
 
 print(f"length of the gradient |g| = {np.linalg.norm(g):.4f}")
-print(f"rise along the gradient:         {along_gradient:.4f}   (eps × |g| = {eps * np.linalg.norm(g):.4f})")
+print(
+    f"rise along the gradient:         {along_gradient:.4f}   (eps × |g| = "
+    f"{eps * np.linalg.norm(g):.4f})"
+)
 print(f"best rise of 2000 random moves:  {rises.max():.4f}")
 print(f"random moves that beat the gradient: {(rises > along_gradient).sum()} of {len(rises)}")
 
@@ -396,7 +402,8 @@ steps = [0.01, 0.05, 0.1, 0.2, 0.5, 1.0]
 beat = directions_beating_gradient(steps)
 for step_length, count in zip(steps, beat):
     print(
-        f"step length {step_length:4}: {count:6,} of 200,000 random directions beat the gradient ({count / 2000:.3f} %)"
+        f"step length {step_length:4}: {count:6,} of 200,000 random directions beat the gradient "
+        f"({count / 2000:.3f} %)"
     )
 
 # where the winners are at step length 0.5: the same 200,000 directions (seed 0 again)
@@ -411,7 +418,11 @@ winners = rises_half > along_half
 fig, (left, right) = plt.subplots(1, 2, figsize=(8.5, 3.6))
 left.scatter(cos_all[:5000], rises_half[:5000], s=3, alpha=0.3, label="5,000 of the directions")
 left.scatter(
-    cos_all[winners], rises_half[winners], s=8, color="tab:orange", label=f"the {winners.sum()} that beat it"
+    cos_all[winners],
+    rises_half[winners],
+    s=8,
+    color="tab:orange",
+    label=f"the {winners.sum()} that beat it",
 )
 left.axhline(along_half, color="tab:red", linewidth=1, label="rise along the gradient")
 left.set_xlabel("cos θ")
@@ -428,7 +439,8 @@ right.grid(True, alpha=0.3)
 fig.tight_layout()
 plt.show()
 print(
-    f"the {winners.sum()} winners at 0.5 have cos θ from {cos_all[winners].min():.4f} to {cos_all[winners].max():.4f}"
+    f"the {winners.sum()} winners at 0.5 have cos θ from {cos_all[winners].min():.4f} to "
+    f"{cos_all[winners].max():.4f}"
 )
 
 # %% [markdown]

@@ -470,7 +470,9 @@ def traced_backward(root):
             continue
         before = [child.grad for child in v._prev]
         v._backward()
-        changes = ", ".join(f"{c.label}.grad {old:.4f} -> {c.grad:.4f}" for c, old in zip(v._prev, before))
+        changes = ", ".join(
+            f"{c.label}.grad {old:.4f} -> {c.grad:.4f}" for c, old in zip(v._prev, before)
+        )
         print(f"step {step}: {v.label} ({v._op}) fires: {changes}")
 
 

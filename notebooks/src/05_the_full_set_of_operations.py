@@ -606,7 +606,8 @@ for ax, (name, (op, formula, formula_text)) in zip(axes.flat, activations.items(
     ax.legend(fontsize=8, loc="upper left")
     agree = np.allclose(grads, formula(xs), atol=1e-12)
     print(
-        f"{name:>8}: slope at 0 = {grads[80]:.4f}, largest slope on [-4, 4] = {max(grads):.4f}, matches formula: {agree}"
+        f"{name:>8}: slope at 0 = {grads[80]:.4f}, largest slope on [-4, 4] = {max(grads):.4f}, "
+        f"matches formula: {agree}"
     )
 axes[1, 1].set_ylim(-1, 20)
 fig.suptitle("Each activation (blue) and its slope: engine (orange) vs formula (dashed)")
@@ -869,7 +870,9 @@ else:
             c.backward()
             print(f"PyTorch (optional): changed through {how}: dc/da = {a.grad.item():.4f}, no error")
         except RuntimeError as e:
-            print(f"PyTorch (optional): changed through {how}: RuntimeError: {str(e).split(' Hint:')[0]}")
+            print(
+                f"PyTorch (optional): changed through {how}: RuntimeError: {str(e).split(' Hint:')[0]}"
+            )
 
 # %% [markdown]
 # With PyTorch installed, the tracked change (`b.add_`) stops `backward()` with
@@ -961,7 +964,9 @@ def my_softsign(x):  # the classmate's version: fix it
 
 x = Value(2.0)
 my_softsign(x).backward()
-print(f"at x = 2: backward gives {x.grad:.4f}, the nudge gives {(2.000001 / 3.000001 - 2 / 3) / 1e-6:.4f}")
+print(
+    f"at x = 2: backward gives {x.grad:.4f}, the nudge gives {(2.000001 / 3.000001 - 2 / 3) / 1e-6:.4f}"
+)
 check_softsign(my_softsign)
 
 # %%

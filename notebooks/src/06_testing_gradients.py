@@ -126,7 +126,9 @@ print("passed:", result.ok)
 
 # %% tags=["claim-setup"]
 def log_slightly_off(x):
-    return Value(math.log(x.data), (x,), "log", _local_grads=(1 / (x.data + 1e-4),))  # should be 1 / x.data
+    return Value(
+        math.log(x.data), (x,), "log", _local_grads=(1 / (x.data + 1e-4),)
+    )  # should be 1 / x.data
 
 
 # %%
@@ -430,7 +432,8 @@ try:
 finally:
     Value.tanh = real_tanh
 print(
-    f"with the planted tanh bug: {sum(r > 1e-4 for r in sampled_broken.rel_errors)} of the same {len(sampled_broken.names)} fail"
+    f"with the planted tanh bug: {sum(r > 1e-4 for r in sampled_broken.rel_errors)} of the same "
+    f"{len(sampled_broken.names)} fail"
 )
 
 # %% [markdown]
@@ -475,7 +478,8 @@ test_composite_matches_nudge()
 print(f"the property held on all {len(tried)} generated inputs")
 tried_values = [v for pair in tried for v in pair]
 print(
-    f"among them: an input of exactly 0: {0.0 in tried_values}; both ends, -3 and 3: {-3.0 in tried_values and 3.0 in tried_values}"
+    f"among them: an input of exactly 0: {0.0 in tried_values}; both ends, -3 and 3: "
+    f"{-3.0 in tried_values and 3.0 in tried_values}"
 )
 
 # %% [markdown]
@@ -573,7 +577,8 @@ for name, (f, inputs) in checks.items():
     theirs = [t.grad.item() for t in tensors]
     agree = all(math.isclose(o, t, rel_tol=1e-9, abs_tol=1e-12) for o, t in zip(ours, theirs))
     print(
-        f"PyTorch (optional): {name}: gradients {', '.join(f'{t:.4f}' for t in theirs)}; agree with ours: {agree}"
+        f"PyTorch (optional): {name}: gradients {', '.join(f'{t:.4f}' for t in theirs)}; agree with "
+        f"ours: {agree}"
     )
 
 # %% [markdown]

@@ -296,7 +296,8 @@ for start, width in (("random", 4), ("copies", 4), ("random", 1)):
     runs = [train_xor(seed, start, width) for seed in range(10)]
     finals = [final for _, final in runs]
     print(
-        f"MLP(2, [{width}, 1]), {start:>6} start: loss after 400 steps {min(finals):.4f} to {max(finals):.4f}"
+        f"MLP(2, [{width}, 1]), {start:>6} start: loss after 400 steps {min(finals):.4f} to "
+        f"{max(finals):.4f}"
         f" over seeds 0-9; seed 0's first-layer first weights "
         + ", ".join(f"{n.w[0].data:+.4f}" for n in runs[0][0].layers[0].neurons)
     )

@@ -99,7 +99,9 @@ path = np.array(path)
 fig, (ax_path, ax_loss) = plt.subplots(1, 2, figsize=(10, 4.4), width_ratios=[1, 1.4])
 contours = ax_path.contour(W1, W2, bowl, levels=[0.01, 0.05, 0.2, 0.6, 1.2, 2.5], cmap="viridis")
 ax_path.clabel(contours, fontsize=8)
-ax_path.plot(path[:, 0], path[:, 1], "o-", color="#c0392b", markersize=4, label="gradient descent, lr 0.5")
+ax_path.plot(
+    path[:, 0], path[:, 1], "o-", color="#c0392b", markersize=4, label="gradient descent, lr 0.5"
+)
 ax_path.plot([1], [5], "k*", markersize=12, label="bottom (1, 5)")
 ax_path.annotate("start (2, 3)", path[0], textcoords="offset points", xytext=(8, -4))
 ax_path.set_xlabel("w1")
@@ -110,7 +112,9 @@ ax_path.set_aspect("equal")
 
 ax_loss.semilogy(range(10), bowl_losses, "o-", color="#c0392b")
 for k in range(3):
-    ax_loss.annotate(f"{bowl_losses[k]:g}", (k, bowl_losses[k]), textcoords="offset points", xytext=(6, 4))
+    ax_loss.annotate(
+        f"{bowl_losses[k]:g}", (k, bowl_losses[k]), textcoords="offset points", xytext=(6, 4)
+    )
 ax_loss.set_xlabel("step")
 ax_loss.set_ylabel("loss (log scale)")
 ax_loss.set_title("The loss falls by 4x per step")
@@ -293,12 +297,14 @@ print(
 )
 growth = (forgetful[0.12][blowup - 1] / forgetful[0.12][60]) ** (1 / (blowup - 1 - 60))
 print(
-    f"without, lr 0.12: from step 60 to step {blowup - 1} the loss grows {growth:.2f} times per step on average"
+    f"without, lr 0.12: from step 60 to step {blowup - 1} the loss grows {growth:.2f} times per step "
+    "on average"
 )
 for rate in (0.05, 0.01):
     run, tail = forgetful[rate], forgetful[rate][-100:]
     print(
-        f"without, lr {rate}: lowest {min(run):.4f} (step {run.index(min(run))}); at step 499 {run[-1]:.4f}; "
+        f"without, lr {rate}: lowest {min(run):.4f} (step {run.index(min(run))}); at step 499 "
+        f"{run[-1]:.4f}; "
         f"over the last 100 steps between {min(tail):.4f} and {max(tail):.4f}"
     )
 
@@ -358,7 +364,8 @@ for rate in (0.12, 0.05):
         huge = sum(not final < 1e100 for final in finals)  # inf, or on its way there
         print(
             f"lr {rate}, {'with' if zeroing else 'without'} zero_grad(): after 300 steps below 0.001 on "
-            f"{learned:2d} of 10, above 1e100 (or inf) on {huge:2d}; from {min(finals):.2g} to {max(finals):.2g}"
+            f"{learned:2d} of 10, above 1e100 (or inf) on {huge:2d}; from {min(finals):.2g} to "
+            f"{max(finals):.2g}"
         )
 
 # %% [markdown]
@@ -458,7 +465,8 @@ right = train(new_network(), 100, lr=0.05)
 with engine_with_assigning_tanh():
     buggy = train(new_network(), 100, lr=0.05)
 print(
-    f"MLP(3, [4, 4, 1]), 100 steps: largest difference between the two loss curves = {max(abs(a - b) for a, b in zip(right, buggy))}"
+    "MLP(3, [4, 4, 1]), 100 steps: largest difference between the two loss curves = "
+    f"{max(abs(a - b) for a, b in zip(right, buggy))}"
 )
 
 # %% [markdown]
@@ -495,7 +503,9 @@ class SkipNet(Module):
 
 
 RATES = tuple(float(f"{r:.2g}") for r in np.geomspace(0.002, 0.05, 11)[2:])  # 0.0038 to 0.05, 1.38 apart
-FINER = tuple(float(f"{r:.3g}") for r in np.geomspace(0.001, 0.1, 21)[8:15])  # 0.0063 to 0.025, 1.26 apart
+FINER = tuple(
+    float(f"{r:.3g}") for r in np.geomspace(0.001, 0.1, 21)[8:15]
+)  # 0.0063 to 0.025, 1.26 apart
 
 
 def final_loss(run):
@@ -524,20 +534,24 @@ skip_runs = race(8)
 print("lr       right engine   = in tanh")
 for rate in RATES:
     print(
-        f"{rate:<7}  {final_loss(skip_runs['right'][rate]):12.3g}  {final_loss(skip_runs['buggy'][rate]):10.3g}"
+        f"{rate:<7}  {final_loss(skip_runs['right'][rate]):12.3g}  "
+        f"{final_loss(skip_runs['buggy'][rate]):10.3g}"
     )
 best = {engine: best_rate(runs)[0] for engine, runs in skip_runs.items()}
 for engine, name in (("right", "right engine"), ("buggy", "= in tanh  ")):
     run = skip_runs[engine][best[engine]]
     below = next(k for k, v in enumerate(run) if v < 1e-4)
     print(
-        f"{name}: best lr {best[engine]}: loss {run[-1]:.2e} after 200 steps; first below 1e-4 at step {below}"
+        f"{name}: best lr {best[engine]}: loss {run[-1]:.2e} after 200 steps; first below 1e-4 at step "
+        f"{below}"
     )
 
 with engine_with_assigning_tanh():
     skip_net = SkipNet()
     check = gradcheck_parameters(lambda: squared_error(skip_net), skip_net.parameters())
-print(f"gradient check with the bug: {check!r}; {sum(r > 1e-4 for r in check.rel_errors)} of 21 rows wrong")
+print(
+    f"gradient check with the bug: {check!r}; {sum(r > 1e-4 for r in check.rel_errors)} of 21 rows wrong"
+)
 
 
 def rows_wrong_with_the_bug(seed):
@@ -545,7 +559,8 @@ def rows_wrong_with_the_bug(seed):
     with engine_with_assigning_tanh():
         net = SkipNet(seed)
         return sum(
-            r > 1e-4 for r in gradcheck_parameters(lambda: squared_error(net), net.parameters()).rel_errors
+            r > 1e-4
+            for r in gradcheck_parameters(lambda: squared_error(net), net.parameters()).rel_errors
         )
 
 
@@ -558,7 +573,9 @@ for engine, colour, name in (
     ("buggy", "#c0392b", "= in tanh's backward"),
 ):
     finals = [final_loss(skip_runs[engine][r]) for r in RATES]
-    ax_rate.loglog(RATES, [f if math.isfinite(f) else np.nan for f in finals], "o-", color=colour, label=name)
+    ax_rate.loglog(
+        RATES, [f if math.isfinite(f) else np.nan for f in finals], "o-", color=colour, label=name
+    )
     blown = [r for r, f in zip(RATES, finals) if not math.isfinite(f)]
     ax_rate.plot(blown, [1e-3] * len(blown), "x", color=colour, ms=9)
     ax_curve.semilogy(skip_runs[engine][best[engine]], color=colour, label=f"{name}, lr {best[engine]}")
@@ -591,11 +608,15 @@ plt.show()
 ratios = []
 for seed in range(10):
     runs = race(seed) if seed != 8 else skip_runs  # seed 8 was raced above
-    (right_rate, right_edge), (buggy_rate, buggy_edge) = best_rate(runs["right"]), best_rate(runs["buggy"])
+    (right_rate, right_edge), (buggy_rate, buggy_edge) = (
+        best_rate(runs["right"]),
+        best_rate(runs["buggy"]),
+    )
     right_loss, buggy_loss = final_loss(runs["right"][right_rate]), final_loss(runs["buggy"][buggy_rate])
     ratios.append(buggy_loss / right_loss)
     print(
-        f"seed {seed}: right {right_loss:.2e} at lr {right_rate:<6}  = in tanh {buggy_loss:.2e} at lr {buggy_rate:<6}"
+        f"seed {seed}: right {right_loss:.2e} at lr {right_rate:<6}  = in tanh {buggy_loss:.2e} at lr "
+        f"{buggy_rate:<6}"
         f"  ratio {ratios[-1]:8.3g}"
         + ("  (a best rate at an end of the grid)" if right_edge or buggy_edge else "")
     )
@@ -607,7 +628,8 @@ print(
 runs = race(9, FINER)
 (right_rate, _), (buggy_rate, _) = best_rate(runs["right"], FINER), best_rate(runs["buggy"], FINER)
 print(
-    f"seed 9 on 7 rates from 0.0063 to 0.025: right {final_loss(runs['right'][right_rate]):.2e} at lr {right_rate}, "
+    f"seed 9 on 7 rates from 0.0063 to 0.025: right {final_loss(runs['right'][right_rate]):.2e} at lr "
+    f"{right_rate}, "
     f"= in tanh {final_loss(runs['buggy'][buggy_rate]):.2e} at lr {buggy_rate}"
 )
 
@@ -686,7 +708,11 @@ for step in range(5):
 
 # %%
 fig, ax = plt.subplots(figsize=(9, 4.5))
-styles = {0.005: ("#e69f00", "too small"), 0.05: ("#2e5cb8", "about right"), 0.2: ("#c0392b", "too large")}
+styles = {
+    0.005: ("#e69f00", "too small"),
+    0.05: ("#2e5cb8", "about right"),
+    0.2: ("#c0392b", "too large"),
+}
 for rate, history in sweep.items():
     colour, verdict = styles[rate]
     ax.plot(np.log10(history.loss), color=colour, linewidth=2, label=f"lr {rate}: {verdict}")
@@ -805,7 +831,8 @@ for step in range(4):
 
 # %%
 print(
-    f"nodes built by one forward pass over the four examples: {len(squared_error(new_network()).topological_order())}"
+    "nodes built by one forward pass over the four examples: "
+    f"{len(squared_error(new_network()).topological_order())}"
 )
 
 # %% [markdown]
@@ -862,7 +889,9 @@ for name, build in (
     for seed in range(10):
         random.seed(seed)
         net = build()
-        finals.append(fit(net, lambda net=net: xor_loss(net), steps=200, lr=0.05, progress=False).loss[-1])
+        finals.append(
+            fit(net, lambda net=net: xor_loss(net), steps=200, lr=0.05, progress=False).loss[-1]
+        )
     print(f"{name:<22}: loss after 200 steps, seeds 0-9: " + " ".join(f"{v:.2f}" for v in finals))
 
 # %% [markdown]
@@ -886,8 +915,13 @@ for name, build in (
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
-for ax, net, title in ((axes[0], linear, "one linear neuron"), (axes[1], hidden, "hidden layer of 4 tanh")):
-    plot_decision_boundary(lambda points, net=net: [net(p) for p in points.tolist()], X, y, ax=ax, steps=40)
+for ax, net, title in (
+    (axes[0], linear, "one linear neuron"),
+    (axes[1], hidden, "hidden layer of 4 tanh"),
+):
+    plot_decision_boundary(
+        lambda points, net=net: [net(p) for p in points.tolist()], X, y, ax=ax, steps=40
+    )
     ax.set_title(f"XOR, {title}")
     ax.set_xticks([-0.5, 0, 0.5, 1, 1.5])
     ax.set_yticks([-0.5, 0, 0.5, 1, 1.5])
@@ -946,7 +980,12 @@ def train_step(model, xs, ys, lr):
 
 
 # %%
-from micrograd_lesson.exercises import check_clip_gradients, check_learning_rate, check_train_step, reveal
+from micrograd_lesson.exercises import (
+    check_clip_gradients,
+    check_learning_rate,
+    check_train_step,
+    reveal,
+)
 
 check_train_step(train_step)
 

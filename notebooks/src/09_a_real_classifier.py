@@ -203,7 +203,8 @@ print(
 )
 nodes = len(loss.topological_order())
 print(
-    f"nodes in one graph: {nodes}, of which new: {nodes - len(params)}; new objects the collector tracks: {made}"
+    f"nodes in one graph: {nodes}, of which new: {nodes - len(params)}; new objects the collector "
+    f"tracks: {made}"
 )
 
 # %% [markdown]
@@ -552,7 +553,8 @@ new_scores = numpy_scores([p.data for p in params], X_new)
 print(f"accuracy on 200 new points: {np.mean((new_scores > 0) == (y_new > 0)):.1%}")
 more = [make_moons(200, noise=0.1, seed=seed) for seed in range(2, 8)]
 others = [
-    np.mean((numpy_scores([p.data for p in params], X_more) > 0) == (y_more > 0)) for X_more, y_more in more
+    np.mean((numpy_scores([p.data for p in params], X_more) > 0) == (y_more > 0))
+    for X_more, y_more in more
 ]
 print(f"on six more draws of 200 new points (seeds 2-7): from {min(others):.1%} to {max(others):.1%}")
 
@@ -788,12 +790,15 @@ def hinge_of(net):
 # %%
 ratios = []
 for init_seed in range(5):
-    full = hinge_of(batch_race(init_seed, 0, len(X), 20))  # full batches: the sample order does not matter
+    full = hinge_of(
+        batch_race(init_seed, 0, len(X), 20)
+    )  # full batches: the sample order does not matter
     mini = [hinge_of(batch_race(init_seed, sample_seed, BATCH, MB_STEPS)) for sample_seed in (0, 1)]
     ratios += [full / m if m > 0 else math.inf for m in mini]
     print(f"start {init_seed}: full batch {full:.4f}   mini-batches {mini[0]:.4f}, {mini[1]:.4f}")
 print(
-    f"mini-batches end lower in {sum(r > 1 for r in ratios)} of 10 runs, by {min(ratios):.1f} times or more"
+    f"mini-batches end lower in {sum(r > 1 for r in ratios)} of 10 runs, by {min(ratios):.1f} times or "
+    "more"
 )
 
 # %% [markdown]
@@ -960,7 +965,12 @@ def squared_hinge_grads(scores, ys):
 print(squared_hinge_grads([2.0, -1.0, 0.5, -3.0, 0.0, 0.7], [1, -1, -1, 1, 1, 1]))
 
 # %%
-from micrograd_lesson.exercises import check_bce_loss, check_sample_batch, check_squared_hinge_grads, reveal
+from micrograd_lesson.exercises import (
+    check_bce_loss,
+    check_sample_batch,
+    check_squared_hinge_grads,
+    reveal,
+)
 
 check_squared_hinge_grads(squared_hinge_grads)
 

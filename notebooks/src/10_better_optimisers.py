@@ -107,10 +107,12 @@ gd_losses, gd_path = run(lambda p: SGD(p, lr=0.019), valley_grad, valley, START,
 for t in range(4):
     (a1, a2), (b1, b2) = gd_path[t], gd_path[t + 1]
     print(
-        f"step {t + 1}: w1 {a1:+.4f} -> {b1:+.4f} (x {b1 / a1:.4f})   w2 {a2:+.4f} -> {b2:+.4f} (x {b2 / a2:+.4f})"
+        f"step {t + 1}: w1 {a1:+.4f} -> {b1:+.4f} (x {b1 / a1:.4f})   w2 {a2:+.4f} -> {b2:+.4f} (x "
+        f"{b2 / a2:+.4f})"
     )
 print(
-    f"after 100 steps: w1 = {gd_path[100][0]:+.4f}, w2 = {gd_path[100][1]:+.2e}, loss = {gd_losses[100]:.4f}"
+    f"after 100 steps: w1 = {gd_path[100][0]:+.4f}, w2 = {gd_path[100][1]:+.2e}, loss = "
+    f"{gd_losses[100]:.4f}"
 )
 
 # %% [markdown]
@@ -171,7 +173,8 @@ lam_min, lam_max = CURVATURES
 kappa = lam_max / lam_min
 lr_star = 2 / (lam_min + lam_max)
 print(
-    f"kappa = {kappa:.0f}, derived best rate 2/(1 + 100) = {lr_star:.4f}, factor {(kappa - 1) / (kappa + 1):.4f}"
+    f"kappa = {kappa:.0f}, derived best rate 2/(1 + 100) = {lr_star:.4f}, factor "
+    f"{(kappa - 1) / (kappa + 1):.4f}"
 )
 
 lrs = np.linspace(0.002, 0.0205, 75)
@@ -280,7 +283,8 @@ print(f"predicted limit 2(1 + 0.9)/100 = {limit:.4f}")
 for lr in (0.0375, 0.0385):
     losses, _ = run(lambda p, lr=lr: SGD(p, lr=lr, momentum=MU), valley_grad, valley, START, 400)
     print(
-        f"lr {lr}: loss after 400 steps {losses[-1]:.3e}" + ("  (diverged)" if math.isinf(losses[-1]) else "")
+        f"lr {lr}: loss after 400 steps {losses[-1]:.3e}"
+        + ("  (diverged)" if math.isinf(losses[-1]) else "")
     )
 
 # %% [markdown]
@@ -312,7 +316,9 @@ derived_losses = {}
 for name, make in derived_runs.items():
     derived_losses[name], _ = run(make, valley_grad, valley, START, 100)
     measured = (derived_losses[name][100] / derived_losses[name][50]) ** (1 / 100)
-    print(f"{name}: loss after 100 steps {derived_losses[name][100]:.2e}, measured factor {measured:.4f}")
+    print(
+        f"{name}: loss after 100 steps {derived_losses[name][100]:.2e}, measured factor {measured:.4f}"
+    )
 
 # %% [markdown]
 # Derived settings, run for 100 steps: plain descent at its best rate ends at loss 1.50,
@@ -364,7 +370,9 @@ for p, g in zip(w, valley_grad(*START)):
     p.grad = g
 adam.step()
 for name, g, p, start in zip(["w1", "w2"], valley_grad(*START), w, START):
-    print(f"{name}: gradient {g:+8.4f}   moved {start:+.4f} -> {p.data:+.4f}  (step {p.data - start:+.4f})")
+    print(
+        f"{name}: gradient {g:+8.4f}   moved {start:+.4f} -> {p.data:+.4f}  (step {p.data - start:+.4f})"
+    )
 
 # %% [markdown]
 # The gradients, −8 and +100, differ by a factor of 12.5, yet both coordinates move by
@@ -497,7 +505,11 @@ def tune(problem, method):
     for combination in itertools.product(*knob_values.values()):
         knobs = dict(zip(knob_values, combination))
         scores = [
-            score(run(lambda p, lr=lr, knobs=knobs: make(p, lr, **knobs), grad_fn, loss_fn, start, steps)[0])
+            score(
+                run(lambda p, lr=lr, knobs=knobs: make(p, lr, **knobs), grad_fn, loss_fn, start, steps)[
+                    0
+                ]
+            )
             for lr in rates
         ]
         k = min(range(len(rates)), key=scores.__getitem__)
@@ -508,7 +520,9 @@ def tune(problem, method):
     return sorted(results, key=lambda result: result[0])  # a stable sort: ties keep their order
 
 
-LOG_KNOBS = {"forget"}  # knobs searched on a log scale, like the rate; the others (mu, b1) on a linear one
+LOG_KNOBS = {
+    "forget"
+}  # knobs searched on a log scale, like the rate; the others (mu, b1) on a linear one
 
 
 def refine(problem, method, lr, knobs, rounds=6):
@@ -528,7 +542,9 @@ def refine(problem, method, lr, knobs, rounds=6):
         step[k] = min(abs(v - point[k]) for v in values if v != point[k]) / 2
 
     def setting(u):
-        knobs = {k: math.exp(u[k]) if k in LOG_KNOBS else min(max(u[k], 0.0), 0.999) for k in knob_values}
+        knobs = {
+            k: math.exp(u[k]) if k in LOG_KNOBS else min(max(u[k], 0.0), 0.999) for k in knob_values
+        }
         return math.exp(u["lr"]), knobs
 
     def evaluate(u):
@@ -550,7 +566,9 @@ def describe(method, result, lr, setting):
     solved_at, final = result
     rate = "first step" if method == "RMSProp" else "lr"
     knobs = "".join(f", {k} {v:.4g}" for k, v in setting.items())
-    outcome = f"below 1e-20 at step {solved_at:4d}" if solved_at < math.inf else f"final loss {final:8.1e}   "
+    outcome = (
+        f"below 1e-20 at step {solved_at:4d}" if solved_at < math.inf else f"final loss {final:8.1e}   "
+    )
     return f"{outcome}   {rate} {lr:.3g}{knobs}"
 
 
@@ -671,7 +689,9 @@ DECAY_RUNS = {
 
 def decay_track(make, seed=0, steps=1000):
     """Weight A (no loss gradient) and the mean of the 20 weights B (noisy gradients), after every step."""
-    noise = np.random.default_rng(seed).normal(scale=10.0, size=(steps, 20))  # B's gradients, step by step
+    noise = np.random.default_rng(seed).normal(
+        scale=10.0, size=(steps, 20)
+    )  # B's gradients, step by step
     a, bs = Value(1.0), [Value(1.0) for _ in range(20)]
     opt = make([a, *bs])
     track = []
@@ -688,7 +708,8 @@ def decay_track(make, seed=0, steps=1000):
 tracks = {name: decay_track(make) for name, make in DECAY_RUNS.items()}
 for name, track in tracks.items():
     print(
-        f"{name:9s} after 1000 steps: weight A {track[-1][0]:+.4f}, mean of the B weights {track[-1][1]:+.4f}"
+        f"{name:9s} after 1000 steps: weight A {track[-1][0]:+.4f}, mean of the B weights "
+        f"{track[-1][1]:+.4f}"
     )
 print(f"a factor 0.999 per step for 1000 steps: {0.999**1000:.4f}")
 
@@ -706,7 +727,8 @@ plt.show()
 for name, make in DECAY_RUNS.items():
     ends = np.array([decay_track(make, seed)[-1] for seed in range(1, 6)])
     print(
-        f"{name:9s} on noise draws 1-5: weight A from {ends[:, 0].min():+.4f} to {ends[:, 0].max():+.4f}, "
+        f"{name:9s} on noise draws 1-5: weight A from {ends[:, 0].min():+.4f} to "
+        f"{ends[:, 0].max():+.4f}, "
         f"mean of B from {ends[:, 1].min():+.4f} to {ends[:, 1].max():+.4f}"
     )
 
@@ -830,7 +852,8 @@ def averaged_momentum(lr, lam, mu, steps=2000):
 for lam, mu in [(100.0, 0.9), (3.0, 0.5)]:
     limit = largest_rate(lam, mu)
     print(
-        f"lambda {lam}, mu {mu}: your limit {limit:.4g};  |w| at 0.99 x limit {averaged_momentum(0.99 * limit, lam, mu):.2e},"
+        f"lambda {lam}, mu {mu}: your limit {limit:.4g};  |w| at 0.99 x limit "
+        f"{averaged_momentum(0.99 * limit, lam, mu):.2e},"
         f"  at 1.01 x limit {averaged_momentum(1.01 * limit, lam, mu):.2e}"
     )
 

@@ -241,7 +241,10 @@ for i, k in np.ndindex(A0.shape):
     nudge[i, k] = h
     numeric_dA[i, k] = (loss_at(A0 + nudge, B0) - loss_at(A0 - nudge, B0)) / (2 * h)
 print("dA by the rule G @ B.T:\n", A.grad)
-print(f"largest difference from central differences: below 1e-8? {np.abs(A.grad - numeric_dA).max() < 1e-8}")
+print(
+    "largest difference from central differences: below 1e-8? "
+    f"{np.abs(A.grad - numeric_dA).max() < 1e-8}"
+)
 print(f"dB has B's shape {B.grad.shape}; A.T @ G equals it: {np.allclose(B.grad, A0.T @ W0)}")
 
 # %% [markdown]
@@ -420,7 +423,8 @@ draw_dot(out, rankdir="TB")
 
 # %%
 print(
-    f" k   {'d out/dx, recursive':>22} {'d out/dx, topological':>22}   {'visits, recursive':>17}  {'topological':>11}"
+    f" k   {'d out/dx, recursive':>22} {'d out/dx, topological':>22}   {'visits, recursive':>17}  "
+    f"{'topological':>11}"
 )
 ks = list(range(1, 19))
 recursive_counts, topo_counts, agree = [], [], []
@@ -499,7 +503,9 @@ def largest_gradient_gap(scalar_model, tensor_model):
     for s_layer, t_layer in zip(scalar_model.layers, tensor_model.layers):
         w_grads = np.array([[w.grad for w in neuron.w] for neuron in s_layer.neurons]).T
         b_grads = np.array([neuron.b.grad for neuron in s_layer.neurons])
-        largest = max(largest, np.abs(w_grads - t_layer.W.grad).max(), np.abs(b_grads - t_layer.b.grad).max())
+        largest = max(
+            largest, np.abs(w_grads - t_layer.W.grad).max(), np.abs(b_grads - t_layer.b.grad).max()
+        )
     return largest
 
 
@@ -574,7 +580,8 @@ hinge_part = (1 - targets * tensor_model(X)).relu().mean()
 hinge_nodes = hinge_part.topological_order()
 operations = sum(1 for node in hinge_nodes if node._prev)
 print(
-    f"nodes in the hinge part: {len(hinge_nodes)}: {operations} operations, {len(hinge_nodes) - operations} leaves"
+    f"nodes in the hinge part: {len(hinge_nodes)}: {operations} operations, "
+    f"{len(hinge_nodes) - operations} leaves"
 )
 draw_tensor_graph(hinge_part)
 
@@ -670,7 +677,8 @@ wrong = new_predictions != y_new
 print(f"after 500 steps: training accuracy {final_accuracy:.1%}, on 300 new points {new_accuracy:.1%}")
 for i in np.flatnonzero(wrong):
     print(
-        f"new point ({X_new[i, 0]:.2f}, {X_new[i, 1]:.2f}), distance {np.hypot(*X_new[i]):.2f} from the centre:"
+        f"new point ({X_new[i, 0]:.2f}, {X_new[i, 1]:.2f}), distance {np.hypot(*X_new[i]):.2f} from "
+        "the centre:"
         f" class {y_new[i]}, read as {new_predictions[i]}"
     )
 

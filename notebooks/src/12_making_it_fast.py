@@ -524,7 +524,7 @@ def shifted(images, rows, cols):
 
 
 def split(seed):
-    """A fifth of the digits held out, chosen by seed: X_train, y_train, X_test, y_test (pixels in [0, 1])."""
+    """A fifth of the digits held out, chosen by seed: X_train, y_train, X_test, y_test (pixels 0 to 1)."""
     order = np.random.default_rng(seed).permutation(len(digits_y))
     test_idx, train_idx = order[:360], order[360:]
     inputs = digits_X / 16.0

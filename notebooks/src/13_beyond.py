@@ -534,18 +534,24 @@ direct = {lr: n for lr, n in finished.items() if lr < 1 / 12}  # the first step 
 best_direct = min(direct, key=lambda lr: (direct[lr], lr))
 print(f"rates that reach x = 1: {len(finished)} of 250;", end=" ")
 print(
-    f"from {min(direct):.3f} to {max(direct):.3f} and from {min(set(finished) - set(direct)):.3f} to {max(finished):.3f}"
+    f"from {min(direct):.3f} to {max(direct):.3f} and from {min(set(finished) - set(direct)):.3f} to "
+    f"{max(finished):.3f}"
 )
 print(f"the fastest below 1/12: lr = {best_direct:.3f}, {direct[best_direct]} steps;", end=" ")
-print(f"neighbours: lr = {best_direct - 0.001:.3f} takes {direct[round(best_direct - 0.001, 3)]},", end=" ")
+print(
+    f"neighbours: lr = {best_direct - 0.001:.3f} takes {direct[round(best_direct - 0.001, 3)]},", end=" "
+)
 print(f"lr = {best_direct + 0.001:.3f} takes {direct[round(best_direct + 0.001, 3)]}")
 print(
     f"the fastest of all: lr = {best_lr:.3f}, {finished[best_lr]} steps, "
-    f"by way of x = {gradient_descent(2.0, best_lr, 1)[1]:.4f} and x = {gradient_descent(2.0, best_lr, 2)[2]:.4f}"
+    f"by way of x = {gradient_descent(2.0, best_lr, 1)[1]:.4f} and x = "
+    f"{gradient_descent(2.0, best_lr, 2)[2]:.4f}"
 )
 finer = steps_to_reach_one(2.0, [k / 10000 for k in range(1500, 1700)])
 print(f"ten times finer around it, 0.1500 to 0.1699: the fastest takes {min(finer.values())} steps")
-print(f"lr = 0.125 (1 / f''(1)) goes from 2 to {gradient_descent(2.0, 0.125, 1)[1]:.4f}: the other minimum")
+print(
+    f"lr = 0.125 (1 / f''(1)) goes from 2 to {gradient_descent(2.0, 0.125, 1)[1]:.4f}: the other minimum"
+)
 newton_steps = next(i for i, x in enumerate(newton_path) if abs(x - 1) < 1e-10)
 print(f"Newton: {newton_steps} steps")
 

@@ -99,7 +99,12 @@ def merge_streams(outputs):
     merged = []
     for out in outputs:
         prev = merged[-1] if merged else None
-        if out.output_type == "stream" and prev and prev.output_type == "stream" and prev.name == out.name:
+        if (
+            out.output_type == "stream"
+            and prev
+            and prev.output_type == "stream"
+            and prev.name == out.name
+        ):
             prev.text += out.text
         else:
             merged.append(out)
