@@ -14,7 +14,7 @@ HERE = Path(__file__).resolve().parent
 CHAPTERS_WITH_VERDICTS = [f"{n:02d}" for n in range(1, 14)]
 
 
-def tested_claims():
+def claims_with_tests():
     """{claim ID: [test names]} from the `@claim("...")` decorators of the tests in tests/claims/.
 
     Read from the source (not imported), so listing them runs no experiment.
@@ -31,7 +31,7 @@ def tested_claims():
 
 
 PROSE = prose_claims()
-TESTS = tested_claims()
+TESTS = claims_with_tests()
 
 
 def test_every_claim_in_the_prose_has_a_test():
