@@ -63,3 +63,21 @@ def test_a_weight_with_a_zero_input_gets_exactly_zero_gradient(ch03):
         for new_w2 in (w2 + 1e-6, w2 + 1.0, -10.0):
             moved = math.tanh(x1 * w1 + 0.0 * new_w2 + b)
             assert moved == o.data
+
+
+@claim("ch03-winners-near-gradient")
+def test_the_directions_that_beat_a_long_step_all_point_near_the_gradient(ch03):
+    build_graph = ch03["build_graph"]
+    leaves = np.array([2.0, -3.0, 10.0, -2.0])
+    gradient = np.array([6.0, -4.0, -2.0, 4.0])
+    unit_gradient = gradient / np.linalg.norm(gradient)
+    L0 = build_graph(*leaves)["L"].data
+    along = build_graph(*(leaves + 0.5 * unit_gradient))["L"].data - L0
+    for seed in range(6):  # the notebook's draw and five more
+        u = np.random.default_rng(seed).normal(size=(200_000, 4))
+        u /= np.linalg.norm(u, axis=1, keepdims=True)
+        rises = build_graph(*(leaves + 0.5 * u).T)["L"].data - L0
+        winners = rises > along
+        cos_winners = u[winners] @ unit_gradient
+        assert winners.sum() > 300, seed
+        assert 0.90 < cos_winners.min() < 0.91, (seed, cos_winners.min())  # within about 25.5 degrees
