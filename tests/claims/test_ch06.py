@@ -123,3 +123,30 @@ def test_micrograd_compounds_a_stale_interior_gradient_on_every_call():
             c.backward()
             assert b.grad == 3 * call  # one more stale copy per call
             assert math.isclose(a.grad, 6 * a0 * call * (call + 1) / 2)  # 6a, 6a + 12a, ...: not 6a per call
+
+
+@claim("ch06-sampled-bug-behind-tanh")
+@pytest.mark.slow
+def test_the_tanh_bug_fails_every_row_behind_a_tanh_of_the_big_network(ch06):
+    tanh_forgot_square = ch06["tanh_forgot_square"]
+    smallest = []
+    for data_seed, weight_seed in [(0, 3), (1, 2), (2, 4), (3, 5), (4, 6)]:
+        X, y = make_moons(n_samples=10, noise=0.1, seed=data_seed)
+        random.seed(weight_seed)
+        big = MLP(2, [16, 16, 1], activation="tanh")
+
+        def big_loss(big=big, X=X, y=y):
+            return sum((big(x) - t) ** 2 for x, t in zip(X.tolist(), y.tolist()))
+
+        real_tanh = Value.tanh
+        Value.tanh = tanh_forgot_square
+        try:
+            broken = gradcheck_parameters(big_loss, big.parameters())
+        finally:
+            Value.tanh = real_tanh
+        behind, output = broken.rel_errors[:320], broken.rel_errors[320:]
+        assert len(output) == 17
+        assert all(r > 1e-4 for r in behind), (data_seed, weight_seed, min(behind))
+        assert all(r <= 1e-4 for r in output), (data_seed, weight_seed, max(output))
+        smallest.append(min(behind))
+    assert min(smallest) < 3e-4  # the close call the prose names: just over the line
