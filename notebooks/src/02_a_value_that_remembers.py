@@ -169,7 +169,10 @@ for keep in (tuple, set):
 # with local derivatives $(1, -1)$, nothing would say which derivative belongs to which
 # input. A
 # tuple keeps the order the inputs were given in, left operand first, which also makes
-# every drawing come out the same on every run. So our `Value` keeps a tuple:
+# every drawing come out the same on every run (a set's order follows the objects' memory
+# addresses, which change from run to run; the course's tests draw the same graph in
+# several fresh Python processes and get the same drawing every time).
+# <!-- claim: ch02-tuple-same-drawing --> So our `Value` keeps a tuple:
 
 # %%
 a = Value(2.0, label="a")

@@ -101,3 +101,30 @@ def test_forward_and_central_errors_fall_like_h_and_h_squared_elsewhere_too(ch01
             central = np.array([abs(central_difference(f, x, h) - derivative(x)) for h in hs])
             assert 0.985 < fitted_slope(hs, forward, 1e-5, 1e-1) < 1.005, x
             assert 1.995 < fitted_slope(hs, central, 1e-4, 1e-1) < 2.005, x
+
+
+@claim("ch01-roundoff-within-a-few-estimates")
+def test_roundoff_stays_within_a_few_estimates_and_under_the_fuller_one(ch01):
+    hs, eps = ch01["hs"], ch01["eps"]
+    forward_difference, central_difference = ch01["forward_difference"], ch01["central_difference"]
+    tiny = hs <= 1e-9  # where round-off is all there is
+    cases = {
+        "cube": (lambda t: t * t * t, lambda t: 3 * t * t),
+        "exp": (math.exp, math.exp),
+        "sin": (math.sin, math.cos),
+    }
+    worst = {name: 0.0 for name in cases}
+    for seed in range(10):
+        rng = np.random.default_rng(seed)
+        for name, (f, derivative) in cases.items():
+            for x in rng.uniform(0.5, 3.0, size=5).tolist():
+                errors = [
+                    abs(difference(f, x, h) - derivative(x)) * h
+                    for difference in (forward_difference, central_difference)
+                    for h in hs[tiny]
+                ]
+                worst[name] = max(worst[name], max(errors) / (eps * abs(f(x))))
+                fuller = eps * (abs(f(x)) + abs(x * derivative(x)) / 2)
+                assert max(errors) / fuller < 1.0, (seed, name, x)  # with the rounding of x + h: under it
+    assert worst["cube"] < 2.5 and worst["exp"] < 2.5, worst
+    assert 4.0 < worst["sin"] < 6.0, worst  # sin near pi, where |f(x)| is small

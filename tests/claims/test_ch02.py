@@ -3,9 +3,12 @@
 import graphlib
 import math
 import random
+import subprocess
+import sys
 
+import jupytext
 import pytest
-from claimlib import chapter_namespace, claim
+from claimlib import chapter_namespace, chapter_source, claim
 
 try:
     from micrograd.engine import Value as MicrogradValue
@@ -68,3 +71,28 @@ def test_every_graph_built_from_values_has_no_cycle():
         order = list(graphlib.TopologicalSorter(graph).static_order())  # raises CycleError on a cycle
         position = {v: i for i, v in enumerate(order)}
         assert all(position[child] < position[v] for v in graph for child in v._prev)
+
+
+DRAW_IN_A_FRESH_PROCESS = """
+from micrograd_lesson.draw import draw_dot
+
+a, b, c, f = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c"), Value(-2.0, label="f")
+p, q = a * b, a + b  # a and b each used twice
+L = (p + c) * q * f
+L.label = "L"
+print(draw_dot(L).source)
+"""
+
+
+@claim("ch02-tuple-same-drawing")
+@pytest.mark.slow
+def test_the_same_graph_draws_the_same_in_every_fresh_process():
+    cells = jupytext.read(chapter_source("02"), fmt="py:percent").cells
+    value_class = "\n".join(c.source for c in cells if "defines-value" in c.metadata.get("tags", []))
+    code = value_class + "\n" + DRAW_IN_A_FRESH_PROCESS  # the chapter's own class, run in each process
+    drawings = {
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+        for _ in range(5)  # five fresh processes: five memory layouts
+    }
+    assert len(drawings) == 1
+    assert "digraph" in drawings.pop()
