@@ -32,16 +32,12 @@ def train_step_on_another_batch_and_rate(train_step):
         got, error = attempt(train_step, mine, xs, ys, 0.02)
         want = _step(ref, xs, ys, 0.02)
         loss = as_number(getattr(got, "data", got))
-        moved = all(
-            close(p.data, q.data, rel=1e-9, abs_tol=1e-12)
-            for p, q in zip(mine.parameters(), ref.parameters())
-        )
-        if error or not close(loss, want, rel=1e-9) or not moved:
-            return Verdict(
-                False,
-                f"with 5 examples and lr = 0.02 (step {step}): "
-                + (error or f"loss {shown(got)} (want {want:.6f}); use len(xs) examples and the lr given"),
-            )
+        where = f"with 5 examples and lr = 0.02, step {step}"
+        if error or not close(loss, want, rel=1e-9):
+            return Verdict(False, f"{where}: the loss should be {want:.6f}, got {error or shown(got)}")
+        params = zip(mine.parameters(), ref.parameters())
+        if not all(close(p.data, q.data, rel=1e-9, abs_tol=1e-12) for p, q in params):
+            return Verdict(False, f"{where}: the parameters moved wrongly; use the lr and the examples given")
     return Verdict(True)
 
 

@@ -31,7 +31,7 @@ def sample_batch_from_fifty_rows(sample_batch):
     X = np.column_stack([np.arange(50.0), -np.arange(50.0), np.ones(50)])
     y = np.arange(50) % 2
     seen = set()
-    for seed, size in [(s, 5) for s in range(200)] + [(0, 50)]:
+    for seed, size in [(s, 5) for s in range(200)] + [(0, 50)]:  # the full batch last
         got, error = attempt(sample_batch, X.copy(), y.copy(), size, np.random.default_rng(seed))
         pair = got if isinstance(got, (tuple, list)) and len(got) == 2 else (None, None)
         Xb, yb = as_array(pair[0]), as_array(pair[1])
@@ -47,10 +47,9 @@ def sample_batch_from_fifty_rows(sample_batch):
                 False, f"a batch of {size} from 50 rows: rows must be distinct and keep their labels"
             )
         seen.update(rows.tolist())
-    if len(seen) < 50:
-        return Verdict(
-            False, f"200 batches of 5 from 50 rows never picked {50 - len(seen)} rows: use len(X), not 20"
-        )
+        if seed == 199 and len(seen) < 50:
+            missing = 50 - len(seen)
+            return Verdict(False, f"200 batches of 5 from 50 rows never picked {missing} rows: use len(X)")
     return Verdict(True)
 
 
