@@ -17,8 +17,9 @@ import pytest
 import micrograd_lesson.exercises  # noqa: F401 - registers every chapter's exercises
 from micrograd_lesson import nn
 from micrograd_lesson.engine import Value, grad
-from micrograd_lesson.exercises import _core
+from micrograd_lesson.exercises import _core, ch02
 from micrograd_lesson.exercises._core import EXERCISES, Verdict
+from micrograd_lesson.gradcheck import gradcheck
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -124,7 +125,70 @@ class ThreeInputs(nn.Module):
         return self.w + [self.b]
 
 
+class NumWrapsInts:
+    """Num whose __sub__ wraps only ints: every subtraction the check tries still works."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __sub__(self, other):
+        other = NumWrapsInts(other) if isinstance(other, int) else other
+        return NumWrapsInts(self.value - other.value)
+
+    def __rsub__(self, other):
+        return NumWrapsInts(other) - self
+
+
+def gradient_relative_nudge(fn, inputs):
+    grads = []
+    for i, x in enumerate(inputs):
+        h = 1e-6 * abs(x)  # no nudge at all where x = 0
+        up, down = list(inputs), list(inputs)
+        up[i], down[i] = x + h, x - h
+        grads.append((fn(*up) - fn(*down)) / (2 * h))
+    return grads
+
+
+class SubtractionBySize(ch02.Value):
+    def __sub__(self, other):
+        return type(self)(abs(self.data - other.data), (self, other), "-")  # right whenever self >= other
+
+
+def softsign_sign_by_division(x):
+    out = Value(x.data / (1 + abs(x.data)), (x,), "softsign")
+
+    def _backward():
+        sign = x.data / abs(x.data)  # 0 / 0 at x = 0
+        x.grad += (1 + abs(x.data) - x.data * sign) / (1 + abs(x.data)) ** 2 * out.grad
+
+    out._backward = _backward
+    return out
+
+
+def maximum_by_size(a, b):
+    a_wins = abs(a.data) >= abs(b.data)  # "larger" read as larger in size
+    return Value(max(a.data, b.data), (a, b), "max", _local_grads=(float(a_wins), float(not a_wins)))
+
+
+def grad_check_relative_nudge(f, x):
+    v = Value(x)
+    f(v).backward()
+    h = 1e-6 * abs(x)  # no nudge at all where x = 0
+    return v.grad, (f(Value(x + h)).data - f(Value(x - h)).data) / (2 * h)
+
+
+def find_bugs_at_the_ends(suspects):
+    return {name for name, op in suspects.items() if not all(gradcheck(op, [x]) for x in (0.5, 2.5))}
+
+
 WRONG = {  # hidden case's function name -> plausible wrong answers the check accepts
+    "rsub_with_floats_and_chains": [lambda: NumWrapsInts],
+    "numerical_gradient_at_zero_and_other_sizes": [lambda: gradient_relative_nudge],
+    "subtraction_with_negative_results": [lambda: SubtractionBySize],
+    "softsign_at_zero": [lambda: softsign_sign_by_division],
+    "max_of_negative_numbers": [lambda: maximum_by_size],
+    "grad_check_at_zero": [lambda: grad_check_relative_nudge],
+    "find_bugs_on_a_third_set": [lambda: find_bugs_at_the_ends, lambda: memorised("ch06.find_bugs")],
     "widest_hidden_far_from_the_examples": [lambda: memorised("ch07.widest_hidden")],
     "leaky_neuron_of_another_size": [lambda: ThreeInputs],
     "count_loss_nodes_on_other_networks": [lambda: memorised("ch07.count_loss_nodes")],
