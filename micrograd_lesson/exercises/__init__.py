@@ -3,7 +3,7 @@
 Each chapter's checks and worked solutions live in `chNN.py` beside this file and
 register themselves with `@check("chNN.name")` and `@solution("chNN.name")`. This
 module imports every chapter and exports each registered check under its own
-name, so `from micrograd_lesson.exercises import check_sin` works with no list to
+name, so `from micrograd_lesson.exercises import check_softsign` works with no list to
 keep by hand.
 """
 

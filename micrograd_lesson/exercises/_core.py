@@ -22,7 +22,6 @@ import math
 import signal
 import textwrap
 import threading
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import wraps
 
@@ -43,32 +42,17 @@ class Exercise:
 
 
 EXERCISES = {}  # "chNN.exercise" -> Exercise, in the order they are registered
+SOLUTIONS = {}  # "chNN.exercise" -> (worked solution, check), for exercises that have both
 
 
-def _exercise(name):
-    return EXERCISES.setdefault(name, Exercise(name))
-
-
-class _Solutions(Mapping):
-    """name -> (worked solution, check): a read-only view of EXERCISES for older callers."""
-
-    def _names(self):
-        return [n for n, ex in EXERCISES.items() if ex.solution is not None and ex.check is not None]
-
-    def __getitem__(self, name):
-        ex = EXERCISES[name]
-        if ex.solution is None or ex.check is None:
-            raise KeyError(name)
-        return ex.solution, ex.check
-
-    def __iter__(self):
-        return iter(self._names())
-
-    def __len__(self):
-        return len(self._names())
-
-
-SOLUTIONS = _Solutions()
+def _register(name, **parts):
+    """Set parts (check=, solution=, ...) of exercise `name`, making it if new; keep SOLUTIONS in step."""
+    ex = EXERCISES.setdefault(name, Exercise(name))
+    for key, value in parts.items():
+        setattr(ex, key, value)
+    if ex.solution is not None and ex.check is not None:
+        SOLUTIONS[name] = (ex.solution, ex.check)
+    return ex
 
 
 class Verdict:
@@ -189,10 +173,8 @@ def check(name, seconds=None):
     """
 
     def register(fn):
-        ex = _exercise(name)
-        ex.seconds = seconds
-        ex.check = _guarded(ex, fn)
-        return ex.check
+        ex = _register(name, seconds=seconds)
+        return _register(name, check=_guarded(ex, fn)).check
 
     return register
 
@@ -204,10 +186,9 @@ def solution(name, check=None):
     """
 
     def register(fn):
-        ex = _exercise(name)
-        ex.solution = fn
+        ex = _register(name, solution=fn)
         if check is not None and ex.check is None:
-            ex.check = _guarded(ex, check)
+            _register(name, check=_guarded(ex, check))
         return fn
 
     return register
@@ -221,7 +202,7 @@ def hidden(name):
     """
 
     def register(fn):
-        ex = _exercise(name)
+        ex = _register(name)
         ex.hidden.append(_guarded(ex, fn))
         return fn
 

@@ -255,17 +255,23 @@ def check_numerical_gradient(fn):
                 f"every partial derivative came out the same{together}: nudge ONE input at a time, "
                 "others fixed",
             )
-        if all(close(g, -e, rel=REL, abs_tol=1e-6) for g, e in zip(got, exact)):
-            return Verdict(
-                False,
-                "right sizes, wrong signs: subtract the un-nudged (or down-nudged) value, not the nudged one",
-            )
-        if all(close(g, 2 * e, rel=REL, abs_tol=1e-6) for g, e in zip(got, exact)):
-            return Verdict(
-                False, "every slope is twice too big: a central difference spans 2h, so divide by 2 * h"
-            )
-        if got == list(reversed(exact)) or all(close(g, e, rel=REL) for g, e in zip(got, reversed(exact))):
-            return Verdict(False, "the right slopes in reverse order: entry i must be the slope for input i")
+        mistake = known_mistake(
+            got,
+            [
+                (
+                    [-e for e in exact],
+                    "right sizes, wrong signs: subtract the un-nudged (or down-nudged) value",
+                ),
+                (
+                    [2 * e for e in exact],
+                    "every slope is twice too big: a central difference spans 2h, so divide by 2 * h",
+                ),
+                (exact[::-1], "the right slopes in reverse order: entry i must be the slope for input i"),
+            ],
+            same=lambda g, w: all(close(a, b, rel=REL, abs_tol=1e-6) for a, b in zip(g, w)),
+        )
+        if mistake:
+            return Verdict(False, mistake)
         i = next(i for i, (g, e) in enumerate(zip(got, exact)) if not close(g, e, rel=REL, abs_tol=1e-6))
         if close(got[i], exact[i], rel=0.25):
             return Verdict(

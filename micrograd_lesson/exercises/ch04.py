@@ -19,6 +19,7 @@ from ._core import (
     first,
     known_mistake,
     not_a_function,
+    shown,
     solution,
 )
 
@@ -169,11 +170,7 @@ def _inputs(nodes):
 
 def _describe(x):
     """A short description of anything, for a hint; never raises."""
-    try:
-        text = repr(x)
-    except Exception:
-        text = "?"
-    return f"{type(x).__name__} {text[:40]}"
+    return f"{type(x).__name__} {shown(x)}"
 
 
 def _first_out_of_order(positions, nodes, inputs):

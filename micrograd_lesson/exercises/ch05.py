@@ -6,7 +6,7 @@ style), or a closure assigned to `out._backward` (the lectures' style).
 """
 
 from ..engine import Value
-from ._core import Verdict, as_number, attempt, check, close, not_a_function, solution
+from ._core import Verdict, as_number, attempt, check, close, known_mistake, not_a_function, solution
 
 
 def _close(x, y):
@@ -17,6 +17,31 @@ def _shown(x):
     """A number at fixed precision, or what it is if it is not a number; never raises."""
     number = as_number(x)
     return f"{number:.6f}" if number is not None else f"a {type(x).__name__}"
+
+
+def _in_a_product(fn, args, x, want, ignored, assigned, call):
+    """None if y = fn(*args) * x leaves dy/dx = want in x.grad after backward(), else a hint.
+
+    This catches a closure that forgets `* out.grad` (x.grad = `ignored`) or assigns with `=`
+    (x.grad = `assigned`).
+    """
+    out, error = attempt(fn, *args)
+    if error or not isinstance(out, Value):
+        return f"{call}: {error or 'not a Value'}"
+    _, error = attempt((out * x).backward)
+    if error:
+        return f"backward() through {call} * {x.label} failed: {error}"
+    if _close(x.grad, want):
+        return None
+    y, v = f"{call} * {x.label}", x.label
+    mistakes = [
+        (
+            ignored,
+            f"inside {y} the gradient from above is ignored: multiply your local derivative by out.grad",
+        ),
+        (assigned, f"inside {y}, {v} loses the gradient from its other path: accumulate with +=, not ="),
+    ]
+    return known_mistake(x.grad, mistakes, same=_close) or f"for y = {y}, dy/d{v} should be {want:.6f}"
 
 
 def _check_unary(fn, name, f, df, points, wrong_derivatives=()):
@@ -58,35 +83,10 @@ def _check_unary(fn, name, f, df, points, wrong_derivatives=()):
                     return Verdict(False, hint)
             return Verdict(False, f"d{name}/dx at x = {x0} should be {df(x0):.6f}, got {_shown(x.grad)}")
 
-    # Inside a bigger expression: y = fn(x) * x, so dy/dx = f'(x) * x + f(x).
-    # This catches a closure that forgets `* out.grad` or assigns with `=`.
-    x0 = points[0]
+    x0 = points[0]  # inside a bigger expression: y = fn(x) * x, so dy/dx = f'(x) * x + f(x)
     x = Value(x0, label="x")
-    out, error = attempt(fn, x)
-    if error:
-        return Verdict(False, f"{name}(Value({x0})): {error}")
-    y = out * x
-    _, error = attempt(y.backward)
-    if error:
-        return Verdict(False, f"backward() through {name}(x) * x failed: {error}")
-    expected = df(x0) * x0 + f(x0)
-    if not _close(x.grad, expected):
-        if _close(x.grad, df(x0) + f(x0)):
-            return Verdict(
-                False,
-                f"inside {name}(x) * x the gradient from above is ignored: multiply your local "
-                "derivative by out.grad",
-            )
-        if _close(x.grad, df(x0) * x0):
-            return Verdict(
-                False,
-                f"inside {name}(x) * x, x loses the gradient from its other path: "
-                "accumulate with x.grad += ..., not x.grad = ...",
-            )
-        return Verdict(
-            False, f"for y = {name}(x) * x at x = {x0}, dy/dx should be {expected:.6f}, got {_shown(x.grad)}"
-        )
-    return Verdict(True)
+    hint = _in_a_product(fn, (x,), x, df(x0) * x0 + f(x0), df(x0) + f(x0), df(x0) * x0, f"{name}(x)")
+    return Verdict(hint is None, hint or "")
 
 
 def _softsign(x):
@@ -224,28 +224,9 @@ def check_max(maximum):
             "both shares land on it, and they must be added with +=, not assigned",
         )
 
-    # Inside a bigger expression: y = maximum(a, b) * a at a = 3, b = -1, so dy/da = 1 * a + max = 6.
-    a, b = Value(3.0, label="a"), Value(-1.0, label="b")
-    out, error = attempt(maximum, a, b)
-    if error or not isinstance(out, Value):
-        return Verdict(False, f"maximum(a, b) at a = 3, b = -1: {error or 'not a Value'}")
-    _, error = attempt((out * a).backward)
-    if error:
-        return Verdict(False, f"backward() through maximum(a, b) * a failed: {error}")
-    if _close(a.grad, 4.0):
-        return Verdict(
-            False, "inside maximum(a, b) * a the gradient from above is ignored: multiply by out.grad"
-        )
-    if _close(a.grad, 3.0):
-        return Verdict(
-            False,
-            "inside maximum(a, b) * a, a loses the gradient from its other path: accumulate with +=, not =",
-        )
-    if not _close(a.grad, 6.0):
-        return Verdict(
-            False, f"for y = maximum(a, b) * a at a = 3, b = -1, dy/da should be 6, got {_shown(a.grad)}"
-        )
-    return Verdict(True)
+    a, b = Value(3.0, label="a"), Value(-1.0, label="b")  # y = maximum(a, b) * a: dy/da = 1 * a + 3
+    hint = _in_a_product(maximum, (a, b), a, 6.0, 4.0, 3.0, "maximum(a, b)")
+    return Verdict(hint is None, hint or "")
 
 
 @solution("ch05.max")
