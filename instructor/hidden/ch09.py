@@ -12,7 +12,7 @@ from micrograd_lesson.exercises.ch09 import _engine_grads
 @hidden("ch09.squared_hinge_grads")
 def squared_hinge_on_other_batches(squared_hinge_grads):
     """A single point, and 7 points on, inside and beyond the margin: an answer hard-coded to the
-    check's three batches (whose hints print their gradients) fails."""
+    check's three batches fails."""
     for scores, ys in [([0.4], [-1]), ([1.0, -0.2, 2.5, -1.0, 0.9, -3.0, 0.0], [1, 1, -1, -1, 1, 1, -1])]:
         got, error = attempt(squared_hinge_grads, list(scores), list(ys))
         want, grads = _engine_grads(scores, ys), as_array(got)
