@@ -1,0 +1,26 @@
+"""Hidden cases for chapter 0: subtraction with floats and negatives, and chained.
+
+ch00.scalers (a fixed list of three functions, tried at two inputs) and ch00.zip_prediction
+(a fixed prediction) have no hidden case: there is no other input to try them on.
+"""
+
+import operator
+
+from micrograd_lesson.exercises._core import Verdict, as_number, attempt, close, hidden, shown
+
+
+@hidden("ch00.rsub")
+def rsub_with_floats_and_chains(Num):
+    """Num - float, negatives, and a chain: a Num that wraps only ints (isinstance(other, int)) or
+    whose result cannot be subtracted from again fails."""
+    for text, make, want in [
+        ("Num(10) - 2.5", lambda: Num(10) - 2.5, 7.5),
+        ("Num(-1.5) - Num(-4)", lambda: Num(-1.5) - Num(-4), 2.5),
+        ("(10 - Num(3)) - 2.5", lambda: operator.sub(10 - Num(3), 2.5), 4.5),
+        ("1 - (Num(3) - 7.25)", lambda: 1 - (Num(3) - 7.25), 5.25),
+    ]:
+        got, error = attempt(make)
+        value, error = (None, error) if error else attempt(getattr, got, "value")
+        if error or not close(as_number(value), want):
+            return Verdict(False, f"{text} should give a Num with .value {want}, got {error or shown(got)}")
+    return Verdict(True)

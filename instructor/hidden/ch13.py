@@ -1,0 +1,72 @@
+"""Hidden cases for chapter 13: other points, shapes and rates; a curvature of exactly zero."""
+
+import math
+
+from micrograd_lesson.engine import Value
+from micrograd_lesson.exercises._core import Verdict, as_number, attempt, hidden, shown
+from micrograd_lesson.exercises.ch13 import _chain_rules, _dual_class, _pow_rule, _truth
+
+
+@hidden("ch13.dual_pow")
+def dual_pow_at_other_points(dual_pow):
+    """A base below 1 and a fractional exponent, both moving: an answer fitted to the check's
+    four cases (whose hints print the tangents) fails."""
+    cls = _dual_class(dual_pow)
+    for a, b in [((0.5, -1.0), (2.5, 0.3)), ((4.0, 0.25), (0.5, -2.0))]:
+        got, error = attempt(dual_pow, cls(*a), cls(*b))
+        pair = (as_number(getattr(got, "val", None)), as_number(getattr(got, "dot", None)))
+        want = _pow_rule(a, b)
+        if (
+            error
+            or None in pair
+            or not all(math.isclose(g, w, rel_tol=1e-12, abs_tol=1e-12) for g, w in zip(pair, want))
+        ):
+            return Verdict(
+                False, f"a = Dual{a}, b = Dual{b}: want (val, dot) = {want}, got {error or shown(got)}"
+            )
+    return Verdict(True)
+
+
+@hidden("ch13.cheaper_mode")
+def cheaper_mode_for_other_shapes(cheaper_mode):
+    """Shapes the check does not try: an answer hard-coded to the check's nine fails."""
+    for n, m in [(4, 6), (6, 4), (12, 12), (9, 1000)]:
+        got, error = attempt(cheaper_mode, n, m)
+        want = _truth(n, m)
+        if (
+            error
+            or not isinstance(got, tuple)
+            or len(got) != 2
+            or got[0] != want[0]
+            or not math.isclose(as_number(got[1]) or 0.0, want[1])
+        ):
+            return Verdict(False, f"cheaper_mode({n}, {m}) should be {want}, got {error or shown(got)}")
+    return Verdict(True)
+
+
+@hidden("ch13.safe_newton_step")
+def safe_newton_step_at_zero_curvature(safe_newton_step):
+    """f = x**3 - 2x at 0, where f''(0) = 0 exactly (a gradient step, not 0/0), and lr 0.5: a test
+    `f'' >= 0` divides by zero, and an answer with the check's lr 0.1 written in steps too short."""
+    for f, x, lr, want, text in [
+        (lambda v: v**3 - 2 * v, 0.0, 0.5, 1.0, "x**3 - 2x at x = 0, lr = 0.5"),
+        (lambda v: v.tanh(), 0.5, 0.5, 0.5 - 0.5 * (1 - math.tanh(0.5) ** 2), "tanh(x) at x = 0.5, lr = 0.5"),
+    ]:
+        got, error = attempt(safe_newton_step, f, x, lr)
+        number = as_number(got.data if isinstance(got, Value) else got)
+        if error or number is None or not math.isclose(number, want, rel_tol=1e-10, abs_tol=1e-12):
+            return Verdict(False, f"for f(x) = {text} the next x is {want:.10f}, got {error or shown(got)}")
+    return Verdict(True)
+
+
+@hidden("ch13.reverse_rules")
+def reverse_rules_for_other_lengths(reverse_rules):
+    """Chain lengths between the check's (21 .. 39, 500): an answer hard-coded to the check's
+    lengths (each wrong one's hint prints the count) fails."""
+    for m in [*range(21, 40), 500]:
+        got, error = attempt(reverse_rules, m)
+        if error or as_number(got) != _chain_rules(m):
+            return Verdict(
+                False, f"reverse_rules({m}) should be {_chain_rules(m)}, got {error or shown(got)}"
+            )
+    return Verdict(True)

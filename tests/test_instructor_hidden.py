@@ -1,0 +1,259 @@
+"""Hidden cases earn their place: the worked solution passes each one, a plausible wrong answer
+that the notebook's check accepts is refused by it, and junk never makes one raise or hang.
+
+Wrong answers come in two kinds: a slip written out below (a rate fixed to the check's, a test
+that divides by zero where the check never looks), and a "memorised" answer, right on exactly
+the inputs the check tries (their hints print the expected values) and a lookup error elsewhere.
+"""
+
+import contextlib
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import micrograd_lesson.exercises  # noqa: F401 - registers every chapter's exercises
+from micrograd_lesson import nn
+from micrograd_lesson.engine import Value, grad
+from micrograd_lesson.exercises import _core, ch02
+from micrograd_lesson.exercises._core import EXERCISES, Verdict
+from micrograd_lesson.gradcheck import gradcheck
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+from instructor import grade  # noqa: E402
+
+for _chapter in sorted({name.split(".")[0] for name in EXERCISES}):
+    grade.load_hidden(_chapter)
+
+CASES = [(name, case) for name, ex in EXERCISES.items() for case in ex.hidden]
+
+
+def memorised(name):
+    """The worked solution, answering only the inputs the check tries; a KeyError elsewhere."""
+    ex, seen = EXERCISES[name], set()
+
+    def recorder(*args):
+        seen.add(repr(args))
+        return ex.solution(*args)
+
+    assert ex.check(recorder, record=False)
+
+    def table(*args):
+        if repr(args) not in seen:
+            raise KeyError(args)
+        return ex.solution(*args)
+
+    return table
+
+
+# ---- slips the notebooks' checks let through ----
+
+
+def train_step_fixed_rate(model, xs, ys, lr):
+    model.zero_grad()
+    total = 0.0
+    for x, y in zip(xs, ys):
+        loss = (model(x) - y) ** 2
+        loss.backward()
+        total += loss.data
+    for p in model.parameters():
+        p.data -= 0.05 * p.grad  # the check's rate, not lr
+    return total
+
+
+def clip_always_divides(params, max_norm):
+    norm = sum(p.grad**2 for p in params) ** 0.5
+    for p in params:
+        p.grad *= min(1.0, max_norm / norm)  # 0 / 0 when every gradient is zero
+    return norm
+
+
+def sample_from_twenty(X, y, batch_size, rng):
+    idx = rng.choice(20, size=batch_size, replace=False)  # the check's 20 rows
+    return np.asarray(X)[idx], np.asarray(y)[idx]
+
+
+def bce_over_six(scores, ys):
+    losses = [
+        -(((y + 1) / 2) * s.sigmoid().log() + (1 - (y + 1) / 2) * (1 - s.sigmoid()).log())
+        for s, y in zip(scores, ys)
+    ]
+    return sum(losses) * (1.0 / 6)  # the check's batch size
+
+
+def momentum_fixed_mu(p, v, g, lr, mu):
+    v = 0.9 * v + g  # the check's momentum, not mu
+    return p - lr * v, v
+
+
+def adam_divides_by_g(g, t, lr):
+    return -lr * (1.0 if g > 0 else -1.0) / (1 + 1e-8 / abs(g))  # the same number, except at g = 0
+
+
+def newton_at_or_above_zero(f, x, lr):
+    v = Value(x)
+    (slope,) = grad(f(v), [v], create_graph=True)
+    (curvature,) = grad(slope, [v])
+    if curvature >= 0:  # 0 / 0 where f''(x) = 0
+        return x - slope.data / curvature
+    return x - lr * slope.data
+
+
+def newton_fixed_rate(f, x, lr):
+    v = Value(x)
+    (slope,) = grad(f(v), [v], create_graph=True)
+    (curvature,) = grad(slope, [v])
+    if curvature > 0:
+        return x - slope.data / curvature
+    return x - 0.1 * slope.data  # the check's rate, not lr
+
+
+class ThreeInputs(nn.Module):
+    """A leaky neuron hard-wired to the check's 3 inputs."""
+
+    def __init__(self, nin):
+        self.w, self.b = [Value(0.0) for _ in range(3)], Value(0.0)
+
+    def __call__(self, x):
+        a = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
+        return a if a.data > 0 else 0.01 * a
+
+    def parameters(self):
+        return self.w + [self.b]
+
+
+class NumWrapsInts:
+    """Num whose __sub__ wraps only ints: every subtraction the check tries still works."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __sub__(self, other):
+        other = NumWrapsInts(other) if isinstance(other, int) else other
+        return NumWrapsInts(self.value - other.value)
+
+    def __rsub__(self, other):
+        return NumWrapsInts(other) - self
+
+
+def gradient_relative_nudge(fn, inputs):
+    grads = []
+    for i, x in enumerate(inputs):
+        h = 1e-6 * abs(x)  # no nudge at all where x = 0
+        up, down = list(inputs), list(inputs)
+        up[i], down[i] = x + h, x - h
+        grads.append((fn(*up) - fn(*down)) / (2 * h))
+    return grads
+
+
+class SubtractionBySize(ch02.Value):
+    def __sub__(self, other):
+        return type(self)(abs(self.data - other.data), (self, other), "-")  # right whenever self >= other
+
+
+def softsign_sign_by_division(x):
+    out = Value(x.data / (1 + abs(x.data)), (x,), "softsign")
+
+    def _backward():
+        sign = x.data / abs(x.data)  # 0 / 0 at x = 0
+        x.grad += (1 + abs(x.data) - x.data * sign) / (1 + abs(x.data)) ** 2 * out.grad
+
+    out._backward = _backward
+    return out
+
+
+def maximum_by_size(a, b):
+    a_wins = abs(a.data) >= abs(b.data)  # "larger" read as larger in size
+    return Value(max(a.data, b.data), (a, b), "max", _local_grads=(float(a_wins), float(not a_wins)))
+
+
+def grad_check_relative_nudge(f, x):
+    v = Value(x)
+    f(v).backward()
+    h = 1e-6 * abs(x)  # no nudge at all where x = 0
+    return v.grad, (f(Value(x + h)).data - f(Value(x - h)).data) / (2 * h)
+
+
+def find_bugs_at_the_ends(suspects):
+    return {name for name, op in suspects.items() if not all(gradcheck(op, [x]) for x in (0.5, 2.5))}
+
+
+WRONG = {  # hidden case's function name -> plausible wrong answers the check accepts
+    "rsub_with_floats_and_chains": [lambda: NumWrapsInts],
+    "numerical_gradient_at_zero_and_other_sizes": [lambda: gradient_relative_nudge],
+    "subtraction_with_negative_results": [lambda: SubtractionBySize],
+    "softsign_at_zero": [lambda: softsign_sign_by_division],
+    "max_of_negative_numbers": [lambda: maximum_by_size],
+    "grad_check_at_zero": [lambda: grad_check_relative_nudge],
+    "find_bugs_on_a_third_set": [lambda: find_bugs_at_the_ends, lambda: memorised("ch06.find_bugs")],
+    "widest_hidden_far_from_the_examples": [lambda: memorised("ch07.widest_hidden")],
+    "leaky_neuron_of_another_size": [lambda: ThreeInputs],
+    "count_loss_nodes_on_other_networks": [lambda: memorised("ch07.count_loss_nodes")],
+    "train_step_on_another_batch_and_rate": [lambda: train_step_fixed_rate],
+    "clip_gradients_of_other_lengths": [lambda: clip_always_divides],
+    "squared_hinge_on_other_batches": [lambda: memorised("ch09.squared_hinge_grads")],
+    "sample_batch_from_fifty_rows": [lambda: sample_from_twenty],
+    "bce_loss_on_other_batches": [lambda: bce_over_six],
+    "momentum_step_with_other_rates": [lambda: momentum_fixed_mu],
+    "stability_limit_at_other_points": [lambda: memorised("ch10.stability_limit")],
+    "adam_step_for_a_zero_gradient": [lambda: adam_divides_by_g],
+    "recursive_visits_for_deeper_stacks": [lambda: memorised("ch11.recursive_visits")],
+    "dual_pow_at_other_points": [lambda: memorised("ch13.dual_pow")],
+    "cheaper_mode_for_other_shapes": [lambda: memorised("ch13.cheaper_mode")],
+    "safe_newton_step_at_zero_curvature": [lambda: newton_at_or_above_zero, lambda: newton_fixed_rate],
+    "reverse_rules_for_other_lengths": [lambda: memorised("ch13.reverse_rules")],
+}
+
+
+def ids(cases):
+    return [case.__name__ for _, case in cases]
+
+
+def test_every_hidden_case_has_a_wrong_answer_here():
+    assert sorted(case.__name__ for _, case in CASES) == sorted(WRONG)
+
+
+@pytest.mark.parametrize("name, case", CASES, ids=ids(CASES))
+def test_the_worked_solution_passes_every_hidden_case(name, case):
+    verdict = case(EXERCISES[name].solution, record=False)
+    assert verdict, verdict.hint
+
+
+@pytest.mark.parametrize("name, case", CASES, ids=ids(CASES))
+def test_a_wrong_answer_the_check_accepts_is_refused(name, case):
+    for make in WRONG[case.__name__]:
+        wrong = make()
+        assert EXERCISES[name].check(wrong, record=False), "the check should accept this wrong answer"
+        verdict = case(wrong, record=False)
+        assert isinstance(verdict, Verdict) and not verdict and verdict.hint.strip()
+
+
+@contextlib.contextmanager
+def short_time_limit():
+    saved, _core.TIME_LIMIT = _core.TIME_LIMIT, 0.5
+    try:
+        yield
+    finally:
+        _core.TIME_LIMIT = saved
+
+
+def _raises(*args, **kwargs):
+    raise ValueError("broken")
+
+
+def _forever(*args, **kwargs):
+    while True:
+        pass
+
+
+@pytest.mark.parametrize("junk", [None, 3.0, _raises, _forever], ids=["none", "number", "raises", "loops"])
+@pytest.mark.parametrize("name, case", CASES, ids=ids(CASES))
+def test_junk_never_makes_a_hidden_case_raise_or_hang(name, case, junk):
+    start = time.monotonic()
+    with short_time_limit():
+        verdict = case(junk, record=False)
+    assert isinstance(verdict, Verdict) and not verdict and verdict.hint.strip()
+    assert time.monotonic() - start < 3
