@@ -274,6 +274,7 @@ plt.tight_layout()
 plt.show()
 
 # %% [markdown]
+# <!-- claim: ch09-collector-frees-nothing -->
 # The collector freed 0 objects: all its scanning found nothing to do, and the bars show
 # what that scanning costs per step. So the training run below pauses the collector with
 # `gc.disable()` and restores it with `gc.enable()` when it ends (inside `finally`, so
@@ -866,6 +867,7 @@ for a, alpha in enumerate(ALPHAS):
     )
 
 # %% [markdown]
+# <!-- claim: ch09-penalty-sweep -->
 # A small penalty, $\alpha = 0.001$, helps a little (mean validation loss 0.425, better
 # than no penalty on 3 of 5 draws). A large one, $\alpha = 0.1$, cannot even fit the
 # training points (mean training loss 0.458) and does no better on new points (0.467,
@@ -875,6 +877,9 @@ for a, alpha in enumerate(ALPHAS):
 # a knob between fitting the noise and fitting nothing, whose right setting is found by
 # measuring on data the network did not train on. The best $\alpha$ here, 0.01, is
 # inside the range tried, so the sweep found it rather than ran into the end of it.
+# (The claims tests re-run this sweep on five other draws, seeds 5 to 9: $\alpha = 0.01$
+# again has the lowest mean validation loss, 0.385 against 0.461, and beats no penalty on 4
+# of the 5.)
 
 # %% [markdown]
 # ## Summary
