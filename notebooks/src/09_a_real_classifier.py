@@ -461,8 +461,11 @@ for number, layer in enumerate((hidden1, hidden2), start=1):
 # at 0 again, so their active regions have bent edges; a few light up mainly around the
 # inner tips of the moons, where the boundary has to bend (layer 2, neurons 10 and 13).
 # The printed lists name the neurons that output 0 everywhere in the picture: a ReLU
-# that is 0 for every input also passes back a gradient of 0, so once "dead" it never
-# learns again. (Each panel is shaded on its own scale, white for 0.)
+# that is 0 for every training point also passes back a gradient of 0 from the loss, so
+# its weights feel only the penalty's small pull towards 0. In the first layer, whose
+# inputs are the fixed points, such a "dead" neuron stays dead; one in the second layer
+# can come back only if the first layer's changes move its inputs. (Each panel is shaded
+# on its own scale, white for 0.)
 #
 # ## Watching the boundary form
 #
