@@ -77,3 +77,34 @@ def test_linear_models_are_stuck_on_xor_and_a_tanh_layer_solves_it(ch):
         assert finals["linear"] > 3.99 and finals["no tanh"] > 3.99, f"seed {seed}: {finals}"
         solved += finals["tanh"] < 0.01
     assert solved >= 8, f"the tanh network solved XOR on only {solved} of 10 seeds"
+
+
+@claim("ch08-three-phases")
+def test_every_start_falls_fast_then_slowly_then_creeps(ch):
+    for seed in range(10, 16):
+        rapid, flat, falling, final = ch["phase_borders"](seed)
+        assert falling, f"seed {seed}: the loss rose on some step"
+        assert rapid is not None and rapid <= 6, f"seed {seed}: below 5 % only at step {rapid}"
+        assert flat is not None and flat <= 18, f"seed {seed}: below 0.1 % only at step {flat}"
+        assert final < 2e-3, f"seed {seed}: loss {final:.2g} at step 59"
+
+
+@claim("ch08-rate-sweep")
+def test_rate_0_2_diverges_everywhere_and_0_05_beats_0_005_on_most_starts(ch):
+    wins = []
+    for seed in range(10, 15):
+        runs = ch["rate_sweep"](seed)
+        assert runs[0.2].stopped, f"seed {seed}: rate 0.2 did not blow up"
+        assert not (runs[0.05].stopped or runs[0.005].stopped), f"seed {seed}: a small rate blew up"
+        wins.append(runs[0.05].loss[-1] < runs[0.005].loss[-1])
+    assert wins == [True, True, False, True, True], f"0.05 beat 0.005 on seeds 10-14: {wins}"
+
+
+@claim("ch08-friction-mostly-fixes")
+def test_friction_at_0_05_learns_on_four_of_five_starts(ch):
+    finals = [
+        ch["train_with_momentum"](ch["new_network"](seed), 500, lr=0.05, mu=0.9)[-1] for seed in range(10, 15)
+    ]
+    learned = [final < 1e-4 for final in finals]
+    assert learned == [True, False, True, True, True], f"mu = 0.9 finals on seeds 10-14: {finals}"
+    assert 3.9 < finals[1] < 4.1, f"seed 11 no longer stalls near 4: {finals[1]:.3g}"

@@ -52,3 +52,39 @@ def test_the_trained_network_sorts_new_points_on_other_draws():
             X_new, y_new = make_moons(200, noise=0.1, seed=seed)
             accuracy = np.mean((net(X_new).data[:, 0] > 0) == (y_new > 0))
             assert accuracy >= 0.985, f"training set {train_seed}, new points {seed}: {accuracy:.1%}"
+
+
+@claim("ch09-collector-frees-nothing")
+def test_the_cycle_collector_frees_nothing_during_training_steps_on_other_draws():
+    ch = chapter_namespace("09")
+    for seed, n in [(1, 60), (2, 40), (3, 80)]:
+        X, y = make_moons(n, noise=0.1, seed=seed)
+        ch["xs"], ch["ys"] = X.tolist(), y.tolist()
+        gc.collect()
+        before = sum(generation["collected"] for generation in gc.get_stats())
+        for _ in range(2):  # the chapter's one_step: forward, zero, backward
+            loss, _ = ch["loss_fn"]()
+            for p in ch["params"]:
+                p.grad = 0.0
+            loss.backward()
+        del loss
+        freed = sum(generation["collected"] for generation in gc.get_stats()) - before
+        assert freed == 0, f"{n} points (seed {seed}): the collector freed {freed} objects"
+
+
+@pytest.mark.slow
+@claim("ch09-penalty-sweep")
+def test_alpha_0_01_has_the_lowest_mean_validation_loss_on_other_draws():
+    ch = chapter_namespace("09")
+    alphas, draws = (0.0, 0.001, 0.01, 0.1), range(5, 10)  # draws the chapter does not show
+    losses = np.zeros((len(alphas), len(draws)))
+    for d, draw in enumerate(draws):
+        X_draw, y_draw = make_moons(20, noise=0.3, seed=draw)
+        for a, alpha in enumerate(alphas):
+            net = ch["train_tensor"](X_draw, y_draw, alpha)
+            scores = net(ch["X_val"]).data[:, 0]
+            losses[a, d] = np.mean(np.maximum(0.0, 1 - ch["y_val"] * scores))
+    means = losses.mean(axis=1)
+    assert int(np.argmin(means)) == alphas.index(0.01), f"mean validation losses {means.round(3)}"
+    wins = int(np.sum(losses[2] < losses[0]))
+    assert 3 <= wins < 5, f"alpha 0.01 beat no penalty on {wins} of 5 draws (the chapter says most, not all)"

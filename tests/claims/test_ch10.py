@@ -60,3 +60,24 @@ def test_adam_l2_spares_noisy_weights_and_adamw_decays_every_weight_alike(ch):
         a, b = ch["decay_track"](ch["DECAY_RUNS"]["AdamW"], seed)[-1]
         assert abs(a - 0.999**1000) < 1e-9, f"draw {seed}: under AdamW weight A ends at {a:.4f}"
         assert 0.2 < b < 0.55, f"draw {seed}: under AdamW the B weights end at {b:.4f} on average"
+
+
+@pytest.mark.slow
+@claim("ch10-staying-score-same-verdicts")
+def test_scoring_the_step_a_run_stays_below_keeps_every_verdict(ch):
+    for starts, rounds in ((3, 6), (3, 8)):  # the chapter's refinement, then a finer one
+        (momentum_at, momentum), _, _ = ch["tuned_staying"]("valley", "momentum", starts, rounds)
+        assert math.isinf(momentum_at), "momentum stays below 1e-20 on the valley"
+        for method in ("AdaGrad", "RMSProp", "Adam"):
+            (solved_at, _), _, _ = ch["tuned_staying"]("valley", method, starts, rounds)
+            assert solved_at < 100, f"{method} does not stay below 1e-20 on the valley ({starts}, {rounds})"
+        (_, momentum), _, _ = ch["tuned_staying"]("turned valley", "momentum", starts, rounds)
+        (_, adam), _, _ = ch["tuned_staying"]("turned valley", "Adam", starts, rounds)
+        assert 10 < adam / momentum < 1e4, f"turned valley: Adam {adam:.2g} against momentum {momentum:.2g}"
+        (momentum, _), _, _ = ch["tuned_staying"]("banana", "momentum", starts, rounds)
+        (adam, _), _, _ = ch["tuned_staying"]("banana", "Adam", starts, rounds)
+        assert abs(adam - momentum) <= 0.15 * max(adam, momentum), f"banana: Adam {adam}, momentum {momentum}"
+    # refined from only the best combination of the grid, Adam stays stuck and momentum wins
+    (momentum, _), _, _ = ch["tuned_staying"]("banana", "momentum", 1, 6)
+    (adam, _), _, _ = ch["tuned_staying"]("banana", "Adam", 1, 6)
+    assert momentum < 0.9 * adam, f"banana from one start: Adam {adam}, momentum {momentum}"

@@ -76,3 +76,13 @@ def test_no_grad_keeps_a_hundred_times_less_memory(ch13, seed):
     without_graph, plain = ch13["held_after"](ch13["predictions_without_graph"])
     assert [p.data for p in kept] == [p.data for p in plain]
     assert with_graph > 100 * without_graph
+
+
+@claim("ch13-lucky-window-unsettled")
+@pytest.mark.parametrize("points", [120, 150, 200, 250, 300])
+def test_every_finer_window_of_lucky_rates_finds_a_faster_one(ch13, points):
+    steps = [n for n, _ in ch13["zoom_in"](2.0, 0.150, 0.170, points=points)]
+    assert steps[-1] < min(steps[:-1]), (
+        f"{points} rates a window: the last window is not the fastest, {steps}"
+    )
+    assert steps[-1] <= steps[0] - 4, f"{points} rates a window: the fastest barely improves, {steps}"
