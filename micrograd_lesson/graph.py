@@ -22,40 +22,32 @@ def inputs(node):
 
 
 def _depth_first(root):
-    """One depth-first search from root: (nodes in the order it meets them, in the order it finishes them).
+    """One depth-first search from root: ({node: None} in the order it meets them, finished nodes).
 
-    A node popped for the first time is met: it goes back on the stack with its
-    inputs above it, the first on top, so it is popped again, and finished, only
-    after all of them; the second list thus has each node after all of its inputs.
-    An input met already is not pushed, and one pushed twice (b = a + a, or reached
-    by two paths before it is met) is skipped when it is popped again. The stack is
-    explicit, not recursion, so a chain of a million nodes works (recursion stops near
-    Python's limit of about 1000 calls). Nodes are told apart by their default hash,
-    which is their identity (a node class that defines `==` keeps it with
-    `__hash__ = object.__hash__`).
+    The node on top of the stack goes down into its first input not met yet;
+    when it has none left, it is finished, so the second list has each node
+    after all of its inputs. The stack is explicit, not recursion, so a chain
+    of a million nodes works (recursion stops near Python's limit of about 1000
+    calls). Nodes are told apart by their default hash, which is their identity
+    (a node class that defines `==` keeps it with `__hash__ = object.__hash__`).
     """
-    met, finished = set(), set()
-    met_order, finish_order, stack = [], [], [root]
+    met = {root: None}  # a dict, not a set: it keeps the order the nodes were met in
+    finished, stack = [], [root]
     while stack:
-        node = stack.pop()
-        if node in met:  # popped again: its inputs are finished (or it was pushed twice)
-            if node not in finished:
-                finished.add(node)
-                finish_order.append(node)
-            continue
-        met.add(node)
-        met_order.append(node)
-        stack.append(node)
+        node = stack[-1]
         try:  # the engine's Value keeps its inputs in two slots; reading them beats building _prev
             a, b = node._a, node._b
-        except AttributeError:  # any other node
-            stack.extend(reversed([child for child in inputs(node) if child not in met]))
-            continue
-        if b is not None and b not in met:
-            stack.append(b)
+        except AttributeError:  # any other node: its first input not met yet, in a's place
+            a, b = next((child for child in inputs(node) if child not in met), None), None
         if a is not None and a not in met:
+            met[a] = None
             stack.append(a)
-    return met_order, finish_order
+        elif b is not None and b not in met:
+            met[b] = None
+            stack.append(b)
+        else:  # every input is finished
+            finished.append(stack.pop())
+    return met, finished
 
 
 def topological_order(root):
@@ -65,4 +57,4 @@ def topological_order(root):
 
 def reachable(root):
     """Every node reachable from root, once, root first, in the order depth-first search meets them."""
-    return _depth_first(root)[0]
+    return list(_depth_first(root)[0])
