@@ -65,7 +65,7 @@ def check_power(x, exponent):
     return exponent
 
 
-def exp(x):
+def checked_exp(x):
     """math.exp(x), or an OverflowError that names x (math's own says only "math range error")."""
     try:
         return math.exp(x)

@@ -11,7 +11,7 @@ are in autograd.py; why the code is shaped for speed is in benchmarks/README.md.
 import math
 import numbers
 
-from ._checks import check_power, exp, input_slots, no_local_derivative, real_number, short
+from ._checks import check_power, checked_exp, input_slots, no_local_derivative, real_number, short
 from .graph import topological_order
 
 _recording = True  # False inside autograd.no_grad(): operations then build no graph
@@ -156,7 +156,7 @@ class Value:
 
     # ---- functions of one input ----
     def exp(self):
-        return _node(exp(self.data), "exp", self)
+        return _node(checked_exp(self.data), "exp", self)
 
     def log(self):
         if self.data <= 0:
