@@ -13,6 +13,7 @@ two things PyTorch's autograd adds on top:
 import contextlib
 
 from . import engine
+from ._checks import no_local_derivative
 from .engine import Value, _as_value
 from .graph import topological_order
 
@@ -94,11 +95,11 @@ def _local_grads_in_values(node):
     """The node's derivative rule evaluated on the nodes: Values (or constants)."""
     if node._rule is None:  # built by hand: a closure or given numbers, no rule to re-run
         if node._da is None and "_backward" not in vars(node):
-            raise node._no_local_derivative()
+            raise no_local_derivative(node)
         raise NotImplementedError(
             f"grad(create_graph=True) cannot differentiate through a {node._op!r} node: "
             f"it has no derivative rule written in Values (only the engine's own operations have one)"
         )
     if node._da is None:  # the rule found no slope (x ** n at 0)
-        raise node._no_local_derivative()
+        raise no_local_derivative(node)
     return node._rule(node, *node._prev)

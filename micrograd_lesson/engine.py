@@ -1,32 +1,26 @@
-"""A scalar reverse-mode autodiff engine: the `Value` class.
+"""A scalar reverse-mode autodiff engine: the `Value` class, with micrograd's API.
 
-Every arithmetic operation on a `Value` makes a new `Value` that remembers its
-inputs (`_prev`), the operation (`_op`), the operation's derivative rule, and
-the *local derivatives* of the result with respect to each input
-(`_local_grads`). `backward()` then walks the graph from the output back to the
-leaves, applying the chain rule at each node:
-
-    input.grad += local_derivative * output.grad
-
-Derivatives as Values (for second derivatives) and `no_grad()` are in
-autograd.py. The API matches micrograd's, so code written for it runs here.
+Each operation on a `Value` makes a new `Value` that remembers its inputs (`_prev`),
+the operation (`_op`), its derivative rule, and the *local derivatives* of the result
+with respect to each input (`_local_grads`). `backward()` walks the graph from the
+output back to the leaves, applying the chain rule at each node:
+`input.grad += local_derivative * output.grad`. Derivatives as Values and `no_grad()`
+are in autograd.py; why the code is shaped for speed is in benchmarks/README.md.
 """
 
 import math
 import numbers
 
+from ._checks import check_power, checked_exp, input_slots, no_local_derivative, real_number, short
 from .graph import topological_order
 
 _recording = True  # False inside autograd.no_grad(): operations then build no graph
 
-# ---- the derivative rules: one per operation ----
-#
-# rule(out, a) or rule(out, a, b) gives the local derivative of the result `out`
-# with respect to each input. A rule uses only arithmetic (and a log, and for ReLU
-# a comparison), so the same rule runs on floats and on Values: an operation
-# evaluates it on the numbers and keeps the floats, for backward();
-# grad(create_graph=True) evaluates it on the nodes, so that the derivative is a
-# graph too. A constant slope is a plain number.
+# The derivative rules, one per operation: rule(out, a) or rule(out, a, b) gives the local
+# derivative of the result `out` with respect to each input. A rule uses only arithmetic,
+# so it runs on floats and on Values alike: an operation evaluates it on the numbers and
+# keeps the floats for backward(); grad(create_graph=True) evaluates it on the nodes, so
+# the derivative is a graph too.
 RULES = {
     "+": lambda out, a, b: (1.0, 1.0),
     "-": lambda out, a, b: (1.0, -1.0),
@@ -61,90 +55,58 @@ def _number(x):
 class Value:
     """A scalar that remembers how it was computed, so it can backpropagate."""
 
-    # A node keeps its (at most two) inputs and their local derivatives in fixed
-    # slots, not in tuples, so it is one object for Python's garbage collector to
-    # track, not three (benchmarks/README.md). "__dict__" still lets code set
-    # `out._backward = ...` or a label; "__weakref__" lets a weak reference watch it.
+    # Slots, not tuples, keep a node one object for the garbage collector. "__dict__" lets
+    # code set `out._backward = ...` or a label; "__weakref__" lets a weak reference watch it.
     __slots__ = ("data", "grad", "_op", "_rule", "_a", "_b", "_da", "_db", "__dict__", "__weakref__")
 
     label = ""  # a class default: only a labelled node stores a label of its own
 
     def __init__(self, data, _children=(), _op="", label="", _local_grads=()):
-        if type(data) is not float:  # float first: the common case, quick to test
-            if isinstance(data, Value):
-                raise TypeError("Value(data) needs a real number, got a Value; use it directly")
-            if not isinstance(data, numbers.Real):
-                raise TypeError(f"Value(data) needs a real number, got {type(data).__name__}: {data!r}")
-            data = float(data)
-        self.data = data
+        self.data = data if type(data) is float else real_number(data)
         self.grad = 0.0  # d(output)/d(self), filled in by backward()
         self._op = _op if _recording else ""
         if label:
             self.label = label
         self._rule = self._a = self._b = self._da = self._db = None
-        if not (_children and _recording):  # a leaf; inside no_grad() every result is one
-            return
-        children, local_grads = tuple(_children), tuple(_local_grads)
-        if len(children) > 2:
-            raise ValueError(f"a Value remembers at most 2 inputs, got {len(children)} for {_op!r}: "
-                             f"build it from operations with one or two inputs")  # fmt: skip
-        if local_grads and len(local_grads) != len(children):  # else inputs would be dropped
-            raise ValueError(
-                f"a {_op!r} node has {len(children)} inputs but {len(local_grads)} local derivatives"
-            )
-        # In order, repeats kept: b = a + a holds `a` in both slots (so it gets both
-        # contributions), and a fixed order draws the same every run.
-        self._a, self._b = (children + (None,))[:2]
-        if local_grads:
-            self._da, self._db = (local_grads + (None,))[:2]
+        if _children and _recording:  # else a leaf; inside no_grad() every result is one
+            self._a, self._b, self._da, self._db = input_slots(_op, _children, _local_grads)
 
     @property
     def _prev(self):
         """The inputs, in order: () for a leaf, (a,) or (a, b) for a result."""
-        if self._a is None:
-            return ()
-        return (self._a,) if self._b is None else (self._a, self._b)
+        return tuple(x for x in (self._a, self._b) if x is not None)
 
     @property
     def _local_grads(self):
         """d(self)/d(input) for each input in `_prev`; () if none was given."""
-        if self._da is None:
-            return ()
-        return (self._da,) if self._b is None else (self._da, self._db)
+        return () if self._da is None else (self._da, self._db)[: len(self._prev)]
 
     def __repr__(self):
         label = f", label={self.label!r}" if self.label else ""
-        return f"Value(data={_short(self.data)}, grad={_short(self.grad)}{label})"
+        return f"Value(data={short(self.data)}, grad={short(self.grad)}{label})"
 
     # ---- arithmetic: each operation computes its result and names its rule ----
-
-    # The two operations a network is made of build their node inline, not through
-    # _node(): they make 61,000 of a training step's 65,000 nodes, and the call costs a
-    # quarter more (benchmarks/README.md).
+    # + and * make nearly every node of a network: they build it inline, not by _node().
     def __add__(self, other):
-        if type(other) is not Value:  # most operands are Values: test that first
-            other = _as_value(other)
-            if other is NotImplemented:
-                return other
+        if type(other) is not Value and (other := _as_value(other)) is NotImplemented:
+            return other
+        data = self.data + other.data
+        if not _recording:  # inside no_grad() a result is a leaf
+            return Value(data)
         out = _new(Value)
-        out.data = data = self.data + other.data
-        out.grad = 0.0
-        if not _recording:
-            return _leaf(out)
+        out.data, out.grad = data, 0.0
         out._op, out._rule, out._a, out._b = "+", _ADD, self, other
         out._da, out._db = _ADD(data, self.data, other.data)
         return out
 
     def __mul__(self, other):
-        if type(other) is not Value:
-            other = _as_value(other)
-            if other is NotImplemented:
-                return other
+        if type(other) is not Value and (other := _as_value(other)) is NotImplemented:
+            return other
+        data = self.data * other.data
+        if not _recording:  # inside no_grad() a result is a leaf
+            return Value(data)
         out = _new(Value)
-        out.data = data = self.data * other.data
-        out.grad = 0.0
-        if not _recording:
-            return _leaf(out)
+        out.data, out.grad = data, 0.0
         out._op, out._rule, out._a, out._b = "*", _MUL, self, other
         out._da, out._db = _MUL(data, self.data, other.data)
         return out
@@ -162,22 +124,13 @@ class Value:
         return _node(self.data / other.data, "/", self, other)
 
     def __pow__(self, other):
-        x = self.data
-        if isinstance(other, Value):  # the exponent's slope is x**y * log(x): it needs x > 0
-            if x <= 0:
-                raise ValueError(
-                    f"Value ** Value needs a positive base (the exponent's gradient is x**y * log(x)); "
-                    f"got base {x}. Use a plain number as the exponent instead."
-                )
-            return _node(x**other.data, "**", self, other)
+        if isinstance(other, Value):
+            check_power(self.data, other)
+            return _node(self.data**other.data, "**", self, other)
         if not isinstance(other, numbers.Real):
             return NotImplemented
-        n = float(other)
-        if x < 0 and not n.is_integer():
-            raise ValueError(f"({x}) ** {n} is not a real number: negative base, fractional power")
-        if x == 0 and n < 0:
-            raise ZeroDivisionError(f"0.0 ** {n}: a negative power of zero is infinite")
-        return _node(x**n, f"**{other:g}", self, rule=power_rule(n))
+        n = check_power(self.data, float(other))
+        return _node(self.data**n, f"**{other:g}", self, rule=power_rule(n))
 
     def __neg__(self):
         return _node(-self.data, "neg", self)
@@ -202,12 +155,8 @@ class Value:
         return other if other is NotImplemented else other**self
 
     # ---- functions of one input ----
-
     def exp(self):
-        try:
-            return _node(math.exp(self.data), "exp", self)
-        except OverflowError:
-            raise OverflowError(f"exp({self.data}) overflows a float (inputs above ~709.78)") from None
+        return _node(checked_exp(self.data), "exp", self)
 
     def log(self):
         if self.data <= 0:
@@ -225,38 +174,18 @@ class Value:
         return _node(max(self.data, 0.0), "ReLU", self)
 
     # ---- backpropagation ----
-
     def _backward(self):
-        """Chain rule at one node: pass this node's grad on to its inputs."""
-        if self._a is None:  # a leaf: nothing to pass on
-            return
-        if self._da is None:
-            raise self._no_local_derivative()
-        self._a.grad += self._da * self.grad
-        if self._b is not None:
-            self._b.grad += self._db * self.grad
-
-    def _no_local_derivative(self):
-        """The error for a node that has inputs but no local derivative to pass back."""
-        if self._rule is not None:  # of the engine's rules only x ** n at x = 0 gives none
-            x = self._a.data
-            return ZeroDivisionError(
-                f"the derivative of x{self._op} does not exist at x = {x} (it is infinite)"
-            )
-        return RuntimeError(
-            f"a {self._op!r} node has {len(self._prev)} inputs but 0 local derivatives: "
-            f"pass _local_grads=(...) to Value, or set out._backward to a function"
-        )
+        """Chain rule at one node: pass this node's grad on to its inputs (a leaf has none)."""
+        if self._a is not None and self._da is None:
+            raise no_local_derivative(self)
+        for child, local in zip(self._prev, self._local_grads):
+            child.grad += local * self.grad
 
     def backward(self):
         """Fill in `.grad` of every node in the graph: d(self)/d(node).
 
-        Rules (the same as PyTorch's with ``retain_graph=True``):
-        - Leaves (values with no inputs, such as weights) *accumulate*:
-          calling backward() twice without zeroing doubles their grads,
-          which is why training loops zero them before every backward().
-        - Every other node's grad is recomputed from scratch on each call,
-          so it never compounds.
+        As in PyTorch, leaves such as weights *accumulate* (so training loops zero them
+        first); every other node's grad is recomputed from scratch.
         """
         order = topological_order(self)
         for node in order:
@@ -289,27 +218,16 @@ _new = object.__new__
 
 
 def _node(data, op, a, b=None, rule=None):
-    """The result of one of the engine's operations: its rule (RULES[op] unless given) runs on the numbers.
-
-    It sets the slots directly instead of going through `Value(...)`: the
-    inputs are known to be Values and `data` a float, so nothing needs checking.
-    """
-    out = _new(Value)
-    out.data = data
-    out.grad = 0.0
+    """The result of an operation, its rule (RULES[op] unless given) run on the numbers."""
     if not _recording:
-        return _leaf(out)
+        return Value(data)
+    out = _new(Value)
+    out.data, out.grad = data, 0.0
     out._op, out._rule, out._a, out._b = op, rule or RULES[op], a, b
     if b is None:
         (out._da,), out._db = out._rule(data, a.data), None
     else:
         out._da, out._db = out._rule(data, a.data, b.data)
-    return out
-
-
-def _leaf(out):
-    """Inside no_grad() a result is a leaf: it holds no inputs and no rule."""
-    out._op, out._rule, out._a, out._b, out._da, out._db = "", None, None, None, None, None
     return out
 
 
@@ -320,11 +238,6 @@ def _as_value(x):
     if isinstance(x, (float, int, numbers.Real)):  # float and int first: quick to test
         return Value(x)
     return NotImplemented
-
-
-def _short(x):
-    """x to 6 significant digits (every digit from a million up), so a repr is short and stable."""
-    return repr(x) if abs(x) >= 1e6 else repr(float(f"{x:.6g}"))
 
 
 from .autograd import grad, no_grad  # noqa: E402, F401  (older code imports them from here)
