@@ -8,6 +8,7 @@ output back to the leaves, applying the chain rule at each node:
 are in autograd.py; why the code is shaped for speed is in benchmarks/README.md.
 """
 
+import functools
 import math
 import numbers
 
@@ -36,8 +37,9 @@ RULES = {
 }
 
 
+@functools.cache  # one rule per exponent: a node then holds no object of its own besides itself
 def power_rule(n):
-    """The rule of x ** n for a plain number n (the power rule, n * x**(n-1)), made for each n."""
+    """The rule of x ** n for a plain number n (the power rule, n * x**(n-1)), made once per n."""
 
     def rule(out, x):
         if n == 0:
