@@ -92,7 +92,7 @@ def fit(model, loss_fn, steps, lr=None, optimizer=None, progress=True, callback=
             loss.backward()  # 3. backward
             optimizer.step()  # 4. update
         except OverflowError:
-            history.stopped = f"step {k}: OverflowError, a number grew past the largest float"
+            history.stopped = f"step {k}: OverflowError (past the largest float)"
             break
         history.loss.append(loss.data)
         history.lr.append(optimizer.lr)

@@ -232,7 +232,7 @@ for name, errors, fit in [("forward", err_forward, slope_fwd), ("central", err_c
     best = np.argmin(errors)
     print(
         f"{name}: error falls like h^{fit:.2f} for large h; "
-        f"smallest error {errors[best]:.0e} at h = {hs[best]:.0e}; "
+        f"smallest error {errors[best]:.0e} at h = {hs[best]:.0e};\n    "
         "for h <= 1e-9, error * h / (eps * |g(2)|) is at most "
         f"{np.max(errors[tiny] * hs[tiny] / roundoff):.2f}"
     )
@@ -240,7 +240,7 @@ best = np.argmin(err_central)
 bottom = (hs >= 1e-7) & (hs <= 1e-5)  # the bottom of the central difference's V
 print(
     f"central: its two neighbours' errors are {err_central[best - 1] / err_central[best]:.0f} and "
-    f"{err_central[best + 1] / err_central[best]:.0f} times its smallest; for 1e-7 <= h <= 1e-5 its "
+    f"{err_central[best + 1] / err_central[best]:.0f} times its smallest;\n    for 1e-7 <= h <= 1e-5 its "
     "median "
     f"error is {np.median(err_central[bottom]):.0e}, "
     f"{err_forward.min() / np.median(err_central[bottom]):.0f} "
@@ -494,9 +494,9 @@ print(f"multiply-adds in the backward pass: {arrows} ({arrows / len(operations):
 sizes = np.array([41, 337, 10_000, 1_000_000])
 for n in sizes:
     print(
-        f"{n:>9,} parameters: nudging needs {n + 1:>9,} evaluations (forward) or {2 * n:>9,} (central); "
-        "autodiff needs 1 + a backward pass"
+        f"{n:>9,} parameters: nudging needs {n + 1:>9,} evaluations (forward) or {2 * n:>9,} (central)"
     )
+print("autodiff needs 1 + a backward pass, whatever the number of parameters")
 
 fig, ax = plt.subplots(figsize=(7.5, 4.2))
 n_range = np.logspace(1, 6, 50)

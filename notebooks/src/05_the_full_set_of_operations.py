@@ -26,6 +26,7 @@
 
 # %% tags=["claim-setup"]
 import random
+import re
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -522,7 +523,7 @@ for text, attempt in refused.items():
     try:
         attempt()
     except (ValueError, ZeroDivisionError, OverflowError) as e:
-        print(f"{text:<24} -> {type(e).__name__}: {e}")
+        print(f"{text}\n    -> {type(e).__name__}: {e}")
 
 # %% [markdown]
 # The name `Value` now means `micrograd_lesson.Value`. It refuses a few inputs that have
@@ -873,10 +874,11 @@ else:
             b.data += 7.0  # the escape hatch: not tracked
         try:
             c.backward()
-            print(f"PyTorch (optional): changed through {how}: dc/da = {a.grad.item():.4f}, no error")
+            print(f"PyTorch (optional): through {how}: dc/da = {a.grad.item():.4f}, no error")
         except RuntimeError as e:
             print(
-                f"PyTorch (optional): changed through {how}: RuntimeError: {str(e).split(' Hint:')[0]}"
+                f"PyTorch (optional): through {how}: RuntimeError (modified in place): "
+                + re.search(r"is at version \d+; expected version \d+", str(e)).group(0)
             )
 
 # %% [markdown]

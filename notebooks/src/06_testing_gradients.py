@@ -25,6 +25,7 @@
 # %% tags=["claim-setup"]
 import math
 import random
+import textwrap
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -426,7 +427,7 @@ def big_loss():
 
 sampled = gradcheck_parameters(big_loss, big.parameters(), sample=20, seed=0)
 print(repr(sampled))
-print(f"checked parameters: {', '.join(sampled.names)}")
+print(textwrap.fill(f"checked parameters: {', '.join(sampled.names)}", 100))
 print(f"largest relative error: {sampled.max_rel_error:.1e}")
 
 Value.tanh = tanh_forgot_square

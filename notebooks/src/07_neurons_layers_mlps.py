@@ -14,6 +14,7 @@
 
 # %% tags=["claim-setup"]
 import random
+import textwrap
 from collections import Counter
 
 import matplotlib.pyplot as plt
@@ -137,7 +138,7 @@ package = nn.MLP(3, [4, 4, 1], activation="tanh")
 
 print(f"on-screen MLP: {ours(x).data:.10f}")
 print(f"package MLP:   {package(x).data:.10f}")
-print(package)
+print(textwrap.fill(repr(package), 100))
 
 # %% [markdown]
 # Both print 0.0251182032 for the input [2, 3, −1], to ten decimals. The `repr` on the
@@ -298,7 +299,7 @@ for start, width in (("random", 4), ("copies", 4), ("random", 1)):
     print(
         f"MLP(2, [{width}, 1]), {start:>6} start: loss after 400 steps {min(finals):.4f} to "
         f"{max(finals):.4f}"
-        f" over seeds 0-9; seed 0's first-layer first weights "
+        f" over seeds 0-9;\n    seed 0's first-layer first weights "
         + ", ".join(f"{n.w[0].data:+.4f}" for n in runs[0][0].layers[0].neurons)
     )
 

@@ -336,7 +336,7 @@ for rate in (0.05, 0.01):
     run, tail = forgetful[rate], forgetful[rate][-100:]
     print(
         f"without, lr {rate}: lowest {min(run):.4f} (step {run.index(min(run))}); at step 499 "
-        f"{run[-1]:.4f}; "
+        f"{run[-1]:.4f};\n    "
         f"over the last 100 steps between {min(tail):.4f} and {max(tail):.4f}"
     )
 
@@ -396,7 +396,7 @@ for rate in (0.12, 0.05):
         huge = sum(not final < 1e100 for final in finals)  # inf, or on its way there
         print(
             f"lr {rate}, {'with' if zeroing else 'without'} zero_grad(): after 300 steps below 0.001 on "
-            f"{learned:2d} of 10, above 1e100 (or inf) on {huge:2d}; from {min(finals):.2g} to "
+            f"{learned:2d} of 10, above 1e100 (or inf) on {huge:2d};\n    from {min(finals):.2g} to "
             f"{max(finals):.2g}"
         )
 

@@ -842,7 +842,7 @@ for alpha in (0.0, 0.01):
     squares = sum(float((w.data**2).sum()) for w in nets[alpha].parameters())
     print(
         f"alpha {alpha:<4}: after 800 steps train loss {train_loss:.3f} (accuracy {train_acc:.0%}), "
-        f"validation loss {val_loss:.3f} (accuracy {val_acc:.1%});  lowest validation loss "
+        f"validation loss {val_loss:.3f} (accuracy {val_acc:.1%});\n    lowest validation loss "
         f"{curves[alpha]['validation'][best]:.3f} at step {best + 1};  "
         f"sum of squared weights {squares:.1f}"
     )

@@ -20,6 +20,7 @@
 
 # %% tags=["claim-setup"]
 import random
+import textwrap
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -311,7 +312,7 @@ print(f"bias has shape {bias.data.shape}, but SmallTensor gave it a gradient of 
 try:
     bias.data -= 0.1 * bias.grad  # an update in place
 except ValueError as error:
-    print("bias.data -= 0.1 * bias.grad  ->  ValueError:", error)
+    print("bias.data -= 0.1 * bias.grad\n    ->  ValueError:", error)
 bias.data = bias.data - 0.1 * bias.grad  # the same update, written out
 print(f"bias.data = bias.data - 0.1 * bias.grad  ->  no error, the bias now has shape {bias.data.shape}")
 
@@ -342,7 +343,7 @@ W = Tensor(rng.normal(size=(4, 2)), requires_grad=True)
 try:
     x @ W
 except ValueError as error:
-    print("ValueError:", error)
+    print(textwrap.fill(f"ValueError: {error}", 100))
 try:
     x + Tensor(np.ones(2))
 except ValueError as error:

@@ -20,6 +20,7 @@
 import gc
 import math
 import random
+import textwrap
 import time
 import tracemalloc
 
@@ -817,7 +818,7 @@ def their_chain(fn, depth=4):
     return names
 
 
-print("ours:   " + " -> ".join(our_chain(loss)))
+print(textwrap.fill("ours:   " + " -> ".join(our_chain(loss)), 100, subsequent_indent="        "))
 if torch is None:
     print("PyTorch (optional): not installed")
 else:
