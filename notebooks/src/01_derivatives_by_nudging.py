@@ -240,7 +240,8 @@ best = np.argmin(err_central)
 bottom = (hs >= 1e-7) & (hs <= 1e-5)  # the bottom of the central difference's V
 print(
     f"central: its two neighbours' errors are {err_central[best - 1] / err_central[best]:.0f} and "
-    f"{err_central[best + 1] / err_central[best]:.0f} times its smallest;\n    for 1e-7 <= h <= 1e-5 its "
+    f"{err_central[best + 1] / err_central[best]:.0f} times its smallest;\n    for 1e-7 <= h <= 1e-5 "
+    "its "
     "median "
     f"error is {np.median(err_central[bottom]):.0e}, "
     f"{err_forward.min() / np.median(err_central[bottom]):.0f} "

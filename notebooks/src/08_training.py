@@ -271,7 +271,8 @@ def phase_borders(seed, steps=60, lr=0.05):
 for seed in range(10, 16):
     rapid, flat, falling, final = phase_borders(seed)
     print(
-        f"seed {seed}: below 5 % at step {rapid}, below 0.1 % at step {flat}, falls every step: {falling}, loss at step 59 {final:.2g}"
+        f"seed {seed}: below 5 % at step {rapid}, below 0.1 % at step {flat}, falls every step: "
+        f"{falling}, loss at step 59 {final:.2g}"
     )
 
 # %% [markdown]
@@ -460,7 +461,8 @@ print(f"momentum with mu = 0.9, lr 0.05: loss at step 499 = {friction[-1]:.2e}")
 # %%
 for seed in range(10, 15):
     print(
-        f"seed {seed}: mu = 0.9, lr 0.05: loss at step 499 = {train_with_momentum(new_network(seed), 500, lr=0.05, mu=0.9)[-1]:.2g}"
+        f"seed {seed}: mu = 0.9, lr 0.05: loss at step 499 = "
+        f"{train_with_momentum(new_network(seed), 500, lr=0.05, mu=0.9)[-1]:.2g}"
     )
 
 # %% [markdown]

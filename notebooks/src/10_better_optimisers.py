@@ -670,7 +670,8 @@ def score_staying(losses):
 
 
 def tuned_staying(problem, method, starts=3, rounds=6):
-    """The grid search and the refinement from its `starts` best combinations (3, as above), scored by score_staying."""
+    """The grid search and the refinement from its `starts` best combinations (3, as above),
+    scored by score_staying."""
     grid = tune(problem, method, score_fn=score_staying)
     refined_runs = (
         refine(problem, method, lr, knobs, rounds, score_fn=score_staying)

@@ -312,7 +312,7 @@ print(f"bias has shape {bias.data.shape}, but SmallTensor gave it a gradient of 
 try:
     bias.data -= 0.1 * bias.grad  # an update in place
 except ValueError as error:
-    print("bias.data -= 0.1 * bias.grad\n    ->  ValueError:", error)
+    print("bias.data -= 0.1 * bias.grad\n  -> ValueError:", error)
 bias.data = bias.data - 0.1 * bias.grad  # the same update, written out
 print(f"bias.data = bias.data - 0.1 * bias.grad  ->  no error, the bias now has shape {bias.data.shape}")
 
