@@ -31,9 +31,8 @@ import signal
 import subprocess
 import sys
 import tempfile
-from pathlib import Path
-
 import tomllib
+from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MARKER = "@@micrograd-lesson-grades@@"
