@@ -164,3 +164,19 @@ def test_zip_prediction_hints(answer, words):
 def test_zip_prediction_matches_what_python_does():
     weights, inputs = [0.5, -1.0, 2.0], [4.0, 1.0]
     assert check_zip_prediction(sum(w * x for w, x in zip(weights, inputs)))
+
+
+def test_rsub_refuses_a_num_that_wraps_only_ints():
+    class WrapsInts:
+        def __init__(self, value):
+            self.value = value
+
+        def __sub__(self, other):
+            other = WrapsInts(other) if isinstance(other, int) else other  # a float stays bare
+            return WrapsInts(self.value - other.value)
+
+        def __rsub__(self, other):
+            return WrapsInts(other) - self
+
+    verdict = check_rsub(WrapsInts)
+    assert not verdict and "Num(10) - 2.5" in verdict.hint and "int or float" in verdict.hint

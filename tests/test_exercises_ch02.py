@@ -238,3 +238,12 @@ def test_q_hints():
     broken._prev = 5
     assert "_prev" in hint_of(check_q, broken)
     assert "tuple of Values" in hint_of(check_q, ScreenValue(48.0, (a, 3.0), "*"))
+
+
+def test_subtraction_refuses_a_difference_without_its_sign():
+    class BySize(ScreenValue):
+        def __sub__(self, other):
+            return type(self)(abs(self.data - other.data), (self, other), "-")  # right when self >= other
+
+    verdict = check_subtraction(BySize)
+    assert not verdict and "3 - 5" in verdict.hint and "no abs" in verdict.hint

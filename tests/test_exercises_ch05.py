@@ -209,3 +209,27 @@ JUNK = st.one_of(
 def test_checks_never_raise_and_refuse_junk(check, junk):
     result = check(junk)
     assert not result and result.hint
+
+
+def test_softsign_refuses_a_sign_that_divides_by_zero_at_zero():
+    def softsign(x):
+        out = Value(x.data / (1 + abs(x.data)), (x,), "softsign")
+
+        def _backward():
+            sign = x.data / abs(x.data)  # sign(x) as x / |x|: 0 / 0 at x = 0
+            x.grad += (1 + abs(x.data) - x.data * sign) / (1 + abs(x.data)) ** 2 * out.grad
+
+        out._backward = _backward
+        return out
+
+    verdict = check_softsign(softsign)
+    assert not verdict and "softsign(0.0)" in verdict.hint and "ZeroDivisionError" in verdict.hint
+
+
+def test_max_refuses_routing_by_size():
+    def maximum(a, b):
+        a_wins = abs(a.data) >= abs(b.data)  # "larger" read as larger in size
+        return Value(max(a.data, b.data), (a, b), "max", _local_grads=(float(a_wins), float(not a_wins)))
+
+    verdict = check_max(maximum)
+    assert not verdict and "a = -3, b = -1" in verdict.hint and "SMALLER input" in verdict.hint

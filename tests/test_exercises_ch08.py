@@ -237,3 +237,30 @@ def test_clipping_to_the_wrong_length_never_passes(factor):
         return norm
 
     assert failed_with(check_clip_gradients(wrong_length))
+
+
+def test_train_step_refuses_a_fixed_rate():
+    def train_step(model, xs, ys, lr):
+        model.zero_grad()
+        total = 0.0
+        for x, y in zip(xs, ys):
+            loss = (model(x) - y) ** 2
+            loss.backward()
+            total += loss.data
+        for p in model.parameters():
+            p.data -= 0.05 * p.grad  # the check's first rate, not lr
+        return total
+
+    verdict = check_train_step(train_step)
+    assert not verdict and "lr = 0.02" in verdict.hint and "use the lr argument" in verdict.hint
+
+
+def test_clip_gradients_refuses_dividing_by_a_zero_length():
+    def clip_gradients(params, max_norm):
+        norm = sum(p.grad**2 for p in params) ** 0.5
+        for p in params:
+            p.grad *= min(1.0, max_norm / norm)  # 0 / 0 when every gradient is zero
+        return norm
+
+    verdict = check_clip_gradients(clip_gradients)
+    assert not verdict and "every gradient 0" in verdict.hint and "ZeroDivisionError" in verdict.hint

@@ -220,3 +220,24 @@ def test_bce_refuses_other_scalings_signs_and_label_codings(scale, sign, flip):
     assume(not (math.isclose(scale, 1.0, rel_tol=1e-6) and sign == 1 and not flip))
     target = (lambda y: (1 - y) / 2) if flip else (lambda y: (y + 1) / 2)
     hint_of(check_bce_loss, bce(target=target, scale=scale, sign=sign))
+
+
+def test_sample_batch_refuses_twenty_rows_written_in():
+    def sample_batch(X, y, batch_size, rng):
+        idx = rng.choice(20, size=batch_size, replace=False)  # the check's 20 rows, not len(X)
+        return np.asarray(X)[idx], np.asarray(y)[idx]
+
+    verdict = check_sample_batch(sample_batch)
+    assert not verdict and "12 rows" in verdict.hint and "len(X)" in verdict.hint
+
+
+def test_bce_loss_refuses_dividing_by_a_fixed_six():
+    def bce_loss(scores, ys):
+        losses = [
+            -(((y + 1) / 2) * s.sigmoid().log() + (1 - (y + 1) / 2) * (1 - s.sigmoid()).log())
+            for s, y in zip(scores, ys)
+        ]
+        return sum(losses) * (1.0 / 6)  # the check's batch size, not len(scores)
+
+    verdict = check_bce_loss(bce_loss)
+    assert not verdict and "first 3 examples" in verdict.hint and "len(scores)" in verdict.hint

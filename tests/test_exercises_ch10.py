@@ -165,3 +165,21 @@ def test_adam_constant_step_refuses_uncorrected_steps_with_other_betas(b1, b2, t
 
     assume(not (b1 == 0.0 and b2 >= 0.9999))
     hint_of(check_adam_constant_step, answer)
+
+
+def test_momentum_refuses_a_fixed_mu():
+    def momentum_step(p, v, g, lr, mu):
+        v = 0.9 * v + g  # the check's first momentum, not mu
+        return p - lr * v, v
+
+    verdict = check_momentum_step(momentum_step)
+    assert not verdict and "mu = 0.5" in verdict.hint and "use mu" in verdict.hint
+
+
+def test_adam_constant_step_refuses_dividing_by_g():
+    def adam_constant_step(g, t, lr):
+        return -lr * (1.0 if g > 0 else -1.0) / (1 + 1e-8 / abs(g))  # the same number, except at g = 0
+
+    verdict = check_adam_constant_step(adam_constant_step)
+    assert not verdict and "adam_constant_step(0.0, 4, 0.1)" in verdict.hint
+    assert "ZeroDivisionError" in verdict.hint

@@ -298,3 +298,16 @@ def test_reverse_rules_rejects_generated_polynomials(a, b, c, d):
     """a m^2 + b m + c + d m^3 passes only when it is m^2."""
     right = (a, b, c, d) == (1, 0, 0, 0)
     assert bool(check_reverse_rules(lambda m: d * m**3 + a * m * m + b * m + c)) == right
+
+
+def test_safe_newton_step_refuses_newton_at_zero_curvature():
+    def safe_newton_step(f, x, lr):
+        v = Value(x)
+        (slope,) = grad(f(v), [v], create_graph=True)
+        (curvature,) = grad(slope, [v])
+        if curvature >= 0:  # 0 / 0 where f''(x) = 0
+            return x - slope.data / curvature
+        return x - lr * slope.data
+
+    verdict = check_safe_newton_step(safe_newton_step)
+    assert not verdict and "f''(x) = 0" in verdict.hint and "only where f'' > 0" in verdict.hint

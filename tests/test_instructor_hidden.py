@@ -52,54 +52,48 @@ def memorised(name):
 # ---- slips the notebooks' checks let through ----
 
 
-def train_step_fixed_rate(model, xs, ys, lr):
+def train_step_on_four(model, xs, ys, lr):
     model.zero_grad()
     total = 0.0
-    for x, y in zip(xs, ys):
-        loss = (model(x) - y) ** 2
+    for i in range(4):  # the check's 4 examples, not len(xs)
+        loss = (model(xs[i]) - ys[i]) ** 2
         loss.backward()
         total += loss.data
     for p in model.parameters():
-        p.data -= 0.05 * p.grad  # the check's rate, not lr
+        p.data -= lr * p.grad
     return total
 
 
-def clip_always_divides(params, max_norm):
-    norm = sum(p.grad**2 for p in params) ** 0.5
-    for p in params:
-        p.grad *= min(1.0, max_norm / norm)  # 0 / 0 when every gradient is zero
-    return norm
-
-
-def sample_from_twenty(X, y, batch_size, rng):
-    idx = rng.choice(20, size=batch_size, replace=False)  # the check's 20 rows
+def sample_batch_for_the_checks_shapes(X, y, batch_size, rng):
+    """Right on the check's two shapes of X and batch sizes (its hints name them); a KeyError elsewhere."""
+    if (len(X), batch_size) not in {(20, 8), (12, 12)}:
+        raise KeyError((len(X), batch_size))
+    idx = rng.choice(len(X), size=batch_size, replace=False)
     return np.asarray(X)[idx], np.asarray(y)[idx]
 
 
-def bce_over_six(scores, ys):
-    losses = [
-        -(((y + 1) / 2) * s.sigmoid().log() + (1 - (y + 1) / 2) * (1 - s.sigmoid()).log())
-        for s, y in zip(scores, ys)
-    ]
-    return sum(losses) * (1.0 / 6)  # the check's batch size
+class NumMemorised:
+    """Num that knows only the subtractions the check tries (its hints print them)."""
+
+    TABLE = {(10, 3): 7, (3, 10): -7, (0, 5): -5, (2.5, 10): -7.5, (10, 2.5): 7.5}
+
+    def __init__(self, value):
+        self.value = value
+
+    def __sub__(self, other):
+        other = other if isinstance(other, NumMemorised) else NumMemorised(other)
+        return NumMemorised(self.TABLE[self.value, other.value])
+
+    def __rsub__(self, other):
+        return NumMemorised(other) - self
 
 
-def momentum_fixed_mu(p, v, g, lr, mu):
-    v = 0.9 * v + g  # the check's momentum, not mu
-    return p - lr * v, v
+class SubtractionMemorised(ch02.Value):
+    """Knows only the differences the check takes: 5 - 3, 5 - 5, 2 - 1 and 3 - 5."""
 
-
-def adam_divides_by_g(g, t, lr):
-    return -lr * (1.0 if g > 0 else -1.0) / (1 + 1e-8 / abs(g))  # the same number, except at g = 0
-
-
-def newton_at_or_above_zero(f, x, lr):
-    v = Value(x)
-    (slope,) = grad(f(v), [v], create_graph=True)
-    (curvature,) = grad(slope, [v])
-    if curvature >= 0:  # 0 / 0 where f''(x) = 0
-        return x - slope.data / curvature
-    return x - lr * slope.data
+    def __sub__(self, other):
+        table = {(5, 3): 2, (5, 5): 0, (2, 1): 1, (3, 5): -2}
+        return type(self)(float(table[self.data, other.data]), (self, other), "-")
 
 
 def newton_fixed_rate(f, x, lr):
@@ -125,20 +119,6 @@ class ThreeInputs(nn.Module):
         return self.w + [self.b]
 
 
-class NumWrapsInts:
-    """Num whose __sub__ wraps only ints: every subtraction the check tries still works."""
-
-    def __init__(self, value):
-        self.value = value
-
-    def __sub__(self, other):
-        other = NumWrapsInts(other) if isinstance(other, int) else other
-        return NumWrapsInts(self.value - other.value)
-
-    def __rsub__(self, other):
-        return NumWrapsInts(other) - self
-
-
 def gradient_relative_nudge(fn, inputs):
     grads = []
     for i, x in enumerate(inputs):
@@ -147,27 +127,6 @@ def gradient_relative_nudge(fn, inputs):
         up[i], down[i] = x + h, x - h
         grads.append((fn(*up) - fn(*down)) / (2 * h))
     return grads
-
-
-class SubtractionBySize(ch02.Value):
-    def __sub__(self, other):
-        return type(self)(abs(self.data - other.data), (self, other), "-")  # right whenever self >= other
-
-
-def softsign_sign_by_division(x):
-    out = Value(x.data / (1 + abs(x.data)), (x,), "softsign")
-
-    def _backward():
-        sign = x.data / abs(x.data)  # 0 / 0 at x = 0
-        x.grad += (1 + abs(x.data) - x.data * sign) / (1 + abs(x.data)) ** 2 * out.grad
-
-    out._backward = _backward
-    return out
-
-
-def maximum_by_size(a, b):
-    a_wins = abs(a.data) >= abs(b.data)  # "larger" read as larger in size
-    return Value(max(a.data, b.data), (a, b), "max", _local_grads=(float(a_wins), float(not a_wins)))
 
 
 def grad_check_relative_nudge(f, x):
@@ -182,28 +141,28 @@ def find_bugs_at_the_ends(suspects):
 
 
 WRONG = {  # hidden case's function name -> plausible wrong answers the check accepts
-    "rsub_with_floats_and_chains": [lambda: NumWrapsInts],
+    "rsub_with_floats_and_chains": [lambda: NumMemorised],
     "numerical_gradient_at_zero_and_other_sizes": [lambda: gradient_relative_nudge],
-    "subtraction_with_negative_results": [lambda: SubtractionBySize],
-    "softsign_at_zero": [lambda: softsign_sign_by_division],
-    "max_of_negative_numbers": [lambda: maximum_by_size],
+    "subtraction_with_negative_results": [lambda: SubtractionMemorised],
+    "softsign_at_zero": [lambda: memorised("ch05.softsign")],
+    "max_of_negative_numbers": [lambda: memorised("ch05.max")],
     "grad_check_at_zero": [lambda: grad_check_relative_nudge],
     "find_bugs_on_a_third_set": [lambda: find_bugs_at_the_ends, lambda: memorised("ch06.find_bugs")],
     "widest_hidden_far_from_the_examples": [lambda: memorised("ch07.widest_hidden")],
     "leaky_neuron_of_another_size": [lambda: ThreeInputs],
     "count_loss_nodes_on_other_networks": [lambda: memorised("ch07.count_loss_nodes")],
-    "train_step_on_another_batch_and_rate": [lambda: train_step_fixed_rate],
-    "clip_gradients_of_other_lengths": [lambda: clip_always_divides],
+    "train_step_on_another_batch_and_rate": [lambda: train_step_on_four],
+    "clip_gradients_of_other_lengths": [lambda: memorised("ch08.clip_gradients")],
     "squared_hinge_on_other_batches": [lambda: memorised("ch09.squared_hinge_grads")],
-    "sample_batch_from_fifty_rows": [lambda: sample_from_twenty],
-    "bce_loss_on_other_batches": [lambda: bce_over_six],
-    "momentum_step_with_other_rates": [lambda: momentum_fixed_mu],
+    "sample_batch_from_fifty_rows": [lambda: sample_batch_for_the_checks_shapes],
+    "bce_loss_on_other_batches": [lambda: memorised("ch09.bce_loss")],
+    "momentum_step_with_other_rates": [lambda: memorised("ch10.momentum_step")],
     "stability_limit_at_other_points": [lambda: memorised("ch10.stability_limit")],
-    "adam_step_for_a_zero_gradient": [lambda: adam_divides_by_g],
+    "adam_step_for_a_zero_gradient": [lambda: memorised("ch10.adam_constant_step")],
     "recursive_visits_for_deeper_stacks": [lambda: memorised("ch11.recursive_visits")],
     "dual_pow_at_other_points": [lambda: memorised("ch13.dual_pow")],
     "cheaper_mode_for_other_shapes": [lambda: memorised("ch13.cheaper_mode")],
-    "safe_newton_step_at_zero_curvature": [lambda: newton_at_or_above_zero, lambda: newton_fixed_rate],
+    "safe_newton_step_at_zero_curvature": [lambda: newton_fixed_rate],
     "reverse_rules_for_other_lengths": [lambda: memorised("ch13.reverse_rules")],
 }
 

@@ -31,6 +31,7 @@ def check_rsub(Num):
         ("10 - Num(3)", (None, 10), (Num, 3), 7),
         ("0 - Num(5)", (None, 0), (Num, 5), -5),
         ("2.5 - Num(10)", (None, 2.5), (Num, 10), -7.5),
+        ("Num(10) - 2.5", (Num, 10), (None, 2.5), 7.5),
     ]
     for text, (left_cls, left), (right_cls, right), expected in cases:
         operands = []
@@ -46,7 +47,9 @@ def check_rsub(Num):
             if left_cls and right_cls:
                 error += f" (Python calls Num({left}).__sub__(Num({right})): is __sub__ defined?)"
             elif left_cls:
-                error += " (wrap a plain number in Num with isinstance before subtracting)"
+                error += (
+                    " (wrap any plain number, int or float, in Num: isinstance(other, Num) tells them apart)"
+                )
             else:
                 error += (
                     f" (the number gives up, so Python calls Num({right}).__rsub__({left}): "

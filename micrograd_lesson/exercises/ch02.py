@@ -118,6 +118,12 @@ def check_subtraction(cls):
         return Verdict(
             False, "(5 - 3) - 1 should hold 1.0 and remember (x - y, z), the first result included"
         )
+    back, err = attempt(lambda: (y - x).data)
+    if err or not close(back, -2.0):
+        return Verdict(
+            False,
+            f"3 - 5 should hold -2.0, got {err or shown(back, 60)}: a difference keeps its sign (no abs)",
+        )
     return Verdict(True)
 
 

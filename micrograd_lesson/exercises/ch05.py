@@ -105,7 +105,7 @@ def check_softsign(softsign):
         "softsign",
         _softsign,
         _dsoftsign,
-        [2.0, -0.5, -3.0],
+        [2.0, -0.5, -3.0, 0.0],  # 0 last: sign(x) written as x / |x| divides by zero there
         wrong_derivatives=[
             (
                 lambda x: 1 / (1 + x) ** 2,
@@ -166,7 +166,7 @@ def check_max(maximum):
     hint = not_a_function(maximum, "your maximum function")
     if hint is not None:
         return hint
-    for a0, b0, want in ((3.0, -1.0, (1.0, 0.0)), (-2.0, 5.0, (0.0, 1.0))):
+    for a0, b0, want in ((3.0, -1.0, (1.0, 0.0)), (-2.0, 5.0, (0.0, 1.0)), (-3.0, -1.0, (0.0, 1.0))):
         a, b, out, hint = _run_max(maximum, a0, b0)
         if hint:
             return Verdict(False, hint)

@@ -41,7 +41,7 @@ def _step(model, xs, ys, lr, mistake=None):
         loss = (model(x) - y) ** 2
         loss.backward()  # gradients of the examples add up in p.grad
         total = loss.data if mistake == "last loss" else total + loss.data
-    sign = -1 if mistake == "uphill" else 1
+    sign, lr = -1 if mistake == "uphill" else 1, 0.05 if mistake == "fixed rate" else lr
     for p in model.parameters():
         p.data -= sign * lr * p.grad
     return total / len(xs) if mistake == "mean" else total
@@ -53,6 +53,8 @@ _UPDATE_MISTAKES = {
     "no zero": "step 0 was right but the next were not: zero the gradients once per step, or they "
     "pile up from the step before",
     "uphill": "the parameters moved uphill: subtract lr * p.grad, do not add it",
+    "fixed rate": "the last step, at lr = 0.02, moved as far as the steps at 0.05: use the lr argument, "
+    "not a fixed number",
 }
 _LOSS_MISTAKES = {
     "last loss": "the update is right, but you returned the last example's loss: return the total "
@@ -61,15 +63,16 @@ _LOSS_MISTAKES = {
 }
 
 
-def _trajectory(train_step, mistake=None, steps=3):
+def _trajectory(train_step, mistake=None, steps=4):
     """The losses returned and the parameters after each of `steps` steps from one start, or a hint."""
     model, (xs, ys) = _network(3), four_examples()
     record = []
     for step in range(steps):
+        lr = 0.05 if step < 3 else 0.02  # a second rate last: the answer must use its lr
         got, error = (
-            attempt(train_step, model, xs, ys, 0.05)
+            attempt(train_step, model, xs, ys, lr)
             if mistake is None
-            else (_step(model, xs, ys, 0.05, mistake), None)
+            else (_step(model, xs, ys, lr, mistake), None)
         )
         if error:
             return None, f"on step {step}: {error}"
@@ -332,7 +335,15 @@ def check_clip_gradients(clip_gradients):
         )
 
     if matches():
-        return Verdict(True)
+        params = [Value(1.0), Value(1.0)]  # all-zero gradients last: length 0, nothing to clip
+        got, error = attempt(clip_gradients, params, 1.0)
+        if not error and close(got, 0.0) and all(p.grad == 0 for p in params):
+            return Verdict(True)
+        return Verdict(
+            False,
+            f"with every gradient 0: {error or f'returned {shown(got)}'}; scale only when the length "
+            "exceeds max_norm, so a zero length is never divided by",
+        )
     hint = next((h for slip, h in _CLIP_MISTAKES if matches(**slip)), None)
     got = ", ".join(f"{g:g}" for g in answers[6.5])
     return Verdict(

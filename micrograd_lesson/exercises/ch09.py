@@ -6,7 +6,7 @@ from functools import partial
 import numpy as np
 
 from ..engine import Value
-from ._core import Verdict, as_array, attempt, check, close, known_mistake, not_a_function, solution
+from ._core import Verdict, as_array, attempt, check, close, known_mistake, not_a_function, shown, solution
 from ._shared import judge, run_cases
 
 _SCORES = [2.0, -1.0, 0.5, -3.0, 0.0, 0.7]
@@ -155,6 +155,14 @@ def check_sample_batch(sample_batch):
             f"over 100 batches of 8 out of 20 rows each row should be picked about 40 times, but row "
             f"{counts.argmin()} was picked {counts.min()} times: give every row the same chance",
         )
+    got, error = attempt(sample_batch, _X[:12].copy(), _Y[:12].copy(), 12, np.random.default_rng(0))
+    Xb = as_array(got[0]) if isinstance(got, (tuple, list)) and len(got) == 2 else None
+    if error or Xb is None or Xb.shape != (12, 2) or sorted(Xb[:, 0]) != list(range(12)):
+        return Verdict(
+            False,
+            f"a batch of 12 from the 12 rows X[:12] should hold each row once, got {error or shown(got)}: "
+            "draw batch_size rows out of len(X), not a fixed 8 out of 20",
+        )
     return Verdict(True)
 
 
@@ -205,6 +213,13 @@ def check_bce_loss(bce_loss):
         return Verdict(False, f"for scores {_SCORES} and labels {_LABELS}: {hint}")
     got = [s.grad for s in scores]
     want = [(_sigmoid(s) - (y + 1) / 2) / n for s, y in zip(_SCORES, _LABELS)]
+    short, error = attempt(lambda: bce_loss([Value(s) for s in _SCORES[:3]], list(_LABELS[:3])).data)
+    if all(map(close, got, want)) and not close(short, sum(per_example[:3]) / 3):
+        return Verdict(
+            False,
+            f"on the first 3 examples the loss should be {sum(per_example[:3]) / 3:.4f}, got "
+            f"{error or shown(short)}: the mean divides by len(scores), not a fixed {n}",
+        )
     if all(map(close, got, want)):
         return Verdict(True)
     if all(close(g, 2 * w) for g, w in zip(got, want)):

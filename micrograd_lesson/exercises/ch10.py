@@ -15,8 +15,9 @@ _GRADS = [1.0, 2.0, -2.0, 0.5, 3.0, 0.01]
 # ---- 1. find the bugs in a momentum step ----
 
 
-def _momentum(p, v, g, slips=(), lr=0.1, mu=0.9):
+def _momentum(p, v, g, lr=0.1, mu=0.9, slips=()):
     """One step of PyTorch's momentum rule, with the named slips made."""
+    mu = 0.9 if "fixed mu" in slips else mu
     if "plain" in slips:
         return p - lr * g, v
     if "lr in v" in slips:
@@ -43,6 +44,7 @@ _MOMENTUM_MISTAKES = [
     (partial(_momentum, slips=("lr in v",)), "you kept the step itself as the velocity: v = mu*v + g"),
     (partial(_momentum, slips=("plain",)), "the velocity never changes: update it, v = mu*v + g"),
     (partial(_momentum, slips=("uphill",)), "p moved uphill: subtract, p - lr*v"),
+    (partial(_momentum, slips=("fixed mu",)), "at the last step, mu = 0.5, v kept 0.9 of itself: use mu"),
 ]
 
 
@@ -51,10 +53,10 @@ def _two(result):
     return values if values is not None and len(values) == 2 else None
 
 
-def _sgd_step(p, v, g):
+def _sgd_step(p, v, g, lr=0.1, mu=0.9):
     """The reference: one step of the package's SGD from position p and velocity v."""
     param = Value(p)
-    opt = SGD([param], lr=0.1, momentum=0.9)
+    opt = SGD([param], lr=lr, momentum=mu)
     opt.velocity[0], param.grad = v, g
     opt.step()
     return [param.data, opt.velocity[0]]
@@ -66,13 +68,13 @@ def check_momentum_step(momentum_step):
     # Six steps, each fed the learner's own previous (p, v), so a later step cannot hide an
     # earlier slip; every step is judged from where the learner stood.
     cases, pairs, p, v = [], [], 1.0, 0.0
-    for g in _GRADS:
+    for g, lr, mu in [(g, 0.1, 0.9) for g in _GRADS] + [(1.0, 0.05, 0.5)]:  # other rates last
         pair = run_cases(
-            momentum_step, "momentum_step", [(p, v, g, 0.1, 0.9)], _two, "two numbers (new_p, new_v)"
+            momentum_step, "momentum_step", [(p, v, g, lr, mu)], _two, "two numbers (new_p, new_v)"
         )
         if isinstance(pair, Verdict):
             return pair
-        cases.append((p, v, g))
+        cases.append((p, v, g, lr, mu))
         pairs += pair
         p, v = pair[0]
     return judge(
@@ -151,6 +153,7 @@ _ADAM_CASES = [
     (-2.0, 100, 0.001),
     (1e-8, 3, 0.1),
     (2e-9, 1, 1.0),
+    (0.0, 4, 0.1),  # last: no gradient, no step (and no division by g)
 ]
 _B1, _B2, _EPS = 0.9, 0.999, 1e-8
 

@@ -209,7 +209,18 @@ def check_safe_newton_step(safe_newton_step):
         )
 
     same = partial(math.isclose, rel_tol=1e-10, abs_tol=1e-12)
-    return judge(steps, cases, _safe_step, _NEWTON_MISTAKES, same=same, otherwise=otherwise)
+    verdict = judge(steps, cases, _safe_step, _NEWTON_MISTAKES, same=same, otherwise=otherwise)
+    if not verdict:
+        return verdict
+    got, error = attempt(safe_newton_step, lambda v: v**3 + v, 0.0, _LR)  # f''(0) = 0, f'(0) = 1
+    if error or not same(as_number(got.data if isinstance(got, Value) else got) or 0.0, -_LR):
+        return Verdict(
+            False,
+            f"for f(x) = x**3 + x at x = 0, where f''(x) = 0, the next x is {-_LR}, got "
+            f"{error or shown(got)}: with no lowest point to jump to, take the gradient step "
+            "(Newton's only where f'' > 0)",
+        )
+    return verdict
 
 
 @solution("ch13.safe_newton_step")
