@@ -9,13 +9,13 @@ def hint_of(check, answer):
     assert isinstance(result, Verdict)
     assert not result, f"a wrong answer passed: {answer!r}"
     assert repr(result).startswith("not yet: ") and result.hint.strip()
-    return repr(result)
+    return f"not yet: {result.hint}"  # as shown, but not wrapped into lines (a phrase stays whole)
 
 
 def failed_with(result, *words):
     """The check said "not yet", and its hint mentions each of `words`."""
-    hint = repr(result)
-    return (not result) and hint.startswith("not yet:") and all(w in hint for w in words)
+    hint = f"not yet: {getattr(result, 'hint', '')}"  # as shown, not wrapped into lines
+    return (not result) and repr(result).startswith("not yet:") and all(w in hint for w in words)
 
 
 class Hostile:
