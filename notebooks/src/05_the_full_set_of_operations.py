@@ -549,8 +549,8 @@ silent = {  # what is computed, in each engine
     "tanh(nan)": (lambda V: V(nan).tanh(), lambda t: t(nan).tanh()),
     "inf * 0": (lambda V: V(inf) * 0, lambda t: t(inf) * 0),
 }
-print(f"{'':<12} {'ours':>6} {'micrograd':>10} {'PyTorch':>8}")
-for text, (with_value, with_tensor) in silent.items():
+print(f"{'':<12} {'ours':>6} {'micrograd':>10}")
+for text, (with_value, _) in silent.items():
     ours = f"{with_value(Value).data}"
     if MicrogradValue is None:
         theirs = "(absent)"
@@ -558,17 +558,19 @@ for text, (with_value, with_tensor) in silent.items():
         theirs = "(no tanh)"
     else:
         theirs = f"{with_value(MicrogradValue).data}"
-    if torch is None:
-        pytorch = "(absent)"
-    else:
-        pytorch = f"{with_tensor(lambda x: torch.tensor(x, dtype=torch.float64)).item()}"
-    print(f"{text:<12} {ours:>6} {theirs:>10} {pytorch:>8}")
+    print(f"{text:<12} {ours:>6} {theirs:>10}")
+if torch is None:
+    print("PyTorch (optional): not installed")
+else:
+    as_tensor = lambda x: torch.tensor(x, dtype=torch.float64)  # noqa: E731
+    results = [f"{text} = {with_tensor(as_tensor).item()}" for text, (_, with_tensor) in silent.items()]
+    print("PyTorch (optional): " + ", ".join(results))
 
 # %% [markdown]
 # <!-- claim: ch05-silent-inf-nan -->
 # All three engines agree: $10^{308} \cdot 10$ is `inf`, $\tanh$ of `nan` is `nan`, and
-# $\infty \cdot 0$ is `nan`, with no error. (A "(absent)" means that library is not
-# installed here.) So a loss that prints `nan` or `inf` is not a bug in the engine: some
+# $\infty \cdot 0$ is `nan`, with no error. (An "(absent)" or "not installed" means that
+# library is not installed here.) So a loss that prints `nan` or `inf` is not a bug in the engine: some
 # number upstream overflowed or was undefined, and training must look for it: for
 # example a learning rate so large that the weights grow without bound, which chapter 8
 # meets.
