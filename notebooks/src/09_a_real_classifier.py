@@ -204,7 +204,8 @@ held = {
 }
 print(f"nodes in one graph: {len(nodes)}, of which new: {len(new)}")
 print(
-    f"tracked by the collector: {sum(gc.is_tracked(n) for n in new)}; other tracked objects they refer to: {len(held)}"
+    f"tracked by the collector: {sum(gc.is_tracked(n) for n in new)}; other tracked objects they refer "
+    f"to: {len(held)}"
 )
 
 # %% [markdown]
