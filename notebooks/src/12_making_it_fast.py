@@ -170,10 +170,12 @@ plt.show()
 # %% [markdown]
 # <!-- claim: ch12-profile-collector-lands -->
 # The profiler charges a collection to the function that is running when it starts, and a
-# collection starts when an object is allocated. So with the collector off, the time that
-# disappears is in a function that makes new objects: mostly `__mul__` or `__add__`, which
-# make nearly all the nodes, now and then another one that allocates (`_as_value`,
-# `__init__`). Which of them carries it changes from run to run, with where each
+# collection starts while new objects are being made (on Python 3.12 and later, at the next
+# point where the interpreter checks for pending work, which can also be the generator
+# expression that is calling the operators). So with the collector off, the time that
+# disappears is in the code that makes the nodes: mostly `__mul__` or `__add__`, now and
+# then the generator expressions that call them or another function that allocates
+# (`_as_value`, `__init__`). Which of them carries it changes from run to run, with where each
 # collection happens to begin; rerun the two cells above to see it move. The graph walk
 # (`graph.py:_depth_first`) and `backward()` make a handful of objects in a step against
 # the operations' 68,000, so a collection hardly ever starts in them: their bars change

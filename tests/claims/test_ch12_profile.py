@@ -10,7 +10,10 @@ from claimlib import claim
 
 from micrograd_lesson import make_moons, nn
 
-ALLOCATORS = {"__mul__", "__add__", "_node", "_as_value", "__init__", "__sub__", "relu"}
+# Where a step makes nodes: the operators, and the expressions that call them (on Python 3.12+
+# a collection starts at the interpreter's next check for pending work, which can be there).
+BUILDERS = {"__mul__", "__add__", "<genexpr>", "<listcomp>"}
+ALLOCATORS = BUILDERS | {"_node", "_as_value", "__init__", "__sub__", "relu", "__rsub__", "__instancecheck__"}
 NO_GRAPH_WORK = {"_depth_first", "backward"}
 
 
@@ -52,8 +55,8 @@ def test_collections_start_in_the_functions_that_make_nodes():
         every = sum(starts.values(), collections.Counter())
         total = sum(every.values())
         assert total > 100  # tens of thousands of nodes a step: many collections
-        # Mostly __mul__ or __add__, which make nearly all the nodes ...
-        assert every["__mul__"] + every["__add__"] >= 0.9 * total, every
+        # Mostly where the nodes are made: __mul__ or __add__, or the expressions calling them ...
+        assert sum(every[name] for name in BUILDERS) >= 0.9 * total, every
         assert every["__mul__"] > 0 and every["__add__"] > 0, every
         # ... every full collection in a function that allocates ...
         assert set(starts[2]) <= ALLOCATORS, starts[2]
