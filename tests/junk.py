@@ -1,5 +1,6 @@
 """Hypothesis strategies for answers a learner should never get a traceback for."""
 
+import contextlib
 import itertools
 import math
 
@@ -43,3 +44,21 @@ HOSTILE_VALUES = st.sampled_from([Hostile, itertools.count, lambda: itertools.re
     lambda make: make()  # made fresh: hypothesis itself cannot hash or compare a Hostile
 )
 HOSTILE = st.one_of(HOSTILE_VALUES, HOSTILE_VALUES.map(lambda v: lambda *args, **kwargs: v))
+
+
+@contextlib.contextmanager
+def short_time_limit():
+    """Checks give up after 0.5 s inside, so a test of the time limit stays quick."""
+    from micrograd_lesson.exercises import _core
+
+    saved, _core.TIME_LIMIT = _core.TIME_LIMIT, 0.5
+    try:
+        yield
+    finally:
+        _core.TIME_LIMIT = saved
+
+
+def forever(*args, **kwargs):
+    """An answer that never returns: a check must give up on it."""
+    while True:
+        pass

@@ -6,7 +6,6 @@ time, so a new micrograd_lesson/exercises/chNN.py is covered as soon as it exist
 "never raises, never hangs" contract for every registered check.
 """
 
-import contextlib
 import inspect
 import itertools
 import re
@@ -20,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import micrograd_lesson.exercises as exercises
-from micrograd_lesson.exercises import EXERCISES, SOLUTIONS, _core, reveal
+from micrograd_lesson.exercises import EXERCISES, SOLUTIONS, reveal
 from micrograd_lesson.exercises._core import Verdict
 
 NAMES = sorted(SOLUTIONS)
@@ -97,21 +96,6 @@ def test_reveal_of_an_unknown_name_lists_the_known_ones():
         reveal("ch99.nothing")
 
 
-@contextlib.contextmanager
-def short_time_limit():
-    """Checks give up after 0.5 s inside, so a test of the time limit stays quick."""
-    saved, _core.TIME_LIMIT = _core.TIME_LIMIT, 0.5
-    try:
-        yield
-    finally:
-        _core.TIME_LIMIT = saved
-
-
-def _forever(*args, **kwargs):
-    while True:
-        pass
-
-
 def _endless_generator(*args, **kwargs):
     yield from itertools.count()
 
@@ -123,7 +107,7 @@ def test_no_check_raises_or_hangs_whatever_it_is_given(key, answer):
     """Values of every kind, functions returning them or raising, objects whose every hook raises,
     endless iterators: a Verdict, never a traceback, and never a hang."""
     start = time.monotonic()
-    with short_time_limit():
+    with junk.short_time_limit():
         result = EXPORTED_CHECKS[key](answer)
     assert isinstance(result, Verdict) and isinstance(result.hint, str)
     assert result or result.hint.strip()  # a refusal always says why
@@ -131,12 +115,12 @@ def test_no_check_raises_or_hangs_whatever_it_is_given(key, answer):
 
 
 @pytest.mark.parametrize(
-    "answer", [_forever, _endless_generator, _endless_generator()], ids=["loop", "gen", "it"]
+    "answer", [junk.forever, _endless_generator, _endless_generator()], ids=["loop", "gen", "it"]
 )
 @pytest.mark.parametrize("key", sorted(EXPORTED_CHECKS))
 def test_every_check_gives_up_on_an_endless_answer(key, answer):
     start = time.monotonic()
-    with short_time_limit():
+    with junk.short_time_limit():
         result = EXPORTED_CHECKS[key](answer)
     assert isinstance(result, Verdict) and not result and result.hint
     assert time.monotonic() - start < 3
@@ -145,8 +129,8 @@ def test_every_check_gives_up_on_an_endless_answer(key, answer):
 def test_a_check_outside_the_main_thread_still_gives_up():
     """Where no SIGALRM timer can be set, the check runs in a thread it abandons when time is up."""
     box = []
-    worker = threading.Thread(target=lambda: box.append(exercises.check_max(lambda a, b: _forever())))
-    with short_time_limit():
+    worker = threading.Thread(target=lambda: box.append(exercises.check_max(lambda a, b: junk.forever())))
+    with junk.short_time_limit():
         worker.start()
         worker.join(5)
     assert box and not box[0] and "gave up" in box[0].hint

@@ -6,18 +6,18 @@ that divides by zero where the check never looks), and a "memorised" answer, rig
 the inputs the check tries (their hints print the expected values) and a lookup error elsewhere.
 """
 
-import contextlib
 import sys
 import time
 from pathlib import Path
 
+import junk
 import numpy as np
 import pytest
 
 import micrograd_lesson.exercises  # noqa: F401 - registers every chapter's exercises
 from micrograd_lesson import nn
 from micrograd_lesson.engine import Value, grad
-from micrograd_lesson.exercises import _core, ch02
+from micrograd_lesson.exercises import ch02
 from micrograd_lesson.exercises._core import EXERCISES, Verdict
 from micrograd_lesson.gradcheck import gradcheck
 
@@ -190,29 +190,17 @@ def test_a_wrong_answer_the_check_accepts_is_refused(name, case):
         assert isinstance(verdict, Verdict) and not verdict and verdict.hint.strip()
 
 
-@contextlib.contextmanager
-def short_time_limit():
-    saved, _core.TIME_LIMIT = _core.TIME_LIMIT, 0.5
-    try:
-        yield
-    finally:
-        _core.TIME_LIMIT = saved
-
-
 def _raises(*args, **kwargs):
     raise ValueError("broken")
 
 
-def _forever(*args, **kwargs):
-    while True:
-        pass
-
-
-@pytest.mark.parametrize("junk", [None, 3.0, _raises, _forever], ids=["none", "number", "raises", "loops"])
+@pytest.mark.parametrize(
+    "answer", [None, 3.0, _raises, junk.forever], ids=["none", "number", "raises", "loops"]
+)
 @pytest.mark.parametrize("name, case", CASES, ids=ids(CASES))
-def test_junk_never_makes_a_hidden_case_raise_or_hang(name, case, junk):
+def test_junk_never_makes_a_hidden_case_raise_or_hang(name, case, answer):
     start = time.monotonic()
-    with short_time_limit():
-        verdict = case(junk, record=False)
+    with junk.short_time_limit():
+        verdict = case(answer, record=False)
     assert isinstance(verdict, Verdict) and not verdict and verdict.hint.strip()
     assert time.monotonic() - start < 3
