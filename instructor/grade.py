@@ -95,8 +95,25 @@ def run_one(path, chapter, points, cell_timeout):
         if out.output_type == "stream":
             for line in out.text.splitlines():
                 if line.startswith(MARKER):
-                    return json.loads(line[len(MARKER) :])
+                    return explain_unattempted(json.loads(line[len(MARKER) :]), nb.cells[:-1])
     raise RuntimeError(f"the grading cell gave no result: {grade.outputs}")
+
+
+def explain_unattempted(rows, cells):
+    """Say why an exercise was "not attempted" when the cell that calls its check raised."""
+    from micrograd_lesson.exercises._core import EXERCISES
+
+    raised = {}  # check name -> the first error of a cell that calls it
+    for cell in cells:
+        errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        for check_name in re.findall(r"\b(check_\w+)\s*\(", cell.source) if errors else ():
+            raised.setdefault(check_name, f"{errors[0].ename}: {errors[0].evalue}"[:200])
+    for row in rows:
+        check_fn = EXERCISES[row["exercise"]].check
+        error = raised.get(getattr(check_fn, "__name__", ""))
+        if row["hint"].startswith("not attempted") and error:
+            row["hint"] = f"not attempted: the cell that calls {check_fn.__name__} raised {error}"
+    return rows
 
 
 def zero_rows(chapter, points, why):

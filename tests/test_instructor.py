@@ -314,6 +314,9 @@ def graded(edition, tmp_path_factory):
             fill(nb, name, code, answer)
             write(nb, folder, learner, path.name)
             expected[learner] = (name, words)
+    typo = with_solutions()  # an exercise cell that raises before it reaches its check
+    fill(typo, names[0], "answer = undefined_helper()", "answer")
+    write(typo, folder, "typo", path.name)
     crash = with_solutions()
     first_code = next(c for c in crash.cells if c.cell_type == "code")
     first_code.source = 'raise RuntimeError("my first cell breaks")\n' + first_code.source
@@ -382,12 +385,24 @@ def test_a_notebook_that_crashes_or_hangs_is_graded_and_the_others_still_are(gra
 
 
 @pytest.mark.slow
+def test_an_exercise_whose_cell_raised_is_graded_with_the_error_it_raised(graded):
+    rows, _, names, _ = graded
+    mine = rows_of(rows, "typo")
+    hint = mine[names[0]]["hint"]
+    assert mine[names[0]]["points"] == 0
+    assert "raised NameError" in hint and "undefined_helper" in hint, hint
+    assert all(mine[n]["points"] == mine[n]["max_points"] for n in names[1:]), mine
+    untouched = rows_of(rows, "untouched")  # no cell raised there: the plain hint stays
+    assert all("raised" not in r["hint"] for r in untouched.values()), untouched
+
+
+@pytest.mark.slow
 def test_grades_csv_has_a_row_per_learner_chapter_and_exercise(graded):
     rows, out, names, expected = graded
     with open(out, newline="", encoding="utf-8") as f:
         table = list(csv.DictReader(f))
     assert list(table[0]) == ["learner", "chapter", "exercise", "points", "max_points", "hint"]
-    learners = {"perfect", "untouched", "crashes", "hangs", "never-stops", *expected}
+    learners = {"perfect", "untouched", "typo", "crashes", "hangs", "never-stops", *expected}
     assert len(table) == len(learners) * len(names)
     assert {r["chapter"] for r in table} == {f"ch{GRADED_CHAPTER}"}
     assert "perfect: 4 / 4 points" in grade.summary(rows) or "perfect:" in grade.summary(rows)
