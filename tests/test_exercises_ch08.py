@@ -115,7 +115,7 @@ def test_every_other_rate_fails_without_raising(lr):
         (0.5, "too cautious"),
         (0.05, "too cautious"),
         (1.5, "overshooting"),
-        (2.0, "1 - lr = -1, so it never shrinks"),
+        (2.0, "1 - lr = -1: it never shrinks"),
         (3.0, "never shrinks"),
         (1e200, "never shrinks"),
         (0.0, "positive"),
