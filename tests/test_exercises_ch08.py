@@ -1,10 +1,13 @@
 """Chapter 8 exercise checks: every right answer passes, wrong ones (hand-picked and generated) get a hint."""
 
+import math
+
 import pytest
 from hints import failed_with, hint_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from micrograd_lesson import Value
 from micrograd_lesson.exercises import (
     SOLUTIONS,
     check_clip_gradients,
@@ -118,15 +121,29 @@ def test_every_other_rate_fails_without_raising(lr):
         (2.0, "1 - lr = -1: it never shrinks"),
         (3.0, "never shrinks"),
         (1e200, "never shrinks"),
-        (0.0, "positive"),
-        (-1.0, "positive"),
-        ("1", "as a number"),
-        (float("nan"), "as a number"),
-        (True, "as a number"),
+        (0.0, "positive number"),
+        (-1.0, "positive number"),
+        ("1", "positive number"),
+        (float("nan"), "positive number"),
+        (True, "positive number"),
     ],
 )
 def test_wrong_rates_get_a_hint(lr, words):
     assert words in hint_of(check_learning_rate, lr)
+
+
+@pytest.mark.parametrize("lr", [0.05, 0.5, 0.9, 1.0, 1.1, 1.5, 2.0, 3.0])
+def test_the_bowls_loss_in_closed_form_is_what_five_updates_give(lr):
+    """The check computes the loss after 5 updates as 2.5 * |1 - lr|**10; the engine agrees."""
+    w1, w2 = Value(2.0), Value(3.0)
+    for _ in range(5):
+        w1.grad = w2.grad = 0.0
+        (((w1 - 1) ** 2 + (w2 - 5) ** 2) * 0.5).backward()
+        w1.data -= lr * w1.grad
+        w2.data -= lr * w2.grad
+    loss = (((w1 - 1) ** 2 + (w2 - 5) ** 2) * 0.5).data
+    assert math.isclose(loss, 2.5 * abs(1 - lr) ** 10, rel_tol=1e-9, abs_tol=1e-300)
+    assert bool(check_learning_rate(lr)) == (loss < 1e-6)
 
 
 def test_the_stored_hint_does_not_give_the_answer_away():

@@ -5,19 +5,7 @@ import sys
 
 from ..engine import Value
 from ..gradcheck import gradcheck
-from ._core import (
-    Verdict,
-    as_number,
-    attempt,
-    call_or_value,
-    check,
-    close,
-    first,
-    known_mistake,
-    not_a_function,
-    shown,
-    solution,
-)
+from ._core import Verdict, as_number, attempt, check, close, first, not_a_function, shown, solution
 from ._shared import numbers
 
 # ---- 6.1 predict the best h for the central difference ----
@@ -29,15 +17,11 @@ CENTRAL_H = (EPS * 8.0 / 1.0) ** (1 / 3)
 CENTRAL_MISTAKES = [  # (a plausible wrong prediction, its hint)
     (
         math.sqrt(EPS * 8 / 6),
-        "that is the FORWARD difference's best h, as in chapter 1; the central difference's "
-        "truncation error is (|f'''| / 6) * h**2, not (|f''| / 2) * h",
+        "that is the FORWARD difference's best h (chapter 1); the central one's is larger",
     ),
     ((EPS * 8 / 6) ** (1 / 3), "close: the truncation error is (|f'''| / 6) * h**2, and f''' = 6"),
     (EPS ** (1 / 3), "eps**(1/3) is the rule of thumb for size-1 functions; here |f(2)| = 8 and f''' = 6"),
-    (
-        math.sqrt(EPS),
-        "sqrt(eps) is the forward difference's rule of thumb; the central one affords a larger h",
-    ),
+    (math.sqrt(EPS), "sqrt(eps) is the forward difference's rule of thumb; the central one allows more"),
 ]
 
 
@@ -49,7 +33,7 @@ def _central_error(h, x=2.0):
 @check("ch06.central_h")
 def check_central_h(answer):
     """answer: the nudge h you predict is best for the central difference of x**3 at x = 2."""
-    got, error = call_or_value(answer)
+    got, error = attempt(answer) if callable(answer) else (answer, None)  # reveal() passes a function
     h = as_number(got)
     if error or h is None or not 0 < h < math.inf:
         if answer is None:
@@ -60,7 +44,7 @@ def check_central_h(answer):
     side = "round-off" if h < CENTRAL_H else "truncation"
     return Verdict(
         False,
-        known_mistake(h, CENTRAL_MISTAKES, same=lambda got, want: close(got, want, rel=0.05))
+        next((hint for wrong, hint in CENTRAL_MISTAKES if close(h, wrong, rel=0.05)), None)
         or f"at h = {h:.1e} the central difference is off by {_central_error(h):.1e} and {side} dominates. "
         "Balance the truncation (|f'''| / 6) * h**2 against the round-off eps * |f(x)| / h; solve for h",
     )
@@ -206,14 +190,13 @@ _SECRET_BUGGY = {"exp2", "leaky_floor", "soft_cap"}
 
 def _names(answer, suspects):
     """The answer as a set of names, or a hint; reads at most one item more than there are suspects."""
-    items = None if isinstance(answer, (str, bytes)) else first(answer, len(suspects) + 1)
+    if isinstance(answer, str):
+        return "return a set of names such as {'log2'}, not a single string"
+    items = first(answer, len(suspects) + 1)
     if items is not None and len(items) > len(suspects):
         return f"return a set of at most {len(suspects)} names, one per buggy suspect"
     if items is None or not all(isinstance(n, str) for n in items):
-        if isinstance(answer, str):
-            what = "a single string"
-        else:
-            what = "the functions" if any(map(callable, items or [])) else shown(answer)
+        what = "the functions" if items and any(map(callable, items)) else shown(answer)
         return f"return a set of names (strings such as 'log2'), not {what}"
     return set(items)
 

@@ -119,14 +119,11 @@ def check_learning_rate(lr):
     returning one, which is how reveal() passes the worked solution)."""
     got, error = call_or_value(lr)
     value = None if isinstance(got, str) else as_number(got)
-    if error or value is None or not math.isfinite(value):
-        return Verdict(False, error or f"give the rate as a number, such as 0.5; got {shown(got)}")
-    if value <= 0:
-        return Verdict(False, f"lr = {value:g} does not step downhill: a learning rate must be positive")
+    if error or value is None or not 0 < value < math.inf:
+        return Verdict(False, error or f"give the rate as one positive number, such as 0.5; got {shown(got)}")
     # The bowl 0.5((w1 - 1)**2 + (w2 - 5)**2) from (2, 3): its gradient is (w1 - 1, w2 - 5), so each
     # update multiplies both distances to the bottom, 1 and 2, by 1 - lr.
-    factor = abs(1 - value)
-    loss = 2.5 * factor**10 if factor < 1e10 else math.inf
+    loss = 2.5 * min(abs(1 - value), 1e10) ** 10
     if loss < 1e-6:
         return Verdict(True)
     if value >= 2:
