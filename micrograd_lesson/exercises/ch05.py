@@ -43,8 +43,6 @@ def _in_a_product(fn, leaves, call, f, df):
 
 
 # ---- 5.1 softsign: find the classmate's two bugs ----
-
-
 def _softsign(x):
     return x / (1 + abs(x))
 
@@ -99,8 +97,6 @@ def softsign(x):
 
 
 # ---- 5.2 max(a, b): a routing operation, and what to do at a tie ----
-
-
 def _max_grads(maximum, a0, b0):
     call = f"maximum(a, b) at a = {a0:g}, b = {b0:g}"
     return _grads(maximum, call, [Value(a0, label="a"), Value(b0, label="b")], max(a0, b0))

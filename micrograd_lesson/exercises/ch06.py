@@ -9,7 +9,6 @@ from ._core import Verdict, as_number, attempt, check, close, first, not_a_funct
 from ._shared import numbers
 
 # ---- 6.1 predict the best h for the central difference ----
-
 EPS = sys.float_info.epsilon  # 2.2e-16
 # Central difference of x**3 at 2: truncation (|f'''| / 6) h**2 = h**2 (f''' = 6), round-off about
 # eps |f| / h = 8 eps / h. They balance at h**3 = 8 eps: h = 1.2e-5, far above forward's 1.7e-8.
@@ -61,8 +60,6 @@ def central_h():
 
 
 # ---- 6.2 grad_check(f, x) -> (autograd, numeric) ----
-
-
 def _composite_slope(x):
     t, s = math.tanh(x), 1 / (1 + math.exp(-x))
     return math.exp(t * x) * ((1 - t * t) * x + t) + (s * (1 - s) * x - s) / x**2
@@ -139,8 +136,6 @@ def grad_check(f, x):
 
 
 # ---- 6.3 find_bugs(suspects) ----
-
-
 def _op(name, forward, derivative):
     """An operation of one Value from a forward function and its claimed derivative."""
 

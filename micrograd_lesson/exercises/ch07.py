@@ -21,8 +21,6 @@ def _gave(name, cases, results, reference):
 
 
 # ---- 1. the widest network a parameter budget allows ----
-
-
 def _widest(nin, budget, count=_parameters, hidden=2, fits=int.__le__):
     """The largest h with count(MLP(nin, [h] * hidden + [1])) within the budget, by search."""
     h = 0
@@ -63,7 +61,6 @@ def widest_hidden(nin, budget):
 
 
 # ---- 2. a neuron with a leaky ReLU ----
-
 _WEIGHTS = [0.5, -1.0, 2.0, 0.1]  # w1, w2, w3, then b
 _INPUTS = [([1.0, 2.0, 3.0],), ([-1.0, 2.0, -1.0],), ([2.0, 0.0, 1.0],)]  # a = 4.6, -4.4, 3.1
 
@@ -148,7 +145,6 @@ class LeakyNeuron(Module):
 
 
 # ---- 3. predict the size of a loss's graph ----
-
 _LOSS_GRAPHS = [(3, [4, 4, 1], 4), (3, [4, 4, 1], 1), (2, [1], 3), (1, [3, 2, 1], 5), (4, [5, 1], 2)]
 
 

@@ -20,8 +20,6 @@ def _network(seed):
 
 
 # ---- 1. find the bugs in a per-example training step ----
-
-
 def _step(model, xs, ys, lr, mistake=None):
     """One step on the summed squared error, example by example; `mistake` changes one thing."""
     if mistake not in ("zero inside", "no zero"):
@@ -68,9 +66,8 @@ def _trajectory(train_step, steps=4):
 
 def _like(mine, mistake, part):
     """Whether each row of the learner's record matches, in `part`, _step's with this mistake."""
-    return all(
-        all_exact(a[part], b[part]) for a, b in zip(mine, _trajectory(partial(_step, mistake=mistake)))
-    )
+    theirs = _trajectory(partial(_step, mistake=mistake))
+    return all(all_exact(a[part], b[part]) for a, b in zip(mine, theirs))
 
 
 _UPDATE_IS_WRONG = (
@@ -86,14 +83,14 @@ def check_train_step(train_step):
         return wrong
     if isinstance(mine := _trajectory(train_step), str):
         return Verdict(False, mine)
-    for part, otherwise in [  # the update first: it is what training feels; then the loss returned
-        (slice(1, None), _UPDATE_IS_WRONG),
-        (slice(0, 1), "the update is right; return the summed loss from before the update"),
+    update, loss = slice(1, None), slice(0, 1)  # the update first: it is what training feels
+    for part, otherwise in [
+        (update, _UPDATE_IS_WRONG),
+        (loss, "the update is right; return the summed loss"),
     ]:
         if not _like(mine, None, part):
-            return Verdict(
-                False, next((h for m, h in _STEP_MISTAKES.items() if _like(mine, m, part)), otherwise)
-            )
+            hint = next((h for m, h in _STEP_MISTAKES.items() if _like(mine, m, part)), otherwise)
+            return Verdict(False, hint)
     return Verdict(True)
 
 
@@ -111,14 +108,12 @@ def train_step(model, xs, ys, lr):
 
 
 # ---- 2. a learning rate that empties the bowl in 5 steps ----
-
-
 @check("ch08.learning_rate")
 def check_learning_rate(lr):
     """A rate that brings the bowl's loss below 1e-6 within 5 updates (a number, or a function
     returning one, which is how reveal() passes the worked solution)."""
     got, error = call_or_value(lr)
-    value = None if isinstance(got, str) else as_number(got)
+    value = as_number(got)
     if error or value is None or not 0 < value < math.inf:
         return Verdict(False, error or f"give the rate as one positive number, such as 0.5; got {shown(got)}")
     # The bowl 0.5((w1 - 1)**2 + (w2 - 5)**2) from (2, 3): its gradient is (w1 - 1, w2 - 5), so each
@@ -143,7 +138,6 @@ def learning_rate():
 
 
 # ---- 3. diagnose a broken training loop from its loss curve ----
-
 CAUSES = {
     "forgot zero_grad": "the gradients are never zeroed",
     "rate too large": "the learning rate is too large",
@@ -195,9 +189,7 @@ def check_diagnosis(diagnosis):
     """diagnosis maps each curve's letter to one of CAUSES' names."""
     got, error = call_or_value(diagnosis)
     if error or not isinstance(got, dict):
-        return Verdict(
-            False, error or f"give a dict such as {{'A': 'rate too small', ...}}; got {shown(got)}"
-        )
+        return Verdict(False, error or f"give a dict {{'A': 'rate too small', ...}}; got {shown(got)}")
     said = {_normalise(letter).upper(): cause for letter, cause in got.items()}
     if missing := sorted(set(_TRUTH) - set(said)):
         return Verdict(False, f"diagnose every curve: {', '.join(missing)} missing")
@@ -227,7 +219,6 @@ def diagnosis():
 
 
 # ---- 4. gradient clipping by the global norm ----
-
 _GRADS = [3.0, -4.0, 12.0]  # length 13
 
 
