@@ -233,3 +233,12 @@ def test_max_refuses_routing_by_size():
 
     verdict = check_max(maximum)
     assert not verdict and "a = -3, b = -1" in verdict.hint and "SMALLER input" in verdict.hint
+
+
+@pytest.mark.parametrize("central", [False, True])
+def test_softsign_refuses_a_nudge_in_place_of_the_derivative(central):
+    def nudged(x, h=1e-6):
+        return (softsign(x + h) - softsign(x - h if central else x)) / (2 * h if central else h)
+
+    verdict = check_softsign(local_op(softsign, nudged))
+    assert failed_with(verdict, "a nudge is not the derivative")

@@ -141,6 +141,7 @@ def test_find_bugs_names_the_mistake():
     assert failed_with(check_find_bugs(lambda s: set(s)), "correct gradients")
     assert failed_with(check_find_bugs(lambda s: set(_SUSPECTS_BUGGY)), "secret set")
     assert failed_with(check_find_bugs(lambda s: "log2"), "single string")
+    assert failed_with(check_find_bugs(lambda s: dict.fromkeys(s, True)), "not a dict")
     assert failed_with(check_find_bugs(lambda s: {SUSPECTS["log2"]}), "names")
     assert failed_with(check_find_bugs(lambda s: {"relu"}), "not names of suspects")
     assert failed_with(check_find_bugs(lambda s: [{}]), "set of names")

@@ -185,8 +185,9 @@ _SECRET_BUGGY = {"exp2", "leaky_floor", "soft_cap"}
 
 def _names(answer, suspects):
     """The answer as a set of names, or a hint; reads at most one item more than there are suspects."""
-    if isinstance(answer, str):
-        return "return a set of names such as {'log2'}, not a single string"
+    if isinstance(answer, (str, dict)):  # a dict would read as all its keys
+        what = "a dict" if isinstance(answer, dict) else "a single string"
+        return f"return a set of names such as {{'log2'}}, not {what}"
     items = first(answer, len(suspects) + 1)
     if items is not None and len(items) > len(suspects):
         return f"return a set of at most {len(suspects)} names, one per buggy suspect"

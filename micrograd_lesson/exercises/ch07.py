@@ -29,17 +29,21 @@ def _widest(nin, budget, count=_parameters, hidden=2, fits=int.__le__):
     return h
 
 
-# Budgets exactly at a count (7, 41, 337) tell <= from <; 336 is one short of h = 16.
-_BUDGETS = [(2, 337), (2, 336), (3, 41), (2, 7), (5, 3), (10, 5000), (784, 100000)]
+def _root(nin, budget):
+    """The real h at which h**2 + (nin + 3)h + 1 parameters reach the budget."""
+    return (math.sqrt((nin + 3) ** 2 - 4 * (1 - budget)) - nin - 3) / 2
+
+
+# Budgets exactly at a count (7, 41, 337) tell <= from <; 336 is one short of h = 16; at (3, 60)
+# rounding the root to the nearest width and forgetting the biases give different answers.
+_BUDGETS = [(2, 337), (2, 336), (3, 41), (2, 7), (5, 3), (10, 5000), (784, 100000), (3, 60)]
 _WIDTH_MISTAKES = [
     (lambda nin, b: _widest(nin, b) + 1, "that width is one too many: the first that does NOT fit"),
     (partial(_widest, fits=int.__lt__), "a network that uses the whole budget fits: <=, not <"),
     (partial(_widest, count=partial(_parameters, biases=False)), "count biases: k inputs, k + 1 parameters"),
     (partial(_widest, hidden=1), "there are two hidden layers of width h: [h, h, 1]"),
-    (
-        lambda nin, b: (math.sqrt((nin + 3) ** 2 - 4 * (1 - b)) - nin - 3) / 2,
-        "a width is a whole number: round the root of the quadratic down",
-    ),
+    (_root, "a width is a whole number: round the root of the quadratic down"),
+    (lambda nin, b: round(_root(nin, b)), "round the root down, not to the nearest whole number"),
 ]
 
 
