@@ -36,6 +36,8 @@ def step_with(zero="before", scale=1.0, returns="total", how_many=None):
         for p in model.parameters()[:how_many]:
             p.data -= scale * lr * p.grad
         total = sum(losses)
+        if returns == "after":
+            return sum(((model(x) - y) ** 2).data for x, y in zip(xs, ys))
         return {"total": total.data, "value": total, "last": losses[-1].data, "mean": total.data / 4}[returns]
 
     return train_step
@@ -69,12 +71,25 @@ def test_train_step_right_answers_pass(answer):
         (step_with(scale=-1.0), "uphill"),
         (step_with(zero="after"), "did not change"),
         (step_with(returns="mean"), "mean"),
+        (step_with(returns="after"), "from before the update"),
         (step_with(scale=2.0), "does not match"),
         (step_with(how_many=10), "does not match"),
     ],
 )
 def test_train_step_names_the_mistake(answer, words):
     assert words in hint_of(check_train_step, answer)
+
+
+def test_train_step_on_the_mean_loss_is_told_the_loss_is_a_sum():
+    def mean_step(model, xs, ys, lr):
+        loss = sum((model(x) - y) ** 2 for x, y in zip(xs, ys)) * (1 / len(xs))
+        model.zero_grad()
+        loss.backward()
+        for p in model.parameters():
+            p.data -= lr * p.grad
+        return loss.data
+
+    assert "SUM of the squared errors" in hint_of(check_train_step, mean_step)
 
 
 def test_train_step_that_raises_or_breaks_a_parameter_gets_a_hint():

@@ -33,9 +33,9 @@ def _step(model, xs, ys, lr, mistake=None):
         total = loss.data if mistake == "last loss" else total + loss.data
     if mistake == "zero after":
         model.zero_grad()
-    sign, lr = -1 if mistake == "uphill" else 1, 0.05 if mistake == "fixed rate" else lr
+    lr = {"uphill": -lr, "fixed rate": 0.05, "mean gradient": lr / len(xs)}.get(mistake, lr)
     for p in model.parameters():
-        p.data -= sign * lr * p.grad
+        p.data -= lr * p.grad
     return total / len(xs) if mistake == "mean" else total
 
 
@@ -46,6 +46,7 @@ _STEP_MISTAKES = {  # the slips _step can make -> their hints
     "pile up from the step before",
     "zero after": "the parameters did not change: zero, then backward(), then p.data -= lr * p.grad",
     "uphill": "the parameters moved uphill: subtract lr * p.grad, do not add it",
+    "mean gradient": "the update is the mean's, 1/4 of the sum's: the loss is the SUM of the squared errors",
     "fixed rate": "the last step, at lr = 0.02, moved as far as the steps at 0.05: use the lr argument",
     "last loss": "the update is right, but you returned the last example's loss, not the total",
     "mean": "the update is right, but you returned the mean of the squared errors; this loss is their sum",
@@ -70,6 +71,7 @@ def _like(mine, mistake, part):
     return all(all_exact(a[part], b[part]) for a, b in zip(mine, theirs))
 
 
+_LOSS_IS_WRONG = "the update is right; return the summed loss from before the update"
 _UPDATE_IS_WRONG = (
     "the update does not match the whole-batch step (zero, then forward and backward over every example, "
     "then update): work out what each line does to p.grad"
@@ -86,7 +88,7 @@ def check_train_step(train_step):
     update, loss = slice(1, None), slice(0, 1)  # the update first: it is what training feels
     for part, otherwise in [
         (update, _UPDATE_IS_WRONG),
-        (loss, "the update is right; return the summed loss"),
+        (loss, _LOSS_IS_WRONG),
     ]:
         if not _like(mine, None, part):
             hint = next((h for m, h in _STEP_MISTAKES.items() if _like(mine, m, part)), otherwise)
