@@ -14,10 +14,7 @@ EPS = sys.float_info.epsilon  # 2.2e-16
 # eps |f| / h = 8 eps / h. They balance at h**3 = 8 eps: h = 1.2e-5, far above forward's 1.7e-8.
 CENTRAL_H = (EPS * 8.0 / 1.0) ** (1 / 3)
 CENTRAL_MISTAKES = [  # (a plausible wrong prediction, its hint)
-    (
-        math.sqrt(EPS * 8 / 6),
-        "that is the FORWARD difference's best h (chapter 1); the central one's is larger",
-    ),
+    (math.sqrt(EPS * 8 / 6), "that is the FORWARD difference's best h (chapter 1); the central's is larger"),
     ((EPS * 8 / 6) ** (1 / 3), "close: the truncation error is (|f'''| / 6) * h**2, and f''' = 6"),
     (EPS ** (1 / 3), "eps**(1/3) is the rule of thumb for size-1 functions; here |f(2)| = 8 and f''' = 6"),
     (math.sqrt(EPS), "sqrt(eps) is the forward difference's rule of thumb; the central one allows more"),
@@ -119,9 +116,7 @@ def check_grad_check(grad_check):
 
     _, error = attempt(grad_check, probe, 2.0)
     if not error and {t > 2 for t in seen if t is not None and t != 2} != {True, False}:
-        return Verdict(
-            False, f"your second number looks at one side of x only; use the central difference, {NUDGE}"
-        )
+        return Verdict(False, f"your nudge looks at one side of x only; use the central difference, {NUDGE}")
     return Verdict(True)
 
 
