@@ -160,8 +160,8 @@ SUSPECTS = {
 }
 _SUSPECTS_BUGGY = {"log2", "smooth_l1", "clip_at_2"}
 
-# A second set the check uses too, so that an answer cannot simply be typed in. Again
-# one bug shows only below x = 1.5 and another only above it.
+# A second set the check uses too, so that an answer cannot simply be typed in. Again one
+# bug shows only below x = 1.5, one only above it, and one only between 1 and 2: the ends alone miss it.
 _SECRET = {
     "square": _op("square", lambda x: x * x, lambda x: 2 * x),
     "reciprocal": _op("reciprocal", lambda x: 1 / x, lambda x: -1 / (x * x)),
@@ -174,8 +174,10 @@ _SECRET = {
     "leaky_floor": _op("leaky_floor", lambda x: x if x > 1.5 else 0.1 * x + 1.35, lambda x: 1.0),
     # x below 1.5, 1.5 + log(x - 0.5) above; the rule forgot the bend (slope 1 / (x - 0.5)):
     "soft_cap": _op("soft_cap", lambda x: x if x < 1.5 else 1.5 + math.log(x - 0.5), lambda x: 1.0),
+    # x outside [1, 2], twice as steep inside it; the rule forgot the steep middle (slope 2):
+    "steep_middle": _op("steep_middle", lambda x: x + min(max(x - 1, 0.0), 1.0), lambda x: 1.0),
 }
-_SECRET_BUGGY = {"exp2", "leaky_floor", "soft_cap"}
+_SECRET_BUGGY = {"exp2", "leaky_floor", "soft_cap", "steep_middle"}
 
 
 def _names(answer, suspects):
