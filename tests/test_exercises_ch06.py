@@ -125,6 +125,10 @@ def test_one_test_input_is_never_enough(x):
     assert failed_with(check_find_bugs(only_at(x)), "several inputs")
 
 
+def test_the_ends_of_the_range_alone_are_not_enough():
+    assert failed_with(check_find_bugs(only_at(0.5, 3.0)), "secret set", "3 of the 4")
+
+
 def test_inputs_spread_over_the_range_are_enough_and_their_order_does_not_matter():
     assert check_find_bugs(only_at(2.9, 0.6, 2.2, 1.1))
 
@@ -141,6 +145,7 @@ def test_find_bugs_names_the_mistake():
     assert failed_with(check_find_bugs(lambda s: set(s)), "correct gradients")
     assert failed_with(check_find_bugs(lambda s: set(_SUSPECTS_BUGGY)), "secret set")
     assert failed_with(check_find_bugs(lambda s: "log2"), "single string")
+    assert failed_with(check_find_bugs(lambda s: dict.fromkeys(s, True)), "not a dict")
     assert failed_with(check_find_bugs(lambda s: {SUSPECTS["log2"]}), "names")
     assert failed_with(check_find_bugs(lambda s: {"relu"}), "not names of suspects")
     assert failed_with(check_find_bugs(lambda s: [{}]), "set of names")

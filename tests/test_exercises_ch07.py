@@ -53,6 +53,7 @@ def test_widest_hidden_right_answers_in_any_numeric_type_pass(answer):
         (lambda nin, b: _widest(nin, b, count=lambda n, o: sum(a * c for a, c in zip([n] + o, o))), "biases"),
         (lambda nin, b: _widest(nin, b, hidden=1), "two hidden layers"),
         (_root, "whole number"),
+        (lambda nin, b: round(_root(nin, b)), "not to the nearest"),
         (lambda nin, b: 16, "gave 16, expected 15"),
     ],
 )

@@ -1,10 +1,13 @@
 """Chapter 8 exercise checks: every right answer passes, wrong ones (hand-picked and generated) get a hint."""
 
+import math
+
 import pytest
 from hints import failed_with, hint_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from micrograd_lesson import Value
 from micrograd_lesson.exercises import (
     SOLUTIONS,
     check_clip_gradients,
@@ -33,6 +36,8 @@ def step_with(zero="before", scale=1.0, returns="total", how_many=None):
         for p in model.parameters()[:how_many]:
             p.data -= scale * lr * p.grad
         total = sum(losses)
+        if returns == "after":
+            return sum(((model(x) - y) ** 2).data for x, y in zip(xs, ys))
         return {"total": total.data, "value": total, "last": losses[-1].data, "mean": total.data / 4}[returns]
 
     return train_step
@@ -66,12 +71,25 @@ def test_train_step_right_answers_pass(answer):
         (step_with(scale=-1.0), "uphill"),
         (step_with(zero="after"), "did not change"),
         (step_with(returns="mean"), "mean"),
+        (step_with(returns="after"), "from before the update"),
         (step_with(scale=2.0), "does not match"),
         (step_with(how_many=10), "does not match"),
     ],
 )
 def test_train_step_names_the_mistake(answer, words):
     assert words in hint_of(check_train_step, answer)
+
+
+def test_train_step_on_the_mean_loss_is_told_the_loss_is_a_sum():
+    def mean_step(model, xs, ys, lr):
+        loss = sum((model(x) - y) ** 2 for x, y in zip(xs, ys)) * (1 / len(xs))
+        model.zero_grad()
+        loss.backward()
+        for p in model.parameters():
+            p.data -= lr * p.grad
+        return loss.data
+
+    assert "SUM of the squared errors" in hint_of(check_train_step, mean_step)
 
 
 def test_train_step_that_raises_or_breaks_a_parameter_gets_a_hint():
@@ -115,18 +133,32 @@ def test_every_other_rate_fails_without_raising(lr):
         (0.5, "too cautious"),
         (0.05, "too cautious"),
         (1.5, "overshooting"),
-        (2.0, "1 - lr = -1, so it never shrinks"),
+        (2.0, "1 - lr = -1: it never shrinks"),
         (3.0, "never shrinks"),
         (1e200, "never shrinks"),
-        (0.0, "positive"),
-        (-1.0, "positive"),
-        ("1", "as a number"),
-        (float("nan"), "as a number"),
-        (True, "as a number"),
+        (0.0, "positive number"),
+        (-1.0, "positive number"),
+        ("1", "positive number"),
+        (float("nan"), "positive number"),
+        (True, "positive number"),
     ],
 )
 def test_wrong_rates_get_a_hint(lr, words):
     assert words in hint_of(check_learning_rate, lr)
+
+
+@pytest.mark.parametrize("lr", [0.05, 0.5, 0.9, 1.0, 1.1, 1.5, 2.0, 3.0])
+def test_the_bowls_loss_in_closed_form_is_what_five_updates_give(lr):
+    """The check computes the loss after 5 updates as 2.5 * |1 - lr|**10; the engine agrees."""
+    w1, w2 = Value(2.0), Value(3.0)
+    for _ in range(5):
+        w1.grad = w2.grad = 0.0
+        (((w1 - 1) ** 2 + (w2 - 5) ** 2) * 0.5).backward()
+        w1.data -= lr * w1.grad
+        w2.data -= lr * w2.grad
+    loss = (((w1 - 1) ** 2 + (w2 - 5) ** 2) * 0.5).data
+    assert math.isclose(loss, 2.5 * abs(1 - lr) ** 10, rel_tol=1e-9, abs_tol=1e-300)
+    assert bool(check_learning_rate(lr)) == (loss < 1e-6)
 
 
 def test_the_stored_hint_does_not_give_the_answer_away():

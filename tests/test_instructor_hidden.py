@@ -136,8 +136,8 @@ def grad_check_relative_nudge(f, x):
     return v.grad, (f(Value(x + h)).data - f(Value(x - h)).data) / (2 * h)
 
 
-def find_bugs_at_the_ends(suspects):
-    return {name for name, op in suspects.items() if not all(gradcheck(op, [x]) for x in (0.5, 2.5))}
+def find_bugs_at_three_points(suspects):  # 1.1 finds the check's middle bug; [1.2, 1.9] stays unseen
+    return {name for name, op in suspects.items() if not all(gradcheck(op, [x]) for x in (0.5, 1.1, 2.5))}
 
 
 WRONG = {  # hidden case's function name -> plausible wrong answers the check accepts
@@ -147,7 +147,7 @@ WRONG = {  # hidden case's function name -> plausible wrong answers the check ac
     "softsign_at_zero": [lambda: memorised("ch05.softsign")],
     "max_of_negative_numbers": [lambda: memorised("ch05.max")],
     "grad_check_at_zero": [lambda: grad_check_relative_nudge],
-    "find_bugs_on_a_third_set": [lambda: find_bugs_at_the_ends, lambda: memorised("ch06.find_bugs")],
+    "find_bugs_on_a_third_set": [lambda: find_bugs_at_three_points, lambda: memorised("ch06.find_bugs")],
     "widest_hidden_far_from_the_examples": [lambda: memorised("ch07.widest_hidden")],
     "leaky_neuron_of_another_size": [lambda: ThreeInputs],
     "count_loss_nodes_on_other_networks": [lambda: memorised("ch07.count_loss_nodes")],

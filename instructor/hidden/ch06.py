@@ -40,8 +40,8 @@ _THIRD_BUGGY = {"log1p", "kinked"}
 
 @hidden("ch06.find_bugs")
 def find_bugs_on_a_third_set(find_bugs):
-    """Suspects the check does not hand out, one wrong only in the middle of [0.5, 3]: an answer
-    that tries only the ends of the range, or names the check's bugs from memory, fails."""
+    """Suspects the check does not hand out, one wrong only on [1.2, 1.9]: an answer that tries too
+    few inputs (the check already refuses the ends alone), or names the check's bugs from memory, fails."""
     answer, error = attempt(find_bugs, dict(_THIRD))
     names = first(answer, len(_THIRD) + 1) if not error and not isinstance(answer, str) else None
     if error or names is None or set(names) != _THIRD_BUGGY:

@@ -5,46 +5,19 @@ import sys
 
 from ..engine import Value
 from ..gradcheck import gradcheck
-from ._core import (
-    Verdict,
-    as_number,
-    attempt,
-    call_or_value,
-    check,
-    close,
-    first,
-    known_mistake,
-    not_a_function,
-    shown,
-    solution,
-)
+from ._core import Verdict, as_number, attempt, check, close, first, not_a_function, shown, solution
+from ._shared import numbers
 
 # ---- 6.1 predict the best h for the central difference ----
-
 EPS = sys.float_info.epsilon  # 2.2e-16
-# Central difference of x**3 at 2: truncation (|f3| / 6) h**2 = h**2 (f3, the third derivative, is 6),
-# round-off about eps |f| / h. They balance at h**3 = 8 eps: h = 1.2e-5, far above forward's 1.7e-8.
+# Central difference of x**3 at 2: truncation (|f'''| / 6) h**2 = h**2 (f''' = 6), round-off about
+# eps |f| / h = 8 eps / h. They balance at h**3 = 8 eps: h = 1.2e-5, far above forward's 1.7e-8.
 CENTRAL_H = (EPS * 8.0 / 1.0) ** (1 / 3)
 CENTRAL_MISTAKES = [  # (a plausible wrong prediction, its hint)
-    (
-        math.sqrt(EPS * 8 / 6),
-        "that is the FORWARD difference's best h, as in chapter 1; the central difference's "
-        "truncation error is (|f'''| / 6) * h**2, not (|f''| / 2) * h",
-    ),
-    (
-        (EPS * 8 / 6) ** (1 / 3),
-        "close: the truncation error is (|f'''| / 6) * h**2, with the 6 of the Taylor series, and f''' = 6",
-    ),
-    (
-        EPS ** (1 / 3),
-        "that is the rule of thumb eps**(1/3), for a function whose size and derivatives are about 1; "
-        "here |f(2)| = 8 and f''' = 6, so put them into the balance",
-    ),
-    (
-        math.sqrt(EPS),
-        "sqrt(eps) is the forward difference's rule of thumb: the central difference's truncation "
-        "shrinks like h**2, so it can afford a larger h",
-    ),
+    (math.sqrt(EPS * 8 / 6), "that is the FORWARD difference's best h (chapter 1); the central's is larger"),
+    ((EPS * 8 / 6) ** (1 / 3), "close: the truncation error is (|f'''| / 6) * h**2, and f''' = 6"),
+    (EPS ** (1 / 3), "eps**(1/3) is the rule of thumb for size-1 functions; here |f(2)| = 8 and f''' = 6"),
+    (math.sqrt(EPS), "sqrt(eps) is the forward difference's rule of thumb; the central one allows more"),
 ]
 
 
@@ -56,24 +29,20 @@ def _central_error(h, x=2.0):
 @check("ch06.central_h")
 def check_central_h(answer):
     """answer: the nudge h you predict is best for the central difference of x**3 at x = 2."""
-    h, hint = call_or_value(answer)
-    if h is None and not hint:
-        return Verdict(False, "your prediction is still None: replace it with the h you predict")
-    h = None if hint else as_number(h)
-    if h is None or not math.isfinite(h):
-        return Verdict(False, hint or f"predict h as one number, got {shown(answer)}")
-    if h <= 0:
-        return Verdict(False, f"a nudge h is a small positive number; got {h}")
+    got, error = attempt(answer) if callable(answer) else (answer, None)  # reveal() passes a function
+    h = as_number(got)
+    if error or h is None or not 0 < h < math.inf:
+        if answer is None:
+            return Verdict(False, "your prediction is still None: replace it with the h you predict")
+        return Verdict(False, error or f"predict h as one positive number, got {shown(got)}")
     if CENTRAL_H / 1.6 <= h <= CENTRAL_H * 1.6:
         return Verdict(True)
-    mistake = known_mistake(h, CENTRAL_MISTAKES, same=lambda got, want: close(got, want, rel=0.05))
-    if mistake:
-        return Verdict(False, mistake)
     side = "round-off" if h < CENTRAL_H else "truncation"
     return Verdict(
         False,
-        f"at h = {h:.1e} the central difference is off by {_central_error(h):.1e} and {side} dominates. "
-        "Balance the truncation (|f'''| / 6) * h**2 against the round-off eps * |f(x)| / h, and solve for h",
+        next((hint for wrong, hint in CENTRAL_MISTAKES if close(h, wrong, rel=0.05)), None)
+        or f"at h = {h:.1e} the central difference is off by {_central_error(h):.1e} and {side} dominates. "
+        "Balance the truncation (|f'''| / 6) * h**2 against the round-off eps * |f(x)| / h; solve for h",
     )
 
 
@@ -88,113 +57,66 @@ def central_h():
 
 
 # ---- 6.2 grad_check(f, x) -> (autograd, numeric) ----
-
-
-def _cube(v):
-    return v**3
-
-
-def _planted_bug(v):
-    """x**3 with the derivative 3x instead of 3x**2: backward() disagrees with nudging."""
-    return Value(v.data**3, (v,), "cube", _local_grads=(3 * v.data,))
-
-
-def _composite(v):
-    return (v.tanh() * v).exp() + v.sigmoid() / v
-
-
-def _composite_truth(x):
-    t = math.tanh(x)
-    s = 1 / (1 + math.exp(-x))
+def _composite_slope(x):
+    t, s = math.tanh(x), 1 / (1 + math.exp(-x))
     return math.exp(t * x) * ((1 - t * t) * x + t) + (s * (1 - s) * x - s) / x**2
 
 
+def _planted_bug(v):  # x**3 with the derivative 3x instead of 3x**2
+    return Value(v.data**3, (v,), "cube", _local_grads=(3 * v.data,))
+
+
 _GRAD_CHECK_CASES = [  # (description, f, x, backward's answer, true derivative)
-    ("x**3 at x = 2", _cube, 2.0, 12.0, 12.0),
+    ("x**3 at x = 2", lambda v: v**3, 2.0, 12.0, 12.0),
     ("a cube with a planted bug, at x = 2", _planted_bug, 2.0, 6.0, 12.0),
     (
         "a composite of tanh, exp and sigmoid, at x = 0.7",
-        _composite,
+        lambda v: (v.tanh() * v).exp() + v.sigmoid() / v,
         0.7,
-        _composite_truth(0.7),
-        _composite_truth(0.7),
+        _composite_slope(0.7),
+        _composite_slope(0.7),
     ),
 ]
-
-
-def _pair(got):
-    """(autograd, numeric) as numbers, or (None, hint)."""
-    items = first(got, 3)  # never more: an endless iterator must not hang the check
-    if isinstance(got, (str, bytes, dict)) or items is None or len(items) != 2:
-        return None, f"return a pair (autograd, numeric), got {shown(got)}"
-    autograd, numeric = items
-    a, n = as_number(autograd), as_number(numeric)
-    if a is None or n is None:
-        return None, (
-            "return two plain numbers (use .grad and .data, not the Values); got "
-            f"{type(autograd).__name__} and {type(numeric).__name__}"
-        )
-    return (a, n), None
-
-
-def _where_grad_check_looks(grad_check, x=2.0):
-    """The offsets from x of the Values the learner's grad_check passes to f, or None if it raised."""
-    offsets = []
-
-    def probe(v):
-        t = as_number(getattr(v, "data", v))
-        offsets.append(None if t is None else t - x)
-        return v**3
-
-    _, error = attempt(grad_check, probe, x)
-    return None if error else offsets
+NUDGE = "(f(Value(x + h)).data - f(Value(x - h)).data) / (2 * h)"
 
 
 @check("ch06.grad_check")
 def check_grad_check(grad_check):
     """grad_check(f, x) returns (gradient from backward(), central-difference estimate)."""
-    wrong = not_a_function(grad_check, "your function")
-    if wrong is not None:
+    if (wrong := not_a_function(grad_check, "your function")) is not None:
         return wrong
     for text, f, x, from_backward, truth in _GRAD_CHECK_CASES:
         got, error = attempt(grad_check, f, x)
-        if error:
-            return Verdict(False, f"for {text}: {error}")
-        numbers, problem = _pair(got)
-        if problem:
-            return Verdict(False, f"for {text}: {problem}")
-        autograd, numeric = numbers
+        items = None if error or isinstance(got, (str, bytes, dict)) else first(got, 3)  # no more: no hang
+        pair = numbers(items) if items and len(items) == 2 else None
+        if pair is None:
+            what = "a pair (autograd, numeric) of plain numbers (.grad and .data, not Values)"
+            return Verdict(False, f"for {text}: " + (error or f"return {what}, got {shown(got)}"))
+        autograd, numeric = pair
         if not close(autograd, from_backward, rel=1e-9, abs_tol=1e-12):
-            if from_backward != truth and close(autograd, truth, rel=1e-4):
-                return Verdict(
-                    False,
-                    f"for {text}, backward() gives {from_backward:.4f} but your first number is "
-                    f"{autograd:.4f}, the true slope: take it from x.grad after calling backward(), "
-                    "so that bugs show",
-                )
+            estimated = close(autograd, truth, rel=1e-4)  # near the true slope, but not backward()'s number
             return Verdict(
                 False,
-                f"for {text} the first number (from backward()) should be {from_backward:.6f}, "
-                f"got {autograd:.6f}",
+                f"for {text} the first number should be backward()'s {from_backward:.6f}, got {autograd:.6f}"
+                + (": take it from x.grad after calling backward(), so that bugs show" if estimated else ""),
             )
         if not close(numeric, truth, rel=1e-5):
-            if from_backward != truth and close(numeric, from_backward, rel=1e-4):
-                return Verdict(
-                    False,
-                    f"for {text} your second number copies backward()'s {from_backward:.4f}: compute it "
-                    "by nudging, (f(Value(x + h)).data - f(Value(x - h)).data) / (2 * h)",
-                )
+            copied = from_backward != truth and close(numeric, from_backward, rel=1e-4)
             return Verdict(
                 False,
-                f"for {text} the second number (by nudging) should be about {truth:.6f}, got {numeric:.6f}",
+                f"for {text} the second number should be about {truth:.6f}, got {numeric:.6f}"
+                + (", backward()'s" if copied else "")
+                + f": compute it by nudging, {NUDGE}",
             )
-    offsets = [d for d in (_where_grad_check_looks(grad_check) or [0.0, 1.0, -1.0]) if d is not None]
-    if not (any(d > 0 for d in offsets) and any(d < 0 for d in offsets)):
-        return Verdict(
-            False,
-            "your second number looks at one side of x only: that is a one-sided difference; use "
-            "the central difference, (f(Value(x + h)).data - f(Value(x - h)).data) / (2 * h)",
-        )
+    seen = []
+
+    def probe(v):  # records where grad_check evaluates f
+        seen.append(as_number(getattr(v, "data", v)))
+        return v**3
+
+    _, error = attempt(grad_check, probe, 2.0)
+    if not error and {t > 2 for t in seen if t is not None and t != 2} != {True, False}:
+        return Verdict(False, f"your nudge looks at one side of x only; use the central difference, {NUDGE}")
     return Verdict(True)
 
 
@@ -209,8 +131,6 @@ def grad_check(f, x):
 
 
 # ---- 6.3 find_bugs(suspects) ----
-
-
 def _op(name, forward, derivative):
     """An operation of one Value from a forward function and its claimed derivative."""
 
@@ -240,8 +160,8 @@ SUSPECTS = {
 }
 _SUSPECTS_BUGGY = {"log2", "smooth_l1", "clip_at_2"}
 
-# A second set the check uses too, so that an answer cannot simply be typed in. Again
-# one bug shows only below x = 1.5 and another only above it.
+# A second set the check uses too, so that an answer cannot simply be typed in. Again one
+# bug shows only below x = 1.5, one only above it, and one only between 1 and 2: the ends alone miss it.
 _SECRET = {
     "square": _op("square", lambda x: x * x, lambda x: 2 * x),
     "reciprocal": _op("reciprocal", lambda x: 1 / x, lambda x: -1 / (x * x)),
@@ -254,60 +174,52 @@ _SECRET = {
     "leaky_floor": _op("leaky_floor", lambda x: x if x > 1.5 else 0.1 * x + 1.35, lambda x: 1.0),
     # x below 1.5, 1.5 + log(x - 0.5) above; the rule forgot the bend (slope 1 / (x - 0.5)):
     "soft_cap": _op("soft_cap", lambda x: x if x < 1.5 else 1.5 + math.log(x - 0.5), lambda x: 1.0),
+    # x outside [1, 2], twice as steep inside it; the rule forgot the steep middle (slope 2):
+    "steep_middle": _op("steep_middle", lambda x: x + min(max(x - 1, 0.0), 1.0), lambda x: 1.0),
 }
-_SECRET_BUGGY = {"exp2", "leaky_floor", "soft_cap"}
+_SECRET_BUGGY = {"exp2", "leaky_floor", "soft_cap", "steep_middle"}
 
 
-def _as_name_set(answer, suspects):
-    """The learner's answer as a set of strings, or (None, hint); reads at most a few items."""
-    if answer is None:
-        return None, "your function returned None: return a set of names, e.g. {'log2'}"
-    if isinstance(answer, str):
-        return None, "return a set of names, e.g. {'log2'}, not a single string"
-    items = first(answer, len(suspects) + 1)  # never more: an endless generator must not hang the check
-    if items is None:
-        return None, f"return a set of names (strings), got {type(answer).__name__}"
-    if len(items) > len(suspects):
-        return None, f"return a set of at most {len(suspects)} names, one per buggy suspect"
-    if any(callable(n) for n in items):
-        return None, "return the names (strings), not the functions"
-    if not all(isinstance(n, str) for n in items):
-        return None, f"return a set of names of buggy suspects (strings such as 'log2'), got {shown(items)}"
-    return set(items), None
+def _names(answer, suspects):
+    """The answer as a set of names, or a hint; reads at most one item more than there are suspects."""
+    if isinstance(answer, (str, dict)):  # a dict would read as all its keys
+        what = "a dict" if isinstance(answer, dict) else "a single string"
+        return f"return a set of names such as {{'log2'}}, not {what}"
+    items = first(answer, len(suspects) + 1)
+    if items is not None and len(items) > len(suspects):
+        return f"return a set of at most {len(suspects)} names, one per buggy suspect"
+    if items is None or not all(isinstance(n, str) for n in items):
+        what = "the functions" if items and any(map(callable, items)) else shown(answer)
+        return f"return a set of names (strings such as 'log2'), not {what}"
+    return set(items)
 
 
 @check("ch06.find_bugs")
 def check_find_bugs(find_bugs):
     """find_bugs(suspects) returns the set of names whose gradients are wrong."""
-    wrong = not_a_function(find_bugs, "your function")
-    if wrong is not None:
+    if (wrong := not_a_function(find_bugs, "your function")) is not None:
         return wrong
-    for which, suspects, buggy in (
+    for which, suspects, buggy in [
         ("SUSPECTS", SUSPECTS, _SUSPECTS_BUGGY),
         ("the secret set", _SECRET, _SECRET_BUGGY),
-    ):
+    ]:
         answer, error = attempt(find_bugs, dict(suspects))
-        if error:
-            return Verdict(False, f"on {which}: {error}")
-        names, problem = _as_name_set(answer, suspects)
-        if problem:
-            return Verdict(False, f"on {which}: {problem}")
-        unknown = names - set(suspects)
-        if unknown:
-            return Verdict(False, f"on {which}: {sorted(unknown)} are not names of suspects")
-        wrongly_accused = names - buggy
-        if wrongly_accused:
+        names = error or _names(answer, suspects)
+        if isinstance(names, str):
+            return Verdict(False, f"on {which}: {names}")
+        if names - set(suspects):
+            return Verdict(False, f"on {which}: {sorted(names - set(suspects))} are not names of suspects")
+        if names - buggy:
             return Verdict(
                 False,
-                f"on {which}: {sorted(wrongly_accused)} have correct gradients; compare with gradcheck's "
+                f"on {which}: {sorted(names - buggy)} have correct gradients; compare with gradcheck's "
                 "tolerances rather than exact equality, and stay inside [0.5, 3]",
             )
-        missed = buggy - names
-        if missed:
+        if names != buggy:
             return Verdict(
                 False,
-                f"on {which}: you found {len(buggy) - len(missed)} of the {len(buggy)} buggy operations. "
-                "Check each at several inputs spread over [0.5, 3]: some bugs show only on part of the range",
+                f"on {which}: you found {len(names)} of the {len(buggy)} buggy operations. Check each at "
+                "several inputs spread over [0.5, 3]: some bugs show only on part of the range",
             )
     return Verdict(True)
 

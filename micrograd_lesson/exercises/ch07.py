@@ -15,9 +15,12 @@ def _parameters(nin, nouts, biases=True):
     return sum((a + biases) * b for a, b in zip(sizes, sizes[1:]))
 
 
+def _gave(name, cases, results, reference):
+    """judge's `otherwise`: what case i gave and what it should give."""
+    return lambda i: f"{name}{cases[i]} gave {results[i]:g}, expected {reference(*cases[i])}"
+
+
 # ---- 1. the widest network a parameter budget allows ----
-
-
 def _widest(nin, budget, count=_parameters, hidden=2, fits=int.__le__):
     """The largest h with count(MLP(nin, [h] * hidden + [1])) within the budget, by search."""
     h = 0
@@ -26,17 +29,21 @@ def _widest(nin, budget, count=_parameters, hidden=2, fits=int.__le__):
     return h
 
 
-# Budgets exactly at a count (7, 41, 337) tell <= from <; 336 is one short of h = 16.
-_BUDGETS = [(2, 337), (2, 336), (3, 41), (2, 7), (5, 3), (10, 5000), (784, 100000)]
+def _root(nin, budget):
+    """The real h at which h**2 + (nin + 3)h + 1 parameters reach the budget."""
+    return (math.sqrt((nin + 3) ** 2 - 4 * (1 - budget)) - nin - 3) / 2
 
+
+# Budgets exactly at a count (7, 41, 337) tell <= from <; 336 is one short of h = 16; at (3, 60)
+# rounding the root to the nearest width and forgetting the biases give different answers.
+_BUDGETS = [(2, 337), (2, 336), (3, 41), (2, 7), (5, 3), (10, 5000), (784, 100000), (3, 60)]
 _WIDTH_MISTAKES = [
     (lambda nin, b: _widest(nin, b) + 1, "that width is one too many: the first that does NOT fit"),
     (partial(_widest, fits=int.__lt__), "a network that uses the whole budget fits: <=, not <"),
-    (
-        partial(_widest, count=partial(_parameters, biases=False)),
-        "count the biases: k inputs, k + 1 parameters",
-    ),
+    (partial(_widest, count=partial(_parameters, biases=False)), "count biases: k inputs, k + 1 parameters"),
     (partial(_widest, hidden=1), "there are two hidden layers of width h: [h, h, 1]"),
+    (_root, "a width is a whole number: round the root of the quadratic down"),
+    (lambda nin, b: round(_root(nin, b)), "round the root down, not to the nearest whole number"),
 ]
 
 
@@ -44,12 +51,7 @@ _WIDTH_MISTAKES = [
 def check_widest_hidden(widest_hidden):
     """widest_hidden(nin, budget): the largest h with len(MLP(nin, [h, h, 1]).parameters()) <= budget."""
     widths = run_cases(widest_hidden, "widest_hidden", _BUDGETS)
-
-    def otherwise(i):
-        if any(w != round(w) for w in widths if abs(w) < 1e12):
-            return "a width is a whole number: round the root of the quadratic down"
-        return f"widest_hidden{_BUDGETS[i]} gave {widths[i]:g}, expected {_widest(*_BUDGETS[i])}"
-
+    otherwise = _gave("widest_hidden", _BUDGETS, widths, _widest)
     return judge(widths, _BUDGETS, _widest, _WIDTH_MISTAKES, otherwise=otherwise)
 
 
@@ -63,56 +65,34 @@ def widest_hidden(nin, budget):
 
 
 # ---- 2. a neuron with a leaky ReLU ----
-
 _WEIGHTS = [0.5, -1.0, 2.0, 0.1]  # w1, w2, w3, then b
-_INPUTS = [[1.0, 2.0, 3.0], [-1.0, 2.0, -1.0], [2.0, 0.0, 1.0]]  # a = 4.6, -4.4, 3.1
+_INPUTS = [([1.0, 2.0, 3.0],), ([-1.0, 2.0, -1.0],), ([2.0, 0.0, 1.0],)]  # a = 4.6, -4.4, 3.1
 
 
-def _leaky(x, slope=0.01, positive=True, negative=True):
-    """(out, gradients of w1, w2, w3, b) of the leaky neuron, with one branch's gradient switchable off."""
+def _leaky(x, slope=0.01, flows=(True, True), tanh=False):
+    """[out, then the gradients of w1, w2, w3, b] of the neuron; `flows`: whether the gradient
+    reaches the weights on the positive and on the leaky side."""
     a = sum(w * xi for w, xi in zip(_WEIGHTS, x)) + _WEIGHTS[3]
-    k = 1.0 if a > 0 else slope
-    flows = positive if a > 0 else negative
-    return [a * k] + [k * xi * flows for xi in x + [1.0]]
-
-
-def _tanh_neuron(x):
-    out, *_ = _leaky(x, slope=1.0)
-    return [math.tanh(out)] + [(1 - math.tanh(out) ** 2) * xi for xi in x + [1.0]]
+    if tanh:
+        return [math.tanh(a)] + [(1 - math.tanh(a) ** 2) * xi for xi in x + [1.0]]
+    k, flow = (1.0, flows[0]) if a > 0 else (slope, flows[1])
+    return [a * k] + [k * xi * flow for xi in x + [1.0]]
 
 
 _NEURON_MISTAKES = [
-    (_tanh_neuron, "no tanh here: positive pre-activations pass through unchanged"),
+    (partial(_leaky, tanh=True), "no tanh here: positive pre-activations pass through unchanged"),
     (partial(_leaky, slope=0.0), "that is a plain ReLU: a leaky one lets 0.01 * a through when a < 0"),
     (partial(_leaky, slope=1.0), "a negative pre-activation must be scaled by 0.01"),
     (
-        partial(_leaky, positive=False),
-        "on the positive side no gradient reached the weights: return `a` itself",
+        partial(_leaky, flows=(False, True)),
+        "positive side: no gradient reached the weights; return `a` itself",
     ),
     (
-        partial(_leaky, negative=False),
-        "on the leaky side no gradient reached the weights: build 0.01 * a from `a`",
+        partial(_leaky, flows=(True, False)),
+        "leaky side: no gradient reached the weights; build 0.01 * a from `a`",
     ),
-    (
-        partial(_leaky, positive=False, negative=False),
-        "no gradient reached the weights: use Value operations on `a`",
-    ),
+    (partial(_leaky, flows=(False, False)), "no gradient reached the weights: use Value operations on `a`"),
 ]
-
-
-def _run_neuron(neuron, params):
-    """A case reader: [out, then every parameter's gradient] of neuron(x), or None."""
-
-    def run(x):
-        out = neuron(list(x))
-        if not isinstance(out, Value):
-            raise TypeError(f"the neuron should return a Value, got {type(out).__name__} on {x}")
-        for p in params:
-            p.grad = 0.0
-        out.backward()
-        return [out.data] + [p.grad for p in params]
-
-    return run
 
 
 @check("ch07.leaky_neuron")
@@ -122,33 +102,33 @@ def check_leaky_neuron(LeakyNeuron):
         return Verdict(False, "pass the class itself: check_leaky_neuron(LeakyNeuron)")
     neuron, error = attempt(LeakyNeuron, 3)
     if error or not callable(getattr(neuron, "zero_grad", None)):  # the chapter's Module or the package's
-        return Verdict(
-            False, error or "make LeakyNeuron a subclass of Module, so it gets zero_grad() for free"
-        )
+        return Verdict(False, error or "make LeakyNeuron a subclass of Module: it gives zero_grad()")
     params, error = attempt(neuron.parameters)
-    if (
-        error
-        or not isinstance(params, list)
-        or len(params) != 4
-        or not all(isinstance(p, Value) for p in params)
-    ):
-        return Verdict(
-            False, f"LeakyNeuron(3).parameters() should be a list of 4 Values: {error or shown(params)}"
-        )
+    good = isinstance(params, list) and len(params) == 4 and all(isinstance(p, Value) for p in params)
+    if error or not good:
+        return Verdict(False, f"LeakyNeuron(3).parameters() should be 4 Values: {error or shown(params)}")
     for p, v in zip(params, _WEIGHTS):
         p.data = v
-    runs = run_cases(
-        _run_neuron(neuron, params), "the neuron on", [(x,) for x in _INPUTS], read=numbers, want="a Value"
-    )
+
+    def run(x):  # [out, then every parameter's gradient]
+        out = neuron(list(x))
+        if not isinstance(out, Value):
+            raise TypeError(f"the neuron should return a Value, got {type(out).__name__} on {x}")
+        for p in params:
+            p.grad = 0.0
+        out.backward()
+        return [out.data] + [p.grad for p in params]
+
+    runs = run_cases(run, "the neuron on", _INPUTS, read=numbers, want="a Value")
     return judge(
         runs,
-        [(x,) for x in _INPUTS],
+        _INPUTS,
         _leaky,
         _NEURON_MISTAKES,
         same=all_exact,
         otherwise=lambda i: (
-            "with w = [0.5, -1, 2] and b = 0.1, compute a = w . x + b from the parameters (in the order "
-            "parameters() lists them), then return a when a > 0 and 0.01 * a otherwise"
+            "with w = [0.5, -1, 2] and b = 0.1, compute a = w . x + b from the parameters (in "
+            "the order parameters() lists them), then return a when a > 0 and 0.01 * a otherwise"
         ),
     )
 
@@ -169,7 +149,6 @@ class LeakyNeuron(Module):
 
 
 # ---- 3. predict the size of a loss's graph ----
-
 _LOSS_GRAPHS = [(3, [4, 4, 1], 4), (3, [4, 4, 1], 1), (2, [1], 3), (1, [3, 2, 1], 5), (4, [5, 1], 2)]
 
 
@@ -209,16 +188,8 @@ _NODE_MISTAKES = [
 def check_count_loss_nodes(count_loss_nodes):
     """count_loss_nodes(nin, nouts, n_examples): nodes in the graph of the summed squared-error loss."""
     counts = run_cases(count_loss_nodes, "count_loss_nodes", _LOSS_GRAPHS)
-    return judge(
-        counts,
-        _LOSS_GRAPHS,
-        _true_loss_node_count,
-        _NODE_MISTAKES,
-        otherwise=lambda i: (
-            f"count_loss_nodes{_LOSS_GRAPHS[i]} gave {counts[i]:g}, "
-            f"expected {_true_loss_node_count(*_LOSS_GRAPHS[i])}"
-        ),
-    )
+    otherwise = _gave("count_loss_nodes", _LOSS_GRAPHS, counts, _true_loss_node_count)
+    return judge(counts, _LOSS_GRAPHS, _true_loss_node_count, _NODE_MISTAKES, otherwise=otherwise)
 
 
 @solution("ch07.count_loss_nodes")
