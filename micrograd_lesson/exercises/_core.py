@@ -6,13 +6,11 @@
     @solution("ch05.softsign")  # the worked solution (a student edition strips these)
     def softsign(x): ...
 
-A check returns a Verdict that shows as "correct" or one specific hint and is
-truthy only when the answer is right. The guard makes three promises for every
-check: it never raises (an error, even from a hostile answer's __repr__ or
-__eq__, becomes a hint), it gives up after a time limit (a learner's endless
-loop gets a hint, not a hung kernel), and it records the learner's last answer.
-A check compares with a reference first; only a wrong answer is looked up in a
-table of known mistakes (`known_mistake`).
+A check returns a Verdict, truthy only when the answer is right. The guard promises that a
+check never raises (an error, even from a hostile answer's __repr__ or __eq__, becomes a hint),
+gives up after a time limit (a learner's endless loop gets a hint, not a hung kernel), and
+records the learner's last answer. A check compares with a reference first; only a wrong
+answer is looked up in a table of known mistakes (`known_mistake`).
 """
 
 import html
@@ -31,13 +29,11 @@ NO_ANSWER = object()  # an exercise's last answer before the learner submits one
 
 @dataclass
 class Exercise:
-    """One exercise: its guarded check, its worked solution, and hidden cases for a grader."""
-
     name: str
     check: object = None  # the guarded check, as exported
     solution: object = None
-    hidden: list = field(default_factory=list)  # extra cases a grader adds (issue 17)
-    seconds: float = None  # a check's own time limit; None means TIME_LIMIT
+    hidden: list = field(default_factory=list)  # guarded extra cases for a grader (issue 17)
+    seconds: float = None  # this check's own time limit; None means TIME_LIMIT
     last_answer: object = NO_ANSWER
 
 
@@ -46,13 +42,17 @@ SOLUTIONS = {}  # "chNN.exercise" -> (worked solution, check), for exercises tha
 
 
 def _register(name, **parts):
-    """Set parts (check=, solution=, ...) of exercise `name`, making it if new; keep SOLUTIONS in step."""
     ex = EXERCISES.setdefault(name, Exercise(name))
     for key, value in parts.items():
         setattr(ex, key, value)
     if ex.solution is not None and ex.check is not None:
         SOLUTIONS[name] = (ex.solution, ex.check)
     return ex
+
+
+def _wrap(text):
+    """Wrapped at word boundaries, so a long hint fits a laptop's notebook without breaking mid-word."""
+    return textwrap.fill(text, width=100, break_long_words=False)
 
 
 class Verdict:
@@ -73,12 +73,7 @@ class Verdict:
     __hash__ = None
 
     def __repr__(self):
-        # Wrapped at word boundaries, so a long hint fits a laptop's notebook without breaking mid-word.
-        return (
-            "correct"
-            if self.ok
-            else textwrap.fill(f"not yet: {self.hint}", width=100, break_long_words=False)
-        )
+        return "correct" if self.ok else _wrap(f"not yet: {self.hint}")
 
 
 CORRECT = Verdict(True)
@@ -103,18 +98,16 @@ def _message(error):
 def _run_with_time_limit(fn, seconds):
     """fn() within `seconds`, or raise _TimeUp.
 
-    In the main thread on Unix (where a notebook's kernel runs cells) a SIGALRM
-    timer interrupts the loop itself. Elsewhere fn runs in a daemon thread that is
-    abandoned when time is up: the check still answers, the loop runs on.
+    In the main thread on Unix (where a notebook's kernel runs cells) a SIGALRM timer
+    interrupts the loop itself. Elsewhere fn runs in a daemon thread that is abandoned when
+    time is up: the check still answers, the loop runs on.
     """
-    in_main = threading.current_thread() is threading.main_thread()
-    if in_main and hasattr(signal, "setitimer"):
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
         if signal.getitimer(signal.ITIMER_REAL)[0] > 0:  # an outer check is timing us already
             return fn()
 
         def time_up(signum, frame):
-            # Raised wherever Python is; if that spot swallows it (a gc callback reports and
-            # drops exceptions), the timer rings again a moment later.
+            # If the spot it is raised in swallows it (a gc callback drops exceptions), ring again.
             signal.setitimer(signal.ITIMER_REAL, 0.05)
             raise _TimeUp
 
@@ -172,10 +165,8 @@ def _guarded(ex, fn):
 
 
 def check(name, seconds=None):
-    """Register the decorated function as the check of exercise `name` ("chNN.short"), guarded.
-
-    `micrograd_lesson.exercises` exports it under the function's own name.
-    """
+    """Register the decorated function as the guarded check of exercise `name` ("chNN.short");
+    `micrograd_lesson.exercises` exports it under the function's own name."""
 
     def register(fn):
         ex = _register(name, seconds=seconds)
@@ -195,11 +186,9 @@ def solution(name):
 
 
 def hidden(name):
-    """Register the decorated function as a hidden case of exercise `name`, for grading only.
-
-    It takes the learner's answer (one the notebook's check already accepts) and returns a
-    Verdict, trying inputs the notebook's check does not. The student edition leaves these out.
-    """
+    """Register the decorated function as a hidden case of exercise `name`, for grading only: it
+    tries an answer the notebook's check accepts on inputs that check does not. The student
+    edition leaves these out."""
 
     def register(fn):
         ex = _register(name)
@@ -210,11 +199,8 @@ def hidden(name):
 
 
 def reveal(name):
-    """Offer a worked solution, folded away until clicked, and run its check.
-
-    In Jupyter the code sits in a collapsed "Show the solution" block, so a
-    stored notebook does not give it away; elsewhere it is printed.
-    """
+    """Show a worked solution folded away until clicked (so a stored notebook does not give it
+    away; printed outside Jupyter), and run its check."""
     if name in EXERCISES and EXERCISES[name].solution is None:  # the student edition
         return NotInThisEdition(name)
     if name not in SOLUTIONS:
@@ -227,21 +213,14 @@ def reveal(name):
     except ImportError:
         print(code)
     else:
-        display(
-            HTML(
-                f"<details><summary>Show the solution ({html.escape(name)})</summary>"
-                f"<pre><code>{html.escape(code)}</code></pre></details>"
-            )
-        )
+        summary = f"<summary>Show the solution ({html.escape(name)})</summary>"
+        display(HTML(f"<details>{summary}<pre><code>{html.escape(code)}</code></pre></details>"))
     return SolutionRun(ex.check(ex.solution, record=False))
 
 
 class SolutionRun(Verdict):
-    """What `reveal` returns: the worked solution run through its own check.
-
-    It says so in words, so a stored notebook never reads as if the learner's
-    own answer had been accepted.
-    """
+    """The worked solution run through its own check, said in words, so a stored notebook never
+    reads as if the learner's own answer had been accepted."""
 
     def __init__(self, outcome):
         super().__init__(outcome, getattr(outcome, "hint", ""))
@@ -249,11 +228,7 @@ class SolutionRun(Verdict):
     def __repr__(self):
         if self.ok:
             return "the worked solution above passes its own check"
-        return textwrap.fill(
-            f"the worked solution fails its check (please report this): {self.hint}",
-            100,
-            break_long_words=False,
-        )
+        return _wrap(f"the worked solution fails its check (please report this): {self.hint}")
 
 
 class NotInThisEdition:
@@ -275,11 +250,8 @@ def exercise_names(chapter):
 
 
 def grade_chapter(chapter, points=None):
-    """One dict per exercise of `chapter`: the points the learner's last answer earns, and why.
-
-    Full points when that answer passes the check and every hidden case, else 0. The hint
-    is what the learner's own check said, or the first hidden case that refused the answer.
-    """
+    """One row per exercise of `chapter`: full points when the learner's last answer passes its
+    check and every hidden case, else 0, with the hint that refused it."""
     rows = []
     for name in exercise_names(chapter):
         ex, most = EXERCISES[name], (points or {}).get(name, 1)
@@ -305,9 +277,7 @@ def as_number(x):
     if isinstance(x, (bool, str, bytes)):  # float("4.75") would turn text into a number
         return None
     try:
-        if getattr(x, "shape", ()) != ():
-            return None
-        return float(x)
+        return float(x) if getattr(x, "shape", ()) == () else None
     except Exception:  # junk of any kind is "not a number", never an error
         return None
 
@@ -334,7 +304,7 @@ def shown(x, width=40):
 
 
 def first(items, n):
-    """Up to n items of an iterable as a list, or None if it cannot be iterated (never more: no hang)."""
+    """Up to n items of an iterable as a list (never more: an endless one must not hang), or None."""
     try:
         return list(itertools.islice(items, n))
     except Exception:  # not iterable, or its iterator raised
@@ -365,6 +335,21 @@ def attempt(fn, *args):
 def call_or_value(x, *args):
     """A learner may pass a number or a function that computes it: (value, None) or (None, hint)."""
     return attempt(x, *args) if callable(x) else (x, None)
+
+
+def read_number(answer):
+    """(float, None) for a finite number or a function returning one, else (None, hint)."""
+    value, hint = call_or_value(answer)
+    number = as_number(value)
+    if hint:
+        return None, hint
+    if value is None:
+        return None, "your answer is still None: replace it with your number (or a function returning it)"
+    if number is None:
+        return None, f"expected a number, got {type(value).__name__}"
+    if not math.isfinite(number):
+        return None, f"your answer is {number}; the answer here is an ordinary finite number"
+    return number, None
 
 
 def known_mistake(got, mistakes, same=close):
