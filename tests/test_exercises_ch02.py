@@ -93,7 +93,7 @@ def in_place_sub(self, other):
         (make_sub(lambda s, o: ScreenValue(s.data - o.data, (o, s), "-")), "wrong order"),
         (make_sub(lambda s, o: ScreenValue(s.data - o.data)), "both inputs"),
         (make_sub(lambda s, o: ScreenValue(s.data - o.data, (s, ScreenValue(o.data)), "-")), "themselves"),
-        (make_sub(lambda s, o: None), "new Value"),
+        (make_sub(lambda s, o: None), "NEW Value"),
         (make_sub(lambda s, o: 1 / 0), "ZeroDivisionError"),
         (make_sub(lambda s, o: s), "NEW Value"),
         (make_sub(in_place_sub), "changed x or y"),

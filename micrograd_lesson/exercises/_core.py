@@ -6,11 +6,10 @@
     @solution("ch05.softsign")  # the worked solution (a student edition strips these)
     def softsign(x): ...
 
-A check returns a Verdict, truthy only when the answer is right. The guard promises that a
-check never raises (an error, even from a hostile answer's __repr__ or __eq__, becomes a hint),
-gives up after a time limit (a learner's endless loop gets a hint, not a hung kernel), and
-records the learner's last answer. A check compares with a reference first; only a wrong
-answer is looked up in a table of known mistakes (`known_mistake`).
+A check returns a Verdict, or for a wrong answer just its hint (a str). It compares the answer
+with a reference first; only a wrong answer is looked up in a table of known mistakes. The guard
+makes sure a check never raises (an error, even from a hostile answer's __repr__, becomes a hint),
+gives up after a time limit (an endless loop gets a hint, not a hung kernel), and records the answer.
 """
 
 import html
@@ -56,10 +55,7 @@ def _wrap(text):
 
 
 class Verdict:
-    """A check's outcome: shows as "correct" or "not yet: <hint>", and is truthy only if correct.
-
-    Returned rather than printed, so the check on a cell's last line shows one line.
-    """
+    """Shows as "correct" or "not yet: <hint>" (returned, not printed: one line under the cell)."""
 
     def __init__(self, ok, hint=""):
         self.ok, self.hint = bool(ok), hint
@@ -96,12 +92,9 @@ def _message(error):
 
 
 def _run_with_time_limit(fn, seconds):
-    """fn() within `seconds`, or raise _TimeUp.
-
-    In the main thread on Unix (where a notebook's kernel runs cells) a SIGALRM timer
-    interrupts the loop itself. Elsewhere fn runs in a daemon thread that is abandoned when
-    time is up: the check still answers, the loop runs on.
-    """
+    """fn() within `seconds`, or raise _TimeUp. In the main thread on Unix (a notebook's kernel) a
+    SIGALRM timer interrupts the loop itself; elsewhere fn runs in a daemon thread, abandoned when
+    time is up: the check still answers, the loop runs on."""
     if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
         if signal.getitimer(signal.ITIMER_REAL)[0] > 0:  # an outer check is timing us already
             return fn()
@@ -158,6 +151,8 @@ def _guarded(ex, fn):
                 f"reading your answer raised {_message(e)}. Submit plain numbers, lists, dicts, "
                 "Values or functions, as the exercise asks",
             )
+        if isinstance(result, str):  # a check may return just the hint for a wrong answer
+            return Verdict(False, result or "the check found nothing to say")
         return result if isinstance(result, Verdict) else Verdict(False, "the check found nothing to say")
 
     guarded.exercise = ex
@@ -186,9 +181,8 @@ def solution(name):
 
 
 def hidden(name):
-    """Register the decorated function as a hidden case of exercise `name`, for grading only: it
-    tries an answer the notebook's check accepts on inputs that check does not. The student
-    edition leaves these out."""
+    """Register a hidden case of exercise `name`, for grading: it tries an answer the check accepts
+    on other inputs. The student edition leaves these out."""
 
     def register(fn):
         ex = _register(name)
@@ -199,8 +193,7 @@ def hidden(name):
 
 
 def reveal(name):
-    """Show a worked solution folded away until clicked (so a stored notebook does not give it
-    away; printed outside Jupyter), and run its check."""
+    """Show a worked solution folded away until clicked (printed outside Jupyter); run its check."""
     if name in EXERCISES and EXERCISES[name].solution is None:  # the student edition
         return NotInThisEdition(name)
     if name not in SOLUTIONS:
@@ -219,8 +212,7 @@ def reveal(name):
 
 
 class SolutionRun(Verdict):
-    """The worked solution run through its own check, said in words, so a stored notebook never
-    reads as if the learner's own answer had been accepted."""
+    """The solution's own check, in words: a stored notebook must not read as if the learner passed."""
 
     def __init__(self, outcome):
         super().__init__(outcome, getattr(outcome, "hint", ""))
@@ -250,8 +242,7 @@ def exercise_names(chapter):
 
 
 def grade_chapter(chapter, points=None):
-    """One row per exercise of `chapter`: full points when the learner's last answer passes its
-    check and every hidden case, else 0, with the hint that refused it."""
+    """Per exercise: full points if the last answer passes its check and every hidden case, else 0."""
     rows = []
     for name in exercise_names(chapter):
         ex, most = EXERCISES[name], (points or {}).get(name, 1)
@@ -353,11 +344,9 @@ def read_number(answer):
 
 
 def known_mistake(got, mistakes, same=close):
-    """The hint of the first (wrong answer, hint) pair that `got` matches, or None.
-
-    Called only once `got` is known to be wrong. `same(got, wrong)` decides a match
-    (by default: numbers within tolerance); a wrong answer of None is skipped.
-    """
+    """The hint of the first (wrong answer, hint) pair that `got` matches, or None. Called only
+    once `got` is known to be wrong; `same(got, wrong)` decides a match (by default: numbers within
+    tolerance); a wrong answer of None is skipped."""
     for wrong, hint in mistakes:
         try:
             if wrong is not None and same(got, wrong):

@@ -38,7 +38,7 @@ def _value(num):
 @check("ch00.rsub")
 def check_rsub(Num):
     if not isinstance(Num, type):
-        return Verdict(False, f"pass the class itself, e.g. check_rsub(Num); got {shown(Num)}")
+        return f"pass the class itself, e.g. check_rsub(Num); got {shown(Num)}"
     for case in RSUB_CASES:
         is_num = [isinstance(v, list) for v in case]
         kind = " - ".join("Num" if num else "number" for num in is_num)
@@ -48,23 +48,22 @@ def check_rsub(Num):
         for v, num in zip((a, b), is_num):
             made, error = attempt(Num, v) if num else (v, None)
             if error:
-                return Verdict(False, f"Num({v:g}) failed: {error} (Num(v) should keep v in .value)")
+                return f"Num({v:g}) failed: {error} (Num(v) should keep v in .value)"
             operands.append(made)
         result, error = attempt(operator.sub, *operands)
         if error:
-            return Verdict(False, f"{text} failed: {error} ({IF_SUB_FAILS[kind].format(a=a, b=b)})")
+            return f"{text} failed: {error} ({IF_SUB_FAILS[kind].format(a=a, b=b)})"
         got = _value(result)
         if got is None:
-            return Verdict(False, f"{text} should return a Num with a number in .value, got {shown(result)}")
+            return f"{text} should return a Num with a number in .value, got {shown(result)}"
         if not close(got, a - b):
             swapped = not is_num[0] and close(got, b - a)
-            return Verdict(False, f"{text} gave {got:g}" + (SWAPPED if swapped else f", expected {a - b:g}"))
+            return f"{text} gave {got:g}" + (SWAPPED if swapped else f", expected {a - b:g}")
         changed = [v for v, num, o in zip((a, b), is_num, operands) if num and not close(_value(o), v)]
         if changed:
-            return Verdict(
-                False,
+            return (
                 f"{text} changed its operand Num({changed[0]:g}): subtraction must return a NEW Num and "
-                "leave self and other as they were",
+                "leave self and other as they were"
             )
     return Verdict(True)
 
@@ -100,20 +99,20 @@ def check_scalers(scalers):
     if callable(scalers):
         scalers, error = attempt(scalers)
         if error:
-            return Verdict(False, f"pass the list of three functions itself ({error})")
+            return f"pass the list of three functions itself ({error})"
     functions = first(scalers, 4)  # never more: an endless iterator must not hang the check
     if not functions or len(functions) != 3 or not all(map(callable, functions)):
-        return Verdict(False, f"pass a list of three functions, one per n in (1, 2, 3); got {shown(scalers)}")
+        return f"pass a list of three functions, one per n in (1, 2, 3); got {shown(scalers)}"
     xs = [10, -2.5]
     outputs = [run_cases(f, f"scalers[{k}]", [(x,) for x in xs]) for k, f in enumerate(functions)]
-    if refused := next((out for out in outputs if isinstance(out, Verdict)), None):
+    if (refused := next((out for out in outputs if isinstance(out, Verdict)), None)) is not None:
         return refused
     if all(close(y, 3 * x) for row in outputs for y, x in zip(row, xs)):
-        return Verdict(False, LATE_BINDING)
+        return LATE_BINDING
     for k, row in enumerate(outputs):
         for y, x in zip(row, xs):
             if not close(y, (k + 1) * x):
-                return Verdict(False, f"scalers[{k}]({x:g}) gave {y:g}, expected {(k + 1) * x:g}")
+                return f"scalers[{k}]({x:g}) gave {y:g}, expected {(k + 1) * x:g}"
     return Verdict(True)
 
 
@@ -144,20 +143,17 @@ def _is_error(answer):
 def check_zip_prediction(answer):
     """answer: the number TinyNeuron([0.5, -1.0, 2.0])([4.0, 1.0]) returns (or a function returning it)."""
     if _is_error(answer):
-        return Verdict(
-            False,
+        return (
             "it raises nothing: zip stops as soon as the shorter list runs out, without a word; "
-            "look at list(zip([0.5, -1.0, 2.0], [4.0, 1.0]))",
+            "look at list(zip([0.5, -1.0, 2.0], [4.0, 1.0]))"
         )
     number, hint = read_number(answer)
     if hint:
-        return Verdict(False, hint)
+        return hint
     if close(number, ZIP_ANSWER):
         return Verdict(True)
     hint = known_mistake(number, ZIP_MISTAKES)
-    return Verdict(
-        False, hint or "write out the pairs list(zip(weights, inputs)) makes, then add the products"
-    )
+    return hint or "write out the pairs list(zip(weights, inputs)) makes, then add the products"
 
 
 @solution("ch00.zip_prediction")

@@ -22,7 +22,7 @@ def check_slope(answer):
     """answer: the slope of g(x) = x**3 - 2*x at 1.5 by nudging, to nine digits (or a function giving it)."""
     value, hint = read_number(answer)
     if hint:
-        return Verdict(False, hint)
+        return hint
     if close(value, SLOPE, rel=1e-9):  # no forward difference gets there: its best is about 8e-9
         return Verdict(True)
     hint = next((hint for wrong, hint in SLOPE_MISTAKES if close(value, wrong, rel=1e-2)), None)
@@ -35,7 +35,7 @@ def check_slope(answer):
             "U-shaped plot suggests); a central difference can, if h balances its truncation, which shrinks "
             "like h**2, against round-off. Try several h and watch which digits settle"
         )
-    return Verdict(False, hint or "nudge x = 1.5 by a small h and compute how fast g changes")
+    return hint or "nudge x = 1.5 by a small h and compute how fast g changes"
 
 
 @solution("ch01.slope")
@@ -63,19 +63,17 @@ def check_best_h(answer):
     """answer: the nudge h you predict is best for the forward difference of x**2 + 1000 at x = 1."""
     h, hint = read_number(answer)
     if hint or h <= 0:
-        return Verdict(False, hint or f"a nudge h is a small positive number; got {h}")
+        return hint or f"a nudge h is a small positive number; got {h}"
     if BEST_H / 2 <= h <= BEST_H * 2:  # the balance, up to the factor of ~2 in "about EPS |f| / h"
         return Verdict(True)
     terms = f"at h = {h:.1e} truncation is about {h:.1e} and round-off about {EPS * 1001 / h:.1e}"
     redo = f"; here |f(1)| = 1001 and f'' = 2, so redo the balance ({terms})"
     if close(h, math.sqrt(EPS), rel=0.05):
-        return Verdict(False, "that is sqrt(eps), the rule of thumb when |f| and f'' are about 1" + redo)
+        return "that is sqrt(eps), the rule of thumb when |f| and f'' are about 1" + redo
     if CHAPTER_BEST_H / 2 <= h <= CHAPTER_BEST_H * 2:
-        return Verdict(
-            False, "that is the best h for the chapter's x**3 at 2, where |f| = 8 and f'' = 12" + redo
-        )
+        return "that is the best h for the chapter's x**3 at 2, where |f| = 8 and f'' = 12" + redo
     side = "round-off" if h < BEST_H else "truncation"
-    return Verdict(False, f"{terms}: {side} dominates; solve (|f''| / 2) * h = eps * |f(1)| / h for h")
+    return f"{terms}: {side} dominates; solve (|f''| / 2) * h = eps * |f(1)| / h for h"
 
 
 @solution("ch01.best_h")
@@ -169,16 +167,14 @@ def check_numerical_gradient(fn):
         got = None if error else first(got, n + 1)  # one too many is enough to tell; never hang
         numbers = [as_number(g) for g in got or ()]
         if error or got is None or None in numbers:
-            return Verdict(
-                False, f"for {name} at {inputs}: {error or 'return a list of numbers, one per input'}"
-            )
+            return f"for {name} at {inputs}: {error or 'return a list of numbers, one per input'}"
         if given != inputs:
-            return Verdict(False, "your function changed the inputs list; nudge a copy, e.g. list(inputs)")
+            return "your function changed the inputs list; nudge a copy, e.g. list(inputs)"
         if len(numbers) != n:
             many = "more" if len(numbers) > n else len(numbers)
-            return Verdict(False, f"{n} inputs need {n} partial derivatives, you returned {many}")
+            return f"{n} inputs need {n} partial derivatives, you returned {many}"
         if not all(close(g, e, rel=rel, abs_tol=1e-9) for g, e in zip(numbers, exact)):
-            return Verdict(False, _gradient_hint(fn, name, inputs, numbers, exact, rel))
+            return _gradient_hint(fn, name, inputs, numbers, exact, rel)
     return Verdict(False, ONE_SIDED) if _one_sided(fn) else Verdict(True)
 
 
