@@ -146,14 +146,12 @@ def _gradient_hint(fn, name, inputs, got, exact, rel):
         return "every partial derivative came out the same: nudge ONE input at a time, others fixed"
     i = next(i for i, (g, e) in enumerate(zip(got, exact)) if not close(g, e, rel=rel, abs_tol=1e-9))
     if close(got[i], exact[i], rel=0.25):
-        return (
-            f"for {name} at {inputs}, input {i}'s slope is {exact[i]:.6f} and you returned {got[i]:.6f}: "
+        why = (
             "close, so the idea is right but the nudge is too large; use the central difference with h = 1e-6"
         )
-    return (
-        f"for {name} at {inputs}, input {i} should have slope {exact[i]:.4f}, you returned {got[i]:.4f}; "
-        f"nudge only input {i}, and divide the change by the size of the nudge"
-    )
+    else:
+        why = f"nudge only input {i}, and divide the change by the size of the nudge"
+    return f"for {name} at {inputs}, input {i}'s slope is {exact[i]:.6f}, you returned {got[i]:.6f}: {why}"
 
 
 @check("ch01.numerical_gradient")
