@@ -208,14 +208,12 @@ def reveal(name):
     else:
         summary = f"<summary>Show the solution ({html.escape(name)})</summary>"
         display(HTML(f"<details>{summary}<pre><code>{html.escape(code)}</code></pre></details>"))
-    return SolutionRun(ex.check(ex.solution, record=False))
+    run = ex.check(ex.solution, record=False)
+    return SolutionRun(run, run.hint)
 
 
 class SolutionRun(Verdict):
     """The solution's own check, in words: a stored notebook must not read as if the learner passed."""
-
-    def __init__(self, outcome):
-        super().__init__(outcome, getattr(outcome, "hint", ""))
 
     def __repr__(self):
         if self.ok:
