@@ -23,7 +23,7 @@ RSUB_CASES = [([10], [3]), ([10], 3), ([3], [10]), (10, [3]), (0, [5]), (2.5, [1
 IF_SUB_FAILS = {  # what Python calls for a - b
     "Num - Num": "Python calls Num({a:g}).__sub__(Num({b:g})): is __sub__ defined?",
     "Num - number": "wrap any plain number, int or float, in Num: isinstance(other, Num) tells them apart",
-    "number - Num": "the number gives up, so Python calls Num({b:g}).__rsub__({a:g}): is it defined?",
+    "number - Num": "the number gives up, so Python calls Num({b:g}).__rsub__({a:g}) if it exists",
 }
 SWAPPED = (
     ", the wrong sign: the operands are swapped. When Python calls __rsub__ for this, which of self "

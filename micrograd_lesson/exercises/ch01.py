@@ -14,6 +14,7 @@ SLOPE_MISTAKES = [  # (a mistaken answer, to 1%, and its hint)
     (6.75, "that is the slope of x**3 alone (the chapter's g); use g(x) = x**3 - 2*x"),
     (0.375, "that is g(1.5), the height of the curve; the slope is how fast it changes"),
     (-SLOPE, "right size, wrong sign: the nudged value goes first, (g(x + h) - g(x)) / h"),
+    (2 * SLOPE, "twice the slope: a central difference spans 2h, so divide by 2 * h"),
 ]
 
 
@@ -124,7 +125,17 @@ def _one_sided(fn):
     return any(len(side) < 2 for side in sides)
 
 
-def _gradient_hint(fn, name, inputs, got, exact, rel):
+def _set_not_nudged(func, inputs, h=1e-6):
+    """The slopes `up[i] = h` (for `up[i] += h`) gives: each one taken with its input at 0."""
+    grads = []
+    for i in range(len(inputs)):
+        up, down = list(inputs), list(inputs)
+        up[i], down[i] = h, -h
+        grads.append((func(*up) - func(*down)) / (2 * h))
+    return grads
+
+
+def _gradient_hint(fn, func, name, inputs, got, exact, rel):
     """The hint for a gradient that is wrong somewhere: a known mistake, or the first wrong entry."""
     if rel < 1e-3 and all(close(g, e, rel=0.5) for g, e in zip(got, exact)) and _one_sided(fn):
         return f"on {name}, {ONE_SIDED}"
@@ -138,6 +149,10 @@ def _gradient_hint(fn, name, inputs, got, exact, rel):
         ([-e for e in exact], "right sizes, wrong signs: subtract the un-nudged (or down-nudged) value"),
         ([2 * e for e in exact], "twice too big: a central difference spans 2h, so divide by 2 * h"),
         (exact[::-1], "the right slopes in reverse order: entry i must be the slope for input i"),
+        (
+            _set_not_nudged(func, inputs),
+            "you set input i to h instead of nudging it: up[i] += h, not up[i] = h",
+        ),
     ]
     for wrong, hint in mistakes:
         if all(close(g, w, rel=1e-3, abs_tol=1e-4) for g, w in zip(got, wrong)):
@@ -172,7 +187,7 @@ def check_numerical_gradient(fn):
             many = "more" if len(numbers) > n else len(numbers)
             return f"{n} inputs need {n} partial derivatives, you returned {many}"
         if not all(close(g, e, rel=rel, abs_tol=1e-9) for g, e in zip(numbers, exact)):
-            return _gradient_hint(fn, name, inputs, numbers, exact, rel)
+            return _gradient_hint(fn, func, name, inputs, numbers, exact, rel)
     return Verdict(False, ONE_SIDED) if _one_sided(fn) else Verdict(True)
 
 

@@ -54,7 +54,7 @@ def check_subtraction(cls):
         return f"_prev should remember both inputs as a tuple, (self, other); got {shown(z._prev, 60)}"
     if not (inputs[0] is x and inputs[1] is y):
         if inputs[0] is y and inputs[1] is x:
-            return "the inputs are in the wrong order: remember (self, other), left operand first"
+            return "the inputs are in the wrong order: remember the tuple (self, other), left operand first"
         return "_prev should hold the two Value objects themselves, (self, other)"
     if z._op != "-":
         return f'the operation should be recorded as "-", got {shown(z._op, 60)}'
