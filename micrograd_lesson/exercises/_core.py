@@ -155,29 +155,18 @@ def _guarded(ex, fn):
             return Verdict(False, result or "the check found nothing to say")
         return result if isinstance(result, Verdict) else Verdict(False, "the check found nothing to say")
 
-    guarded.exercise = ex
     return guarded
 
 
 def check(name, seconds=None):
     """Register the decorated function as the guarded check of exercise `name` ("chNN.short");
     `micrograd_lesson.exercises` exports it under the function's own name."""
-
-    def register(fn):
-        ex = _register(name, seconds=seconds)
-        return _register(name, check=_guarded(ex, fn)).check
-
-    return register
+    return lambda fn: _register(name, seconds=seconds, check=_guarded(_register(name), fn)).check
 
 
 def solution(name):
     """Register the decorated function (or class) as the worked solution of exercise `name`."""
-
-    def register(fn):
-        _register(name, solution=fn)
-        return fn
-
-    return register
+    return lambda fn: _register(name, solution=fn).solution
 
 
 def hidden(name):
@@ -330,15 +319,11 @@ def read_number(answer):
     """(float, None) for a finite number or a function returning one, else (None, hint)."""
     value, hint = call_or_value(answer)
     number = as_number(value)
-    if hint:
-        return None, hint
-    if value is None:
-        return None, "your answer is still None: replace it with your number (or a function returning it)"
-    if number is None:
-        return None, f"expected a number, got {type(value).__name__}"
-    if not math.isfinite(number):
-        return None, f"your answer is {number}; the answer here is an ordinary finite number"
-    return number, None
+    if hint is None and value is None:
+        hint = "your answer is still None: replace it with your number (or a function returning it)"
+    elif hint is None and (number is None or not math.isfinite(number)):
+        hint = f"expected a finite number, got {shown(value)}"
+    return (None, hint) if hint else (number, None)
 
 
 def known_mistake(got, mistakes, same=close):
