@@ -149,10 +149,7 @@ def _gradient_hint(fn, func, name, inputs, got, exact, rel):
         ([-e for e in exact], "right sizes, wrong signs: subtract the un-nudged (or down-nudged) value"),
         ([2 * e for e in exact], "twice too big: a central difference spans 2h, so divide by 2 * h"),
         (exact[::-1], "the right slopes in reverse order: entry i must be the slope for input i"),
-        (
-            _set_not_nudged(func, inputs),
-            "you set input i to h instead of nudging it: up[i] += h, not up[i] = h",
-        ),
+        (_set_not_nudged(func, inputs), "input i set to h, not nudged by h: up[i] += h, not up[i] = h"),
     ]
     for wrong, hint in mistakes:
         if all(close(g, w, rel=1e-3, abs_tol=1e-4) for g, w in zip(got, wrong)):
@@ -161,9 +158,7 @@ def _gradient_hint(fn, func, name, inputs, got, exact, rel):
         return "every partial derivative came out the same: nudge ONE input at a time, others fixed"
     i = next(i for i, (g, e) in enumerate(zip(got, exact)) if not close(g, e, rel=rel, abs_tol=1e-9))
     if close(got[i], exact[i], rel=0.25):
-        why = (
-            "close, so the idea is right but the nudge is too large; use the central difference with h = 1e-6"
-        )
+        why = "close: the nudge is too large; use the central difference with h = 1e-6"
     else:
         why = f"nudge only input {i}, and divide the change by the size of the nudge"
     return f"for {name} at {inputs}, input {i}'s slope is {exact[i]:.6f}, you returned {got[i]:.6f}: {why}"
@@ -188,7 +183,7 @@ def check_numerical_gradient(fn):
             return f"{n} inputs need {n} partial derivatives, you returned {many}"
         if not all(close(g, e, rel=rel, abs_tol=1e-9) for g, e in zip(numbers, exact)):
             return _gradient_hint(fn, func, name, inputs, numbers, exact, rel)
-    return Verdict(False, ONE_SIDED) if _one_sided(fn) else Verdict(True)
+    return ONE_SIDED if _one_sided(fn) else Verdict(True)
 
 
 @solution("ch01.numerical_gradient")
