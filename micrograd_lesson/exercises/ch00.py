@@ -2,18 +2,7 @@
 
 import operator
 
-from ._core import (
-    Verdict,
-    as_number,
-    attempt,
-    check,
-    close,
-    first,
-    known_mistake,
-    read_number,
-    shown,
-    solution,
-)
+from ._core import Verdict, as_number, attempt, check, close, first, read_number, shown, solution
 from ._shared import run_cases
 
 # ---- 1. debug: a reflected subtraction -----------------------------------------------------------
@@ -152,7 +141,7 @@ def check_zip_prediction(answer):
         return hint
     if close(number, ZIP_ANSWER):
         return Verdict(True)
-    hint = known_mistake(number, ZIP_MISTAKES)
+    hint = next((hint for wrong, hint in ZIP_MISTAKES if close(number, wrong)), None)
     return hint or "write out the pairs list(zip(weights, inputs)) makes, then add the products"
 
 
