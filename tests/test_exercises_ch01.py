@@ -195,6 +195,15 @@ def mutates(fn, inputs):
     return numerical_gradient(fn, inputs)
 
 
+def backward(fn, inputs):
+    out = []
+    for i in range(len(inputs)):
+        down = list(inputs)
+        down[i] -= 1e-8  # one-sided from below: right to about 1e-5 here, so only the steep case tells
+        out.append((fn(*inputs) - fn(*down)) / 1e-8)
+    return out
+
+
 def set_not_nudged(fn, inputs):
     out = []
     for i in range(len(inputs)):
@@ -221,6 +230,7 @@ def reversed_order(fn, inputs):
         (mutates, "changed the inputs"),
         (reversed_order, "reverse order"),
         (set_not_nudged, "up[i] += h, not up[i] = h"),
+        (backward, "one-sided"),
         (lambda fn, inputs: 1 / 0, "ZeroDivisionError"),
         (numerical_gradient(lambda a, b, c: a * b + c, [2.0, -3.0, 10.0]), "function itself"),
     ],
