@@ -74,6 +74,7 @@ def test_slope_rejects_every_number_more_than_a_billionth_off(value):
         (6.750003, "x**3 alone"),  # the slope of the chapter's g(x) = x**3
         (-4.75, "sign"),
         ((g(1.5 + 1e-6) - g(1.5)), "divide"),  # the rise without dividing by h
+        ((g(1.5 + 1e-5) - g(1.5 - 1e-5)) / 1e-5, "divide by 2 * h"),  # central, divided by h
         ((g(1.5 + 1e-6) - g(1.5)) / 1e-6, "forward difference cannot"),
         (4.9, "nine digits"),
         (0.0, "nudge"),
@@ -194,6 +195,24 @@ def mutates(fn, inputs):
     return numerical_gradient(fn, inputs)
 
 
+def backward(fn, inputs):
+    out = []
+    for i in range(len(inputs)):
+        down = list(inputs)
+        down[i] -= 1e-8  # one-sided from below: right to about 1e-5 here, so only the steep case tells
+        out.append((fn(*inputs) - fn(*down)) / 1e-8)
+    return out
+
+
+def set_not_nudged(fn, inputs):
+    out = []
+    for i in range(len(inputs)):
+        up, down = list(inputs), list(inputs)
+        up[i], down[i] = 1e-6, -1e-6  # = where += was meant
+        out.append((fn(*up) - fn(*down)) / 2e-6)
+    return out
+
+
 def reversed_order(fn, inputs):
     return numerical_gradient(fn, inputs)[::-1]
 
@@ -210,6 +229,8 @@ def reversed_order(fn, inputs):
         (lambda fn, inputs: ["a" for _ in inputs], "list of numbers"),
         (mutates, "changed the inputs"),
         (reversed_order, "reverse order"),
+        (set_not_nudged, "up[i] += h, not up[i] = h"),
+        (backward, "one-sided"),
         (lambda fn, inputs: 1 / 0, "ZeroDivisionError"),
         (numerical_gradient(lambda a, b, c: a * b + c, [2.0, -3.0, 10.0]), "function itself"),
     ],

@@ -6,13 +6,10 @@
     @solution("ch05.softsign")  # the worked solution (a student edition strips these)
     def softsign(x): ...
 
-A check returns a Verdict that shows as "correct" or one specific hint and is
-truthy only when the answer is right. The guard makes three promises for every
-check: it never raises (an error, even from a hostile answer's __repr__ or
-__eq__, becomes a hint), it gives up after a time limit (a learner's endless
-loop gets a hint, not a hung kernel), and it records the learner's last answer.
-A check compares with a reference first; only a wrong answer is looked up in a
-table of known mistakes (`known_mistake`).
+A check returns a Verdict, or for a wrong answer just its hint (a str). It compares the answer
+with a reference first; only a wrong answer is looked up in a table of known mistakes. The guard
+makes sure a check never raises (an error, even from a hostile answer's __repr__, becomes a hint),
+gives up after a time limit (an endless loop gets a hint, not a hung kernel), and records the answer.
 """
 
 import html
@@ -31,13 +28,11 @@ NO_ANSWER = object()  # an exercise's last answer before the learner submits one
 
 @dataclass
 class Exercise:
-    """One exercise: its guarded check, its worked solution, and hidden cases for a grader."""
-
     name: str
     check: object = None  # the guarded check, as exported
     solution: object = None
-    hidden: list = field(default_factory=list)  # extra cases a grader adds (issue 17)
-    seconds: float = None  # a check's own time limit; None means TIME_LIMIT
+    hidden: list = field(default_factory=list)  # guarded extra cases for a grader (issue 17)
+    seconds: float = None  # this check's own time limit; None means TIME_LIMIT
     last_answer: object = NO_ANSWER
 
 
@@ -46,7 +41,6 @@ SOLUTIONS = {}  # "chNN.exercise" -> (worked solution, check), for exercises tha
 
 
 def _register(name, **parts):
-    """Set parts (check=, solution=, ...) of exercise `name`, making it if new; keep SOLUTIONS in step."""
     ex = EXERCISES.setdefault(name, Exercise(name))
     for key, value in parts.items():
         setattr(ex, key, value)
@@ -55,11 +49,13 @@ def _register(name, **parts):
     return ex
 
 
-class Verdict:
-    """A check's outcome: shows as "correct" or "not yet: <hint>", and is truthy only if correct.
+def _wrap(text):
+    """Wrapped at word boundaries, so a long hint fits a laptop's notebook without breaking mid-word."""
+    return textwrap.fill(text, width=100, break_long_words=False)
 
-    Returned rather than printed, so the check on a cell's last line shows one line.
-    """
+
+class Verdict:
+    """Shows as "correct" or "not yet: <hint>" (returned, not printed: one line under the cell)."""
 
     def __init__(self, ok, hint=""):
         self.ok, self.hint = bool(ok), hint
@@ -73,12 +69,7 @@ class Verdict:
     __hash__ = None
 
     def __repr__(self):
-        # Wrapped at word boundaries, so a long hint fits a laptop's notebook without breaking mid-word.
-        return (
-            "correct"
-            if self.ok
-            else textwrap.fill(f"not yet: {self.hint}", width=100, break_long_words=False)
-        )
+        return "correct" if self.ok else _wrap(f"not yet: {self.hint}")
 
 
 CORRECT = Verdict(True)
@@ -101,20 +92,15 @@ def _message(error):
 
 
 def _run_with_time_limit(fn, seconds):
-    """fn() within `seconds`, or raise _TimeUp.
-
-    In the main thread on Unix (where a notebook's kernel runs cells) a SIGALRM
-    timer interrupts the loop itself. Elsewhere fn runs in a daemon thread that is
-    abandoned when time is up: the check still answers, the loop runs on.
-    """
-    in_main = threading.current_thread() is threading.main_thread()
-    if in_main and hasattr(signal, "setitimer"):
+    """fn() within `seconds`, or raise _TimeUp. In the main thread on Unix (a notebook's kernel) a
+    SIGALRM timer interrupts the loop itself; elsewhere fn runs in a daemon thread, abandoned when
+    time is up: the check still answers, the loop runs on."""
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
         if signal.getitimer(signal.ITIMER_REAL)[0] > 0:  # an outer check is timing us already
             return fn()
 
         def time_up(signum, frame):
-            # Raised wherever Python is; if that spot swallows it (a gc callback reports and
-            # drops exceptions), the timer rings again a moment later.
+            # If the spot it is raised in swallows it (a gc callback drops exceptions), ring again.
             signal.setitimer(signal.ITIMER_REAL, 0.05)
             raise _TimeUp
 
@@ -165,41 +151,27 @@ def _guarded(ex, fn):
                 f"reading your answer raised {_message(e)}. Submit plain numbers, lists, dicts, "
                 "Values or functions, as the exercise asks",
             )
+        if isinstance(result, str):  # a check may return just the hint for a wrong answer
+            return Verdict(False, result or "the check found nothing to say")
         return result if isinstance(result, Verdict) else Verdict(False, "the check found nothing to say")
 
-    guarded.exercise = ex
     return guarded
 
 
 def check(name, seconds=None):
-    """Register the decorated function as the check of exercise `name` ("chNN.short"), guarded.
-
-    `micrograd_lesson.exercises` exports it under the function's own name.
-    """
-
-    def register(fn):
-        ex = _register(name, seconds=seconds)
-        return _register(name, check=_guarded(ex, fn)).check
-
-    return register
+    """Register the decorated function as the guarded check of exercise `name` ("chNN.short");
+    `micrograd_lesson.exercises` exports it under the function's own name."""
+    return lambda fn: _register(name, seconds=seconds, check=_guarded(_register(name), fn)).check
 
 
 def solution(name):
     """Register the decorated function (or class) as the worked solution of exercise `name`."""
-
-    def register(fn):
-        _register(name, solution=fn)
-        return fn
-
-    return register
+    return lambda fn: _register(name, solution=fn).solution
 
 
 def hidden(name):
-    """Register the decorated function as a hidden case of exercise `name`, for grading only.
-
-    It takes the learner's answer (one the notebook's check already accepts) and returns a
-    Verdict, trying inputs the notebook's check does not. The student edition leaves these out.
-    """
+    """Register a hidden case of exercise `name`, for grading: it tries an answer the check accepts
+    on other inputs. The student edition leaves these out."""
 
     def register(fn):
         ex = _register(name)
@@ -210,11 +182,7 @@ def hidden(name):
 
 
 def reveal(name):
-    """Offer a worked solution, folded away until clicked, and run its check.
-
-    In Jupyter the code sits in a collapsed "Show the solution" block, so a
-    stored notebook does not give it away; elsewhere it is printed.
-    """
+    """Show a worked solution folded away until clicked (printed outside Jupyter); run its check."""
     if name in EXERCISES and EXERCISES[name].solution is None:  # the student edition
         return NotInThisEdition(name)
     if name not in SOLUTIONS:
@@ -227,33 +195,19 @@ def reveal(name):
     except ImportError:
         print(code)
     else:
-        display(
-            HTML(
-                f"<details><summary>Show the solution ({html.escape(name)})</summary>"
-                f"<pre><code>{html.escape(code)}</code></pre></details>"
-            )
-        )
-    return SolutionRun(ex.check(ex.solution, record=False))
+        summary = f"<summary>Show the solution ({html.escape(name)})</summary>"
+        display(HTML(f"<details>{summary}<pre><code>{html.escape(code)}</code></pre></details>"))
+    run = ex.check(ex.solution, record=False)
+    return SolutionRun(run, run.hint)
 
 
 class SolutionRun(Verdict):
-    """What `reveal` returns: the worked solution run through its own check.
-
-    It says so in words, so a stored notebook never reads as if the learner's
-    own answer had been accepted.
-    """
-
-    def __init__(self, outcome):
-        super().__init__(outcome, getattr(outcome, "hint", ""))
+    """The solution's own check, in words: a stored notebook must not read as if the learner passed."""
 
     def __repr__(self):
         if self.ok:
             return "the worked solution above passes its own check"
-        return textwrap.fill(
-            f"the worked solution fails its check (please report this): {self.hint}",
-            100,
-            break_long_words=False,
-        )
+        return _wrap(f"the worked solution fails its check (please report this): {self.hint}")
 
 
 class NotInThisEdition:
@@ -275,11 +229,7 @@ def exercise_names(chapter):
 
 
 def grade_chapter(chapter, points=None):
-    """One dict per exercise of `chapter`: the points the learner's last answer earns, and why.
-
-    Full points when that answer passes the check and every hidden case, else 0. The hint
-    is what the learner's own check said, or the first hidden case that refused the answer.
-    """
+    """Per exercise: full points if the last answer passes its check and every hidden case, else 0."""
     rows = []
     for name in exercise_names(chapter):
         ex, most = EXERCISES[name], (points or {}).get(name, 1)
@@ -305,9 +255,7 @@ def as_number(x):
     if isinstance(x, (bool, str, bytes)):  # float("4.75") would turn text into a number
         return None
     try:
-        if getattr(x, "shape", ()) != ():
-            return None
-        return float(x)
+        return float(x) if getattr(x, "shape", ()) == () else None
     except Exception:  # junk of any kind is "not a number", never an error
         return None
 
@@ -334,7 +282,7 @@ def shown(x, width=40):
 
 
 def first(items, n):
-    """Up to n items of an iterable as a list, or None if it cannot be iterated (never more: no hang)."""
+    """Up to n items of an iterable as a list (never more: an endless one must not hang), or None."""
     try:
         return list(itertools.islice(items, n))
     except Exception:  # not iterable, or its iterator raised
@@ -367,12 +315,21 @@ def call_or_value(x, *args):
     return attempt(x, *args) if callable(x) else (x, None)
 
 
-def known_mistake(got, mistakes, same=close):
-    """The hint of the first (wrong answer, hint) pair that `got` matches, or None.
+def read_number(answer):
+    """(float, None) for a finite number or a function returning one, else (None, hint)."""
+    value, hint = call_or_value(answer)
+    number = as_number(value)
+    if hint is None and value is None:
+        hint = "your answer is still None: replace it with your number (or a function returning it)"
+    elif hint is None and (number is None or not math.isfinite(number)):
+        hint = f"expected a finite number, got {shown(value)}"
+    return (None, hint) if hint else (number, None)
 
-    Called only once `got` is known to be wrong. `same(got, wrong)` decides a match
-    (by default: numbers within tolerance); a wrong answer of None is skipped.
-    """
+
+def known_mistake(got, mistakes, same=close):
+    """The hint of the first (wrong answer, hint) pair that `got` matches, or None. Called only
+    once `got` is known to be wrong; `same(got, wrong)` decides a match (by default: numbers within
+    tolerance); a wrong answer of None is skipped."""
     for wrong, hint in mistakes:
         try:
             if wrong is not None and same(got, wrong):

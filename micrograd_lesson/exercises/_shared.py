@@ -1,5 +1,5 @@
-"""The pattern most checks of chapters 7-13 follow: run the learner's function on fixed cases,
-compare with a reference, and only then look the answers up among known mistaken rules."""
+"""The pattern most checks follow: run the learner's function on fixed cases, compare with a
+reference, and only then look the answers up among known mistaken rules."""
 
 from ._core import CORRECT, Verdict, as_number, attempt, close, known_mistake, not_a_function, shown
 
@@ -27,19 +27,19 @@ def run_cases(fn, name, cases, read=as_number, want="a number", where=None):
 
 def judge(results, cases, reference, mistakes=(), same=exact, otherwise=None, where=lambda i: ""):
     """Right when every result is `same` as reference(*case); else the hint of the first mistaken
-    rule (rule, hint) that gives every result; else otherwise(i), where case i is the first wrong
-    one. where(i) opens the hint, e.g. by naming case i."""
+    rule (rule, hint) that gives every result; else otherwise(i) for the first wrong case i.
+    where(i) opens the hint, e.g. by naming case i."""
     if isinstance(results, Verdict):  # run_cases refused the answer already
         return results
+    wrong = [i for i, (r, c) in enumerate(zip(results, cases)) if not same(r, reference(*c))]
+    if not wrong:
+        return CORRECT
 
-    def follows(rule):
+    def follows(_, rule):
         return all(same(r, rule(*c)) for r, c in zip(results, cases))
 
-    if follows(reference):
-        return CORRECT
-    hint = known_mistake(results, mistakes, same=lambda _, rule: follows(rule))
-    i = next(i for i, (r, c) in enumerate(zip(results, cases)) if not same(r, reference(*c)))
-    return Verdict(False, where(i) + (hint or otherwise(i)))
+    hint = known_mistake(results, mistakes, same=follows) or otherwise(wrong[0])
+    return Verdict(False, where(wrong[0]) + hint)
 
 
 def numbers(items):

@@ -1,33 +1,17 @@
 """Chapter 2 exercises: a Value that remembers its inputs and operation."""
 
-from ._core import Verdict, as_number, attempt, check, close, first, shown, solution
+import operator
 
-
-class Value:
-    """The chapter's on-screen class, so the worked solutions run outside the notebook."""
-
-    def __init__(self, data, _children=(), _op="", label=""):
-        self.data = data
-        self._prev = tuple(_children)
-        self._op = _op
-        self.label = label
-
-    def __repr__(self):
-        return f"Value(data={self.data}, label={self.label!r})" if self.label else f"Value(data={self.data})"
-
-    def __add__(self, other):
-        return Value(self.data + other.data, (self, other), "+")
-
-    def __mul__(self, other):
-        return Value(self.data * other.data, (self, other), "*")
+from ..engine import Value  # the solutions run on the chapter's own Value too (tests/test_exercises_ch02.py)
+from ._core import Verdict, as_number, attempt, call_or_value, check, close, first, shown, solution
 
 
 def _is_node(obj):
-    """True if obj has data, _prev and _op. Never raises, even if reading one of them does."""
+    """True if obj has data, _prev and _op to read."""
     return all(attempt(getattr, obj, attr)[1] is None for attr in ("data", "_prev", "_op"))
 
 
-def all_values(root):
+def _all_values(root):
     """Every distinct value that `root` was computed from, root included (as in the chapter)."""
     found, todo = [], [root]
     while todo:
@@ -38,92 +22,60 @@ def all_values(root):
     return found
 
 
-def _graph(root):
-    """(values, None) for a graph that can be walked, else (None, hint): _prev must hold values."""
-    values, err = attempt(all_values, root)
-    if err or not all(_is_node(v) for v in values):
-        return None, "walking back along _prev failed: every _prev should be a tuple of Values"
-    return values, None
+# ---- 1. debug: a subtraction that works once -----------------------------------------------------
 
-
-# ---- 1. subtraction ----------------------------------------------------------------------------
+SUB_MISTAKES = [
+    (8.0, "5 - 3 gave 8: that is addition; use self.data - other.data"),
+    (-2.0, "5 - 3 gave -2: the order is self.data - other.data (self is the left operand)"),
+]
 
 
 @check("ch02.subtraction")
 def check_subtraction(cls):
     """cls: your Value class (or subclass) with a __sub__ method."""
     if not isinstance(cls, type):
-        return Verdict(
-            False, f"pass the class itself, e.g. check_subtraction(ValueWithSub); got {shown(cls, 60)}"
-        )
-    x, err = attempt(cls, 5.0)
-    if err:
-        return Verdict(False, f"making {cls.__name__}(5.0) failed: {err}")
-    y, err = attempt(cls, 3.0)
-    if err:
-        return Verdict(False, f"making {cls.__name__}(3.0) failed: {err}")
-    if not hasattr(cls, "__sub__"):
-        return Verdict(False, "the class has no __sub__ method; Python calls x.__sub__(y) for x - y")
-    z, err = attempt(lambda: x - y)
-    if err:
-        return Verdict(False, f"x - y failed: {err.replace('your function raised ', '')}")
-    if not _is_node(z):
-        return Verdict(False, f"x - y should return a new Value, got {shown(z, 60)}")
-    if z is x or z is y:
-        return Verdict(False, "x - y returned one of its inputs itself; return a NEW Value")
-    if not (close(attempt(getattr, x, "data")[0], 5.0) and close(attempt(getattr, y, "data")[0], 3.0)):
-        return Verdict(
-            False, "x - y changed x or y: leave the inputs as they are and put the answer in a NEW Value"
-        )
-    if close(z.data, 8.0):
-        return Verdict(False, "5 - 3 gave 8: that is addition; use self.data - other.data")
-    if close(z.data, -2.0):
-        return Verdict(False, "5 - 3 gave -2: the order is self.data - other.data (self is the left operand)")
+        return f"pass the class itself, e.g. check_subtraction(ValueWithSub); got {shown(cls, 60)}"
+    made = [attempt(cls, v) for v in (5.0, 3.0, 1.0)]
+    if error := next((error for _, error in made if error), None):
+        return f"making a {cls.__name__} from a number failed: {error}"
+    (x, _), (y, _), (one, _) = made
+    z, error = attempt(operator.sub, x, y)
+    if error:
+        return f"x - y failed: {error} (Python calls x.__sub__(y) for x - y)"
+    if not _is_node(z) or z is x or z is y:
+        return f"x - y should return a NEW Value, got {shown(z, 60)}"
+    if not (close(x.data, 5.0) and close(y.data, 3.0)):
+        return "x - y changed x or y: leave the inputs as they are and put the answer in a NEW Value"
     if not close(z.data, 2.0):
-        return Verdict(False, f"5 - 3 should hold data 2.0, got {shown(z.data, 60)}")
-    if isinstance(z._prev, (set, frozenset)):
-        return Verdict(False, "store the inputs as a tuple (self, other), not a set: order matters")
-    prev, err = attempt(tuple, z._prev)
-    if err:
-        return Verdict(
-            False, f"_prev should be a tuple of the inputs, (self, other); got {shown(z._prev, 60)}"
-        )
-    if len(prev) != 2:
-        return Verdict(False, f"the result should remember both inputs (self, other); _prev has {len(prev)}")
-    if prev[0] is y and prev[1] is x:
-        return Verdict(False, "the inputs are in the wrong order: remember (self, other), left operand first")
-    if not (prev[0] is x and prev[1] is y):
-        return Verdict(False, "_prev should hold the two Value objects themselves, (self, other)")
+        hint = next((hint for wrong, hint in SUB_MISTAKES if close(z.data, wrong)), None)
+        return hint or f"5 - 3 should hold data 2.0, got {shown(z.data, 60)}"
+    inputs = None if isinstance(z._prev, (set, frozenset)) else first(z._prev, 3)
+    if inputs is None or len(inputs) != 2:
+        return f"_prev should remember both inputs as a tuple, (self, other); got {shown(z._prev, 60)}"
+    if not (inputs[0] is x and inputs[1] is y):
+        if inputs[0] is y and inputs[1] is x:
+            return "the inputs are in the wrong order: remember the tuple (self, other), left operand first"
+        return "_prev should hold the two Value objects themselves, (self, other)"
     if z._op != "-":
-        return Verdict(False, f'the operation should be recorded as "-", got {shown(z._op, 60)}')
-    w, err = attempt(lambda: x - x)
-    if err or not _is_node(w) or len(attempt(tuple, w._prev)[0] or ()) != 2:
-        return Verdict(False, "x - x should remember x twice, (x, x)")
-    one, err = attempt(cls, 1.0)
-    chain, err = (None, err) if err else attempt(lambda: (x - y) - one)
-    if err:
-        return Verdict(
-            False,
-            f"x - y works, but (x - y) - z failed: {err.replace('your function raised ', '')}. What class is "
-            "the result of x - y, and does that class have __sub__? Make the result the same class as self",
+        return f'the operation should be recorded as "-", got {shown(z._op, 60)}'
+    if attempt(lambda: len(tuple((x - x)._prev)))[0] != 2:
+        return "x - x should remember x twice, (x, x)"
+    chain, error = attempt(lambda: (x - y) - one)
+    if error:
+        return (
+            f"x - y works, but (x - y) - z failed: {error.removeprefix('your function raised ')}. What class "
+            "is the result of x - y, and does that class have __sub__? Make the result the same class as self"
         )
-    inputs = attempt(tuple, chain._prev)[0] if _is_node(chain) else None
-    if not (
-        close(chain.data, 1.0)
-        and inputs
-        and len(inputs) == 2
-        and inputs[1] is one
-        and close(inputs[0].data, 2.0)
-    ):
-        return Verdict(
-            False, "(5 - 3) - 1 should hold 1.0 and remember (x - y, z), the first result included"
-        )
-    back, err = attempt(lambda: (y - x).data)
-    if err or not close(back, -2.0):
-        return Verdict(
-            False,
-            f"3 - 5 should hold -2.0, got {err or shown(back, 60)}: a difference keeps its sign (no abs)",
-        )
+
+    def remembers_first_result():
+        first_result, last = chain._prev
+        return close(chain.data, 1.0) and last is one and close(first_result.data, 2.0)
+
+    if not attempt(remembers_first_result)[0]:
+        return "(5 - 3) - 1 should hold 1.0 and remember (x - y, z), the first result included"
+    back, error = attempt(lambda: (y - x).data)
+    if error or not close(back, -2.0):
+        return f"3 - 5 should hold -2.0, got {error or shown(back, 60)}: a difference keeps its sign (no abs)"
     return Verdict(True)
 
 
@@ -136,41 +88,33 @@ class ValueWithSub(Value):
 
 # ---- 2. predict the graph of q = (a*b + c) * (a + c) ----------------------------------------------
 
+ONCE = "a and c are each used twice, but each is one object, so one value; count each value once"
+LEAVES = "that counts only the leaves (or only the results); values include both"
+COUNT_MISTAKES = {  # a mistaken (values, operations), or a mistaken count of values alone -> hint
+    (0, 0): "replace (0, 0) with your prediction, (values, operations)",
+    (4, 7): "the pair is the wrong way round: (values, operations)",
+    **{8: ONCE, 9: ONCE, 3: LEAVES, 4: LEAVES},
+    11: "you counted the operations as values too; the ovals are not values",
+    7: "operations: count each * and each + written in the formula; every one runs once",
+}
+
 
 def _whole_number(n):
-    number = None if isinstance(n, (str, bytes)) else as_number(n)
-    return int(number) if number is not None and number == int(number) else None
+    number = as_number(n)
+    return int(number) if number is not None and number.is_integer() else None
 
 
 @check("ch02.node_count")
 def check_node_count(answer):
     """answer: your prediction (values, operations) for the graph of q (or a function returning the pair)."""
-    if callable(answer):
-        answer, err = attempt(answer)
-        if err:
-            return Verdict(False, err)
-    pair = first(answer, 3)  # never more: an endless iterator must not hang the check
-    if pair is None or len(pair) != 2 or any(_whole_number(n) is None for n in pair):
-        hint = f"answer with a pair of whole numbers, (values, operations); got {shown(answer)}"
-        return Verdict(False, hint)
-    n_values, n_ops = (_whole_number(n) for n in pair)
-    if (n_values, n_ops) == (7, 4):
+    answer, error = call_or_value(answer)
+    counts = tuple(_whole_number(n) for n in first(answer, 3) or ())
+    if error or len(counts) != 2 or None in counts:
+        return error or f"answer with a pair of whole numbers, (values, operations); got {shown(answer)}"
+    if counts == (7, 4):
         return Verdict(True)
-    if (n_values, n_ops) == (0, 0):
-        return Verdict(False, "replace (0, 0) with your prediction, (values, operations)")
-    if (n_values, n_ops) == (4, 7):
-        return Verdict(False, "the pair is the wrong way round: (values, operations)")
-    if n_values in (8, 9):
-        return Verdict(
-            False, "a and c are each used twice, but each is one object, so one value; count each value once"
-        )
-    if n_values == 11:
-        return Verdict(False, "you counted the operations as values too; the ovals are not values")
-    if n_values in (3, 4):
-        return Verdict(False, "that counts only the leaves (or only the results); values include both")
-    if n_values != 7:
-        return Verdict(False, "values: the three leaves a, b, c, plus one new value made by each operation")
-    return Verdict(False, "operations: count each * and each + written in the formula; every one runs once")
+    hint = COUNT_MISTAKES.get(counts) or COUNT_MISTAKES.get(counts[0])
+    return hint or "values: the three leaves a, b, c, plus one new value made by each operation"
 
 
 @solution("ch02.node_count")
@@ -186,38 +130,26 @@ def predict_q_graph():
 @check("ch02.q")
 def check_q(q):
     """q: the root of (a*b + c) * (a + c) at a = 2, b = -3, c = 10 (or a function returning it)."""
-    if callable(q) and not _is_node(q):
-        q, err = attempt(q)
-        if err:
-            return Verdict(False, err)
-    if not _is_node(q):
-        return Verdict(False, f"pass the root Value of your expression, got {shown(q, 60)}")
-    nodes, hint = _graph(q)
-    if hint:
-        return Verdict(False, hint)
-    if not nodes[0]._prev:
-        return Verdict(
-            False, "q has no inputs: build it from the leaves a, b and c with * and +, not as one Value"
-        )
+    q, error = call_or_value(q)
+    if error or not _is_node(q):
+        return error or f"pass the root Value of your expression, got {shown(q, 60)}"
+    nodes, error = attempt(_all_values, q)
+    if error or not all(_is_node(v) for v in nodes):
+        return "walking back along _prev failed: every _prev should be a tuple of Values"
+    if not q._prev:
+        return "q has no inputs: build it from the leaves a, b and c with * and +, not as one Value"
     leaves = [as_number(v.data) for v in nodes if not v._prev]
-    if any(x is None for x in leaves):
-        return Verdict(False, "every leaf's data should be a number")
-    leaf_data = sorted(leaves)
-    if leaf_data == [-3.0, 2.0, 2.0, 10.0, 10.0]:
-        return Verdict(
-            False, "your graph has 5 leaves: a and c were made twice; make each leaf once and reuse it"
+    if None in leaves:
+        return "every leaf's data should be a number"
+    if sorted(leaves) != [-3.0, 2.0, 10.0]:
+        return (
+            f"the leaves should be a = 2, b = -3, c = 10, each made once and reused; yours: {sorted(leaves)}"
         )
-    if leaf_data in ([-3.0, 2.0, 2.0, 10.0], [-3.0, 2.0, 10.0, 10.0]):
-        return Verdict(False, "your graph has 4 leaves: one of a, c was made twice; reuse the same object")
-    if leaf_data != [-3.0, 2.0, 10.0]:
-        return Verdict(False, f"the leaves should be a = 2, b = -3, c = 10; yours hold {leaf_data}")
     if not close(q.data, 48.0):
-        return Verdict(False, f"q should be (2*-3 + 10) * (2 + 10) = 4 * 12; yours is {shown(q.data, 60)}")
-    ops = sorted(v._op if isinstance(v._op, str) else shown(v._op) for v in nodes if v._prev)
-    if ops != ["*", "*", "+", "+"] or not (isinstance(q._op, str) and q._op == "*"):
-        return Verdict(
-            False, f"expected two * and two +, with * last; your graph has {ops}, last {shown(q._op)}"
-        )
+        return f"q should be (2*-3 + 10) * (2 + 10) = 4 * 12; yours is {shown(q.data, 60)}"
+    ops = sorted(str(v._op) for v in nodes if v._prev)
+    if ops != ["*", "*", "+", "+"] or str(q._op) != "*":
+        return f"expected two * and two +, with * last; your graph has {ops}, last {shown(q._op)}"
     return Verdict(True)
 
 
