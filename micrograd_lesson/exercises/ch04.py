@@ -1,30 +1,15 @@
 """Chapter 4 exercises: automating the backward pass.
 
-The walks are tried on graphs where a node is used twice (u in u + tanh(2u), with the root's
-inputs in either order; u + u), so firing breadth-first, in a depth-first pre-order or by
-counting users instead of uses goes wrong, and on a chain 5,000 deep, which recursion cannot walk.
+The walks are tried on graphs where a node is used twice (u in u + tanh(2u), either way round; u + u),
+which breadth-first, pre-order or counting users (not uses) get wrong, and on a 5,000-deep chain.
 """
 
 import math
 from collections import Counter
 
+from .. import graph
 from ..engine import Value
-from ..graph import inputs
-from ..graph import topological_order as nodes_of
-from ._core import (
-    CORRECT,
-    Verdict,
-    as_number,
-    attempt,
-    call_or_value,
-    check,
-    close,
-    first,
-    known_mistake,
-    not_a_function,
-    shown,
-    solution,
-)
+from ._core import Verdict, as_number, attempt, check, close, first, known_mistake, shown, solution
 
 
 def _as(label, node):
@@ -75,8 +60,9 @@ GRAPHS = {  # how a hint names each graph: its builder (a fresh graph each time,
 }
 
 
-class _NoShortcut(Value):
-    """A node that refuses the package's own walks, so the learner's code must do the walking."""
+class _Watched(Value):
+    """A node that refuses the package's own walks, so the learner's code must walk, and that
+    writes down in `fired` (a list it shares with the rest of its graph) each time it fires."""
 
     __slots__ = ()
 
@@ -84,28 +70,25 @@ class _NoShortcut(Value):
         raise RuntimeError("do not call root.backward() here: walk the graph yourself")
 
     def topological_order(self):
-        raise RuntimeError(
-            "do not call .topological_order() here: the exercise is to order the nodes yourself"
-        )
+        raise RuntimeError("do not call .topological_order() here: order the nodes yourself")
+
+    def _backward(self):
+        if len(self.fired) < 50_000:  # enough to tell the order; an endless loop grows no list
+            self.fired.append(self)
+        Value._backward(self)
 
 
 def _name(node):
-    return (
-        node.label if isinstance(node.label, str) and node.label else f"the node with data {shown(node.data)}"
-    )
+    return node.label or f"the node with data {shown(node.data)}"
 
 
 def _run(fn, build):
-    """fn(root) on a fresh graph whose nodes refuse shortcuts and write down when they fire.
-
-    Returns the nodes (inputs first), each node's inputs as they were, the nodes as they fired,
-    and fn's result and error (a RecursionError is explained).
-    """
-    nodes, fired = nodes_of(build()), []
-    ins = {id(node): inputs(node) for node in nodes}  # before the learner's code can change them
+    """fn(root) on a fresh graph of watched nodes: (its nodes, inputs first; each node's inputs;
+    the nodes as they fired; fn's result; fn's error, if any)."""
+    nodes, fired = graph.topological_order(build()), []
+    ins = {id(node): graph.inputs(node) for node in nodes}  # before the learner's code can change them
     for node in nodes:
-        node._backward = _firing(node, fired, limit=4 * len(nodes))
-        node.__class__ = _NoShortcut
+        node.__class__, node.fired = _Watched, fired
     result, error = attempt(fn, nodes[-1])
     for node in nodes:
         node.__class__ = Value
@@ -114,24 +97,11 @@ def _run(fn, build):
     return nodes, ins, fired, result, error
 
 
-def _firing(node, fired, limit):
-    step = node._backward
-
-    def fire():
-        if len(fired) < limit:  # enough to tell the order; an endless loop grows no list
-            fired.append(node)
-        return step()
-
-    return fire
-
-
 # ---- 4.1 topological_order, by counting users ----------------------------------------------------
 
 
-def _order_problem(order, nodes, ins):
+def _order_problem(nodes, ins, fired, order, build):
     """None if `order` lists every node once, each after all of its inputs; else what is wrong."""
-    if order is None:
-        return "your function returned None: did you forget `return`?"
     if isinstance(order, (set, frozenset, dict)):
         return f"return a list: a {type(order).__name__} keeps no order, and the order is the answer"
     listed = first(order, 2 * len(nodes) + 1)  # enough to show a repeat; an endless iterator stops
@@ -144,12 +114,9 @@ def _order_problem(order, nodes, ins):
         if id(node) in position:
             return f"{_name(node)} appears twice: keep a `visited` set so each node is listed once"
         position[id(node)] = i
-    missing = [_name(node) for node in nodes if id(node) not in position]
+    missing = ", ".join(_name(node) for node in nodes if id(node) not in position)
     if missing:
-        return (
-            f"your list has {len(position)} of the {len(nodes)} nodes; missing: {', '.join(missing[:4])}. "
-            "Follow every node's _prev down to the leaves, and list the leaves too"
-        )
+        return f"{missing} missing: follow every node's _prev down to the leaves, and list the leaves too"
     edges = [(node, child) for node in nodes for child in ins[id(node)]]
     late = [(node, child) for node, child in edges if position[id(child)] > position[id(node)]]
     if not late:
@@ -164,16 +131,22 @@ def _order_problem(order, nodes, ins):
     )
 
 
+def _check_walk(fn, name, problem):
+    """fn walks each graph; problem(nodes, their inputs, the nodes as they fired, fn's result) says
+    what is wrong, or None."""
+    if not callable(fn):
+        return Verdict(False, f"pass your {name} function itself (its name, without calling it)")
+    for text, build in GRAPHS.items():
+        nodes, ins, fired, result, error = _run(fn, build)
+        if hint := error or problem(nodes, ins, fired, result, build):
+            return Verdict(False, f"on {text}: {hint}")
+    return Verdict(True)
+
+
 @check("ch04.topological_order")
 def check_topological_order(topological_order):
     """topological_order(root) lists every node once, each after all of its inputs."""
-    if (wrong := not_a_function(topological_order, "your topological_order function")) is not None:
-        return wrong
-    for graph, build in GRAPHS.items():
-        nodes, ins, _, order, error = _run(topological_order, build)
-        if problem := error or _order_problem(order, nodes, ins):
-            return Verdict(False, f"on {graph}: {problem}")
-    return CORRECT
+    return _check_walk(topological_order, "topological_order", _order_problem)
 
 
 @solution("ch04.topological_order")
@@ -216,14 +189,13 @@ def _near(got, want):
 @check("ch04.bfs_prediction")
 def check_bfs_prediction(prediction):
     """prediction: x.grad that a breadth-first backward gives on u = 3x, L = u + tanh(2u) at x = 0.5."""
-    got, hint = call_or_value(prediction)
-    if hint or as_number(got) is None:
-        return Verdict(False, hint or f"submit your prediction as one number, got {shown(got)}")
-    if _near(got, BFS_X_GRAD):
-        return CORRECT
+    if as_number(prediction) is None:
+        return Verdict(False, f"submit your prediction as one number, got {shown(prediction)}")
+    if _near(prediction, BFS_X_GRAD):
+        return Verdict(True)
     return Verdict(
         False,
-        known_mistake(got, BFS_MISTAKES, same=_near)
+        known_mistake(prediction, BFS_MISTAKES, same=_near)
         or "fire the nodes breadth-first from L: L, u, t, 2u, x. When u fires it passes 3 × u.grad to x, "
         "with whatever u.grad holds at that moment",
     )
@@ -231,11 +203,9 @@ def check_bfs_prediction(prediction):
 
 @solution("ch04.bfs_prediction")
 def bfs_prediction():
-    # On paper: L fires first and gives u.grad = 1 and t.grad = 1 (L = u + t).
-    # Breadth-first, L's inputs come next, so u fires now, holding only that 1,
-    # and x receives 3 * 1 = 3. Later 2u fires and adds 2 (1 - tanh(3)**2) to
-    # u.grad, but u has already fired: x never gets that share. Prediction: 3.0.
-    # Confirmed by running the classmate's pass:
+    # On paper: L fires first and gives u.grad = 1 and t.grad = 1 (L = u + t). Breadth-first,
+    # u fires next, holding only that 1, and x receives 3 * 1 = 3. Later 2u adds 2 (1 - tanh(3)**2)
+    # to u.grad, but u has already fired: x never gets that share. Confirmed by running the pass:
     x = Value(0.5, label="x")
     u = x * 3.0
     L = u + (u * 2.0).tanh()
@@ -251,64 +221,47 @@ def bfs_prediction():
     return x.grad  # 3.0, where L.backward() gives 3.0592
 
 
-def _firing_problem(nodes, ins, fired):
-    """What went wrong in the order the nodes fired: a node fired early, twice, or not at all."""
-    count, done = Counter(id(node) for node in fired), set()
-    users = {id(node): [] for node in nodes}
-    for node in nodes:
-        for child in ins[id(node)]:
-            users[id(child)].append(node)
-    for node in fired:
-        early = [user for user in users[id(node)] if id(user) not in done and count[id(user)]]
-        if ins[id(node)] and early:  # a leaf passes nothing on, so it may fire at any time
-            return (
-                f"{_name(node)} fired before {_name(early[0])}, which uses it, had sent back its share. "
-                "A node may fire only after every node that uses it. Depth as first met breadth-first "
-                "does not ensure that: which distance from the root does?"
-            )
-        done.add(id(node))
-    interior = [node for node in reversed(nodes) if ins[id(node)]]  # the root first
-    for node in interior:
-        if count[id(node)] > 1:
-            return (
-                f"{_name(node)} fired {count[id(node)]} times, and each time passed its whole grad on "
-                "again: call each node's _backward() exactly once, after every node that uses it"
-            )
-    for node in interior:
-        if not count[id(node)]:
+def _backward_problem(nodes, ins, fired, result, build):
+    """None if every grad is what backward() gives on a fresh copy of the graph; else the first wrong
+    grad and what went wrong: no seed, or a node fired before a node that uses it, twice, or never."""
+    want = graph.topological_order(build())
+    want[-1].backward()
+    wrong = [(node, right.grad) for node, right in zip(nodes, want) if not close(node.grad, right.grad)]
+    if not wrong:
+        return None
+    node, right = wrong[0]
+    got = f"{node.grad:.4f}" if as_number(node.grad) is not None else shown(node.grad)
+    got = f"{_name(node)}.grad = {got} instead of {right:.4f}"
+    if not any(as_number(node.grad) for node in nodes):
+        return f"every gradient is still 0: set {_name(nodes[-1])}.grad = 1.0 first, then fire the nodes"
+    count, when = Counter(map(id, fired)), {}
+    for i, node in enumerate(fired):
+        when.setdefault(id(node), i)  # when each node first fired
+    early = [  # (when, node, a user that fired after it); a leaf passes nothing on, so it may fire any time
+        (when[id(child)], child, user)
+        for user in nodes
+        for child in ins[id(user)]
+        if ins[id(child)] and when.get(id(child), math.inf) < when.get(id(user), -1)
+    ]
+    if early:
+        _, node, user = min(early, key=lambda e: e[0])
+        return (
+            f"{got}: {_name(node)} fired before {_name(user)}, which uses it, had sent back its share. "
+            "Depth as first met breadth-first does not ensure that: which distance from the root does?"
+        )
+    for node in reversed(nodes):  # the root first
+        times = count[id(node)]
+        if ins[id(node)] and times != 1:
+            what = f"fired {times} times, passing on its whole grad each time" if times else "never fired"
             root = "the root " if node is nodes[-1] else ""
-            return (
-                f"{root}{_name(node)} never fired, so its inputs got nothing from it: call _backward() "
-                "on every node, each once, from the root towards the leaves"
-            )
-    return None
+            return f"{got}: {root}{_name(node)} {what}. Fire each node exactly once, after all of its users"
+    return f"{got}: seed the root with 1.0, then fire each node once"
 
 
 @check("ch04.run_backward")
 def check_run_backward(run_backward):
     """run_backward(root) fills in every node's .grad, as root.backward() would."""
-    if (wrong := not_a_function(run_backward, "your run_backward function")) is not None:
-        return wrong
-    for graph, build in GRAPHS.items():
-        nodes, ins, fired, _, error = _run(run_backward, build)
-        if error:
-            return Verdict(False, f"on {graph}: {error}")
-        want = nodes_of(build())
-        want[-1].backward()
-        wrong = [(node, right.grad) for node, right in zip(nodes, want) if not close(node.grad, right.grad)]
-        if wrong:
-            if any(as_number(node.grad) for node in nodes):
-                problem = (
-                    _firing_problem(nodes, ins, fired) or "seed the root with 1.0, then fire each node once"
-                )
-            else:
-                problem = (
-                    f"every gradient is still 0: set {_name(nodes[-1])}.grad = 1.0 first, then fire the nodes"
-                )
-            node, right = wrong[0]
-            got = f"{node.grad:.4f}" if as_number(node.grad) is not None else shown(node.grad)
-            return Verdict(False, f"on {graph}, {_name(node)}.grad = {got} instead of {right:.4f}: {problem}")
-    return CORRECT
+    return _check_walk(run_backward, "run_backward", _backward_problem)
 
 
 @solution("ch04.run_backward")
@@ -337,16 +290,12 @@ DIV_MISTAKES = [  # (a.grad, b.grad) at a = 3, b = -2 from a plausible wrong rul
     ((-0.75, -0.5), "the two local derivatives are swapped: a gets 1/b, b gets -a/b**2"),
 ]
 ADD_UP = "a gets two shares: add each with +=, do not assign with ="
+FROM_ABOVE = "your rule ignores the gradient that arrives from above: multiply by out.grad"
 DIV_CASES = [  # (a, b; None for div(a, a)), y built on q = div(a, b), known slips: (a.grad, b.grad) -> hint
     (3.0, -2.0, "q", DIV_MISTAKES),
     (-1.5, 0.5, "q", []),
     (3.0, None, "q", [((-1 / 3, -1 / 3), ADD_UP), ((1 / 3, 1 / 3), ADD_UP)]),
-    (
-        3.0,
-        -2.0,
-        "4 * q + a",
-        [((0.5, -0.75), "ignoring what arrives from above: times out.grad"), ((-2.0, -3.0), ADD_UP)],
-    ),
+    (3.0, -2.0, "4 * q + a", [((0.5, -0.75), FROM_ABOVE), ((-2.0, -3.0), ADD_UP)]),
 ]
 
 
@@ -371,8 +320,8 @@ def _same_grads(got, want):
 @check("ch04.div")
 def check_div(div):
     """div(a, b) returns a Value a/b whose closure passes 1/b to a and -a/b**2 to b."""
-    if (wrong := not_a_function(div, "your div function")) is not None:
-        return wrong
+    if not callable(div):
+        return Verdict(False, "pass your div function itself (its name, without calling it)")
     for a0, b0, y, slips in DIV_CASES:
         where = y.replace("q", "div(a, a)" if b0 is None else "div(a, b)") + f" at a = {a0:g}"
         where += "" if b0 is None else f", b = {b0:g}"
@@ -381,7 +330,7 @@ def check_div(div):
             expected = f"expected a.grad, b.grad = {want[0]:g}, {want[1]:g}, got {shown(got)}"
             slip = got if isinstance(got, str) else known_mistake(got, slips, same=_same_grads)
             return Verdict(False, f"{where}: {slip or expected}")
-    return CORRECT
+    return Verdict(True)
 
 
 @solution("ch04.div")
