@@ -1,11 +1,11 @@
 """Chapter 3 exercises: backpropagation by hand, compared with what the engine's backward() gives."""
 
+from functools import partial
+
 from ..engine import Value
 from ._core import CORRECT, Verdict, as_number, call_or_value, check, close, known_mistake, shown, solution
 
-
-def _close(x, y):
-    return close(x, y, rel=0.0, abs_tol=1e-3)  # work by hand is often rounded to 3 or 4 decimals
+_close = partial(close, rel=0.0, abs_tol=1e-3)  # work by hand is often rounded to 3 or 4 decimals
 
 
 def _by_engine(build, order, **leaves):
@@ -17,21 +17,15 @@ def _by_engine(build, order, **leaves):
 
 
 def _by_hand(answer, want, slips):
-    """Compare a dict of gradients with `want`, in the order backpropagation finds them.
-
-    slips: rows (names, a wrong number, what it shows) for the first wrong gradient whose name is
-    in `names`; the last row for a name has None, for any other wrong number.
-    """
+    """Compare a dict of gradients with `want`, in the order backpropagation finds them. The first
+    wrong one gets the hint of its first row in slips (names, wrong number or None for any, hint)."""
     answer, hint = call_or_value(answer)
     if hint or not isinstance(answer, dict):
-        example = ", ".join(f"{name!r}: ..." for name in want)
-        return Verdict(
-            False, hint or f"submit a dict of gradients such as {{{example}}}; got {shown(answer)}"
-        )
-    missing = [repr(name) for name in want if name not in answer]
-    if missing:
-        return Verdict(False, f"the dict is missing {', '.join(missing)}")
+        example = ", ".join(f'"{name}": ...' for name in sorted(want))
+        return Verdict(False, hint or f"submit a dict such as {{{example}}}; got {shown(answer)}")
     for name, right in want.items():
+        if name not in answer:
+            return Verdict(False, f"the dict is missing {name!r}")
         got = as_number(getattr(answer[name], "grad", answer[name]))  # a Value counts by its grad
         if got is None:
             return Verdict(False, f"the gradient for {name!r} should be a number, got {shown(answer[name])}")
@@ -127,6 +121,12 @@ def used_twice():
 KNOB_AT = {"a": 2.0, "b": -3.0, "c": 10.0, "f": -2.0}  # the chapter's L, restated: no notebook state
 KNOB_GRADS = _by_engine(lambda a, b, c, f: {"h": (a * b + c) * f}, "abcf", **KNOB_AT)
 BUDGET = 0.1
+KNOB_SLIPS = [  # (does a wrong move show this slip?, hint), in order
+    (lambda leaf, by: abs(by) > BUDGET + 1e-9, "the budget is 0.1: that change is too large"),
+    (lambda leaf, by: by * KNOB_GRADS[leaf] > 0, "that raises L: move the leaf against its gradient's sign"),
+    (lambda leaf, by: abs(by) < BUDGET - 1e-9, "you left budget unused: L changes in proportion to the move"),
+    (lambda leaf, by: True, "which leaf's gradient is largest in size? 0.1 of it moves L 0.1 times that"),
+]
 
 
 def _L_after(leaf, by):
@@ -146,18 +146,8 @@ def check_one_knob(move):
     best = min(((k, sign * BUDGET) for k in KNOB_AT for sign in (-1, 1)), key=lambda m: _L_after(*m))
     if leaf == best[0] and close(by, best[1], rel=0, abs_tol=1e-6):
         return CORRECT
-    if abs(by) > BUDGET + 1e-9:
-        return Verdict(False, f"the budget is 0.1: a change of {by:g} is too large")
-    grad, new_L = KNOB_GRADS[leaf], f"L = {_L_after(leaf, by):.4f}"
-    if by * grad > 0:
-        return Verdict(
-            False, f"that raises L, to {new_L}: move {leaf} against the sign of its gradient, {grad:g}"
-        )
-    if abs(by) < BUDGET - 1e-9:
-        return Verdict(False, "you left budget unused: L changes in proportion to the move")
-    return Verdict(
-        False, f"{new_L}: which leaf's gradient is largest in size? 0.1 of it moves L 0.1 times that"
-    )
+    slip = next(hint for shows, hint in KNOB_SLIPS if shows(leaf, by))
+    return Verdict(False, f"moving {leaf} by {by:g} gives L = {_L_after(leaf, by):.4f}: {slip}")
 
 
 @solution("ch03.one_knob")

@@ -1,14 +1,11 @@
-"""Chapter 4 exercises: automating the backward pass.
-
-The walks are tried on graphs where a node is used twice (u in u + tanh(2u), either way round; u + u),
-which breadth-first, pre-order or counting users (not uses) get wrong, and on a 5,000-deep chain.
-"""
+"""Chapter 4 exercises: automating the backward pass. The walks are tried on graphs where a node
+is used twice, which breadth-first, pre-order or counting users get wrong, and on a 5,000-deep chain."""
 
 import math
 from collections import Counter
+from functools import partial
 
-from .. import graph
-from ..engine import Value
+from .. import Value, graph
 from ._core import Verdict, as_number, attempt, check, close, first, known_mistake, shown, solution
 
 
@@ -61,8 +58,7 @@ GRAPHS = {  # how a hint names each graph: its builder (a fresh graph each time,
 
 
 class _Watched(Value):
-    """A node that refuses the package's own walks, so the learner's code must walk, and that
-    writes down in `fired` (a list it shares with the rest of its graph) each time it fires."""
+    """A node that refuses the package's walks and writes itself down in `fired` when it fires."""
 
     __slots__ = ()
 
@@ -83,8 +79,7 @@ def _name(node):
 
 
 def _run(fn, build):
-    """fn(root) on a fresh graph of watched nodes: (its nodes, inputs first; each node's inputs;
-    the nodes as they fired; fn's result; fn's error, if any)."""
+    """fn(root) on a fresh graph: its nodes (inputs first), their inputs, which fired, fn's result, error."""
     nodes, fired = graph.topological_order(build()), []
     ins = {id(node): graph.inputs(node) for node in nodes}  # before the learner's code can change them
     for node in nodes:
@@ -124,16 +119,15 @@ def _order_problem(nodes, ins, fired, order, build):
     if len(late) == len(edges):
         return "your list is in backward order (root first): reverse it, so that inputs come first"
     node, child = late[0]
+    hint = f"{_name(node)} comes before its input {_name(child)}: append a node only after all of its inputs"
     twice = any(ins[id(user)].count(child) > 1 for user in nodes)
-    return (
-        f"{_name(node)} comes before its input {_name(child)}: append a node only after all of its inputs"
-        + (f". If you count users, count uses: {_name(child)} is used twice by one node" if twice else "")
+    return hint + (
+        f". If you count users, count uses: {_name(child)} is used twice by one node" if twice else ""
     )
 
 
 def _check_walk(fn, name, problem):
-    """fn walks each graph; problem(nodes, their inputs, the nodes as they fired, fn's result) says
-    what is wrong, or None."""
+    """fn walks each graph; problem(*what _run returns but the error, build) says what is wrong."""
     if not callable(fn):
         return Verdict(False, f"pass your {name} function itself (its name, without calling it)")
     for text, build in GRAPHS.items():
@@ -180,10 +174,7 @@ BFS_MISTAKES = [
     (0.0, "x does receive something: u fires once, with the share L gave it"),
     (TRUE_X_GRAD / 3.0, "that is u.grad; x = u / 3 receives 3 times what u holds when u fires"),
 ]
-
-
-def _near(got, want):
-    return close(got, want, rel=0, abs_tol=5e-4)
+_near = partial(close, rel=0, abs_tol=5e-4)
 
 
 @check("ch04.bfs_prediction")
@@ -193,12 +184,8 @@ def check_bfs_prediction(prediction):
         return Verdict(False, f"submit your prediction as one number, got {shown(prediction)}")
     if _near(prediction, BFS_X_GRAD):
         return Verdict(True)
-    return Verdict(
-        False,
-        known_mistake(prediction, BFS_MISTAKES, same=_near)
-        or "fire the nodes breadth-first from L: L, u, t, 2u, x. When u fires it passes 3 × u.grad to x, "
-        "with whatever u.grad holds at that moment",
-    )
+    hint = known_mistake(prediction, BFS_MISTAKES, same=_near)
+    return Verdict(False, hint or "fire L, u, t, 2u, x in turn: when u fires, x gets 3 × what u.grad holds")
 
 
 @solution("ch04.bfs_prediction")
@@ -222,8 +209,7 @@ def bfs_prediction():
 
 
 def _backward_problem(nodes, ins, fired, result, build):
-    """None if every grad is what backward() gives on a fresh copy of the graph; else the first wrong
-    grad and what went wrong: no seed, or a node fired before a node that uses it, twice, or never."""
+    """None if every grad is what backward() gives on a fresh copy; else why the first wrong one is."""
     want = graph.topological_order(build())
     want[-1].backward()
     wrong = [(node, right.grad) for node, right in zip(nodes, want) if not close(node.grad, right.grad)]
@@ -237,14 +223,14 @@ def _backward_problem(nodes, ins, fired, result, build):
     count, when = Counter(map(id, fired)), {}
     for i, node in enumerate(fired):
         when.setdefault(id(node), i)  # when each node first fired
-    early = [  # (when, node, a user that fired after it); a leaf passes nothing on, so it may fire any time
-        (when[id(child)], child, user)
+    early = [  # (node, a user that fired after it); a leaf passes nothing on, so it may fire any time
+        (child, user)
         for user in nodes
         for child in ins[id(user)]
         if ins[id(child)] and when.get(id(child), math.inf) < when.get(id(user), -1)
     ]
     if early:
-        _, node, user = min(early, key=lambda e: e[0])
+        node, user = early[0]
         return (
             f"{got}: {_name(node)} fired before {_name(user)}, which uses it, had sent back its share. "
             "Depth as first met breadth-first does not ensure that: which distance from the root does?"
