@@ -6,7 +6,8 @@ from collections import Counter
 from functools import partial
 
 from .. import Value, graph
-from ._core import Verdict, as_number, attempt, check, close, first, known_mistake, shown, solution
+from . import _core
+from ._core import Verdict, as_number, attempt, call_or_value, check, close, known_mistake, shown, solution
 
 
 def _as(label, node):
@@ -99,7 +100,7 @@ def _order_problem(nodes, ins, fired, order, build):
     """None if `order` lists every node once, each after all of its inputs; else what is wrong."""
     if isinstance(order, (set, frozenset, dict)):
         return f"return a list: a {type(order).__name__} keeps no order, and the order is the answer"
-    listed = first(order, 2 * len(nodes) + 1)  # enough to show a repeat; an endless iterator stops
+    listed = _core.first(order, 2 * len(nodes) + 1)  # enough to show a repeat; an endless iterator stops
     if listed is None:
         return f"return a list of nodes, got {shown(order)}"
     position = {}
@@ -180,8 +181,9 @@ _near = partial(close, rel=0, abs_tol=5e-4)
 @check("ch04.bfs_prediction")
 def check_bfs_prediction(prediction):
     """prediction: x.grad that a breadth-first backward gives on u = 3x, L = u + tanh(2u) at x = 0.5."""
-    if as_number(prediction) is None:
-        return Verdict(False, f"submit your prediction as one number, got {shown(prediction)}")
+    prediction, hint = call_or_value(prediction)
+    if hint or as_number(prediction) is None:
+        return Verdict(False, hint or f"submit your prediction as one number, got {shown(prediction)}")
     if _near(prediction, BFS_X_GRAD):
         return Verdict(True)
     hint = known_mistake(prediction, BFS_MISTAKES, same=_near)
@@ -220,9 +222,8 @@ def _backward_problem(nodes, ins, fired, result, build):
     got = f"{_name(node)}.grad = {got} instead of {right:.4f}"
     if not any(as_number(node.grad) for node in nodes):
         return f"every gradient is still 0: set {_name(nodes[-1])}.grad = 1.0 first, then fire the nodes"
-    count, when = Counter(map(id, fired)), {}
-    for i, node in enumerate(fired):
-        when.setdefault(id(node), i)  # when each node first fired
+    count = Counter(map(id, fired))
+    when = {id(node): i for i, node in reversed(list(enumerate(fired)))}  # when each node first fired
     early = [  # (node, a user that fired after it); a leaf passes nothing on, so it may fire any time
         (child, user)
         for user in nodes
@@ -289,10 +290,9 @@ def _div_grads(div, a0, b0, y):
     """(a.grad, b.grad) after backward() from y, with q = div(a, b); or a hint saying what went wrong."""
     a = Value(a0, label="a")
     b = a if b0 is None else Value(b0, label="b")
-    quotient = a.data / b.data
     q, error = attempt(div, a, b)
-    if error or not isinstance(q, Value) or not close(q.data, quotient):
-        return error or f"return a Value with data {quotient:g}, got {shown(q)}"
+    if error or not isinstance(q, Value) or not close(q.data, a0 / b.data):
+        return error or f"return a Value with data {a0 / b.data:g}, got {shown(q)}"
     if div is not Value.__truediv__ and "_backward" not in vars(q):
         return "write the rule yourself, in the lectures' style: out._backward = _backward (not a / b)"
     _, error = attempt((q if y == "q" else q * 4.0 + a).backward)  # the two forms of y in DIV_CASES
