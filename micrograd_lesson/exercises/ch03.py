@@ -38,7 +38,7 @@ def _by_hand(answer, want, slips):
 # ---- 1. g = (a + b) * c, h = g * d + e ------------------------------------------------------------
 
 H_GRADS = _by_engine(lambda a, b, c, d, e: {"h": (a + b) * c * d + e}, "edcab", a=2, b=1, c=-4, d=3, e=5)
-H_SLIPS = [
+H_SLIPS = [  # (names, a wrong number or None for any other, hint): "ab" is a and b alike
     ("e", None, "e is added last, so a nudge to e passes straight to h: slope 1"),
     ("d", 3.0, "in the product g * d the slope for d is the OTHER factor, g = -12"),
     ("d", 1.0, "d is multiplied by g, not added; its local slope is g"),

@@ -110,9 +110,9 @@ def _order_problem(nodes, ins, fired, order, build):
         if id(node) in position:
             return f"{_name(node)} appears twice: keep a `visited` set so each node is listed once"
         position[id(node)] = i
-    missing = ", ".join(_name(node) for node in nodes if id(node) not in position)
+    missing = [_name(node) for node in nodes if id(node) not in position]
     if missing:
-        return f"{missing} missing: follow every node's _prev down to the leaves, and list the leaves too"
+        return f"{', '.join(missing[:3])} missing: follow _prev down to the leaves, and list the leaves too"
     edges = [(node, child) for node in nodes for child in ins[id(node)]]
     late = [(node, child) for node, child in edges if position[id(child)] > position[id(node)]]
     if not late:
