@@ -218,12 +218,12 @@ def _backward_problem(nodes, ins, fired, result, build):
     if not wrong:
         return None
     node, right = wrong[0]
-    got = f"{node.grad:.4f}" if as_number(node.grad) is not None else shown(node.grad)
-    got = f"{_name(node)}.grad = {got} instead of {right:.4f}"
+    value = f"{node.grad:.4f}" if as_number(node.grad) is not None else shown(node.grad)
+    got = f"{_name(node)}.grad = {value} instead of {right:.4f}"
     if not any(as_number(node.grad) for node in nodes):
         return f"every gradient is still 0: set {_name(nodes[-1])}.grad = 1.0 first, then fire the nodes"
     count = Counter(map(id, fired))
-    when = {id(node): i for i, node in reversed(list(enumerate(fired)))}  # when each node first fired
+    when = {id(node): i for i, node in reversed(list(enumerate(fired)))}  # backwards: the first firing wins
     early = [  # (node, a user that fired after it); a leaf passes nothing on, so it may fire any time
         (child, user)
         for user in nodes
