@@ -222,7 +222,7 @@ def test_run_backward_accepts_correct_walks():
         (lambda root: root.backward(), ("do not call root.backward()",)),
         (fire_in(lambda root: reversed(recursive_order(root))), ("recursion",)),
         (fire_in(lambda root: [root]), ("never fired",)),
-        (fire_in(lambda root: []), ("leaves' gradients are still 0",)),
+        (fire_in(lambda root: []), ("root z never fired",)),
         (
             fire_in(lambda root: 2 * list(reversed(Value.topological_order(root)))),
             ("fired 2 times", "exactly once"),
@@ -382,6 +382,24 @@ def test_div_names_the_closure_slips():
     assert "Value" in hint_of(check_div, lambda a, b: a.data / b.data)
 
 
+def test_div_refuses_assigning_to_a_only():
+    """a.grad = ..., b.grad += ...: right on div(a, a) by luck (1/a then += -1/a), but in
+    4 * div(a, b) + a it wipes out the 1 that + sent to a."""
+
+    def div(a, b):
+        out = Value(a.data / b.data, (a, b), "/")
+
+        def _backward():
+            a.grad = out.grad / b.data
+            b.grad += -a.data / b.data**2 * out.grad
+
+        out._backward = _backward
+        return out
+
+    assert "4 * div(a, b) + a" in hint_of(check_div, div)
+    assert "+=" in hint_of(check_div, div)
+
+
 RULES = {
     "1/b": d_a,
     "-a/b**2": d_b,
@@ -497,3 +515,24 @@ def counting_order(per_use):
 def test_topological_order_by_counting_passes_only_when_every_use_counts():
     assert check_topological_order(counting_order(per_use=True))
     assert "count uses" in hint_of(check_topological_order, counting_order(per_use=False))
+
+
+def test_run_backward_records_a_bounded_number_of_firings():
+    """A pass that fires forever is stopped by the time limit; what it fired is not kept without end."""
+    from micrograd_lesson.exercises.ch04 import GRAPHS, _run
+
+    def fire_often(root):
+        for _ in range(100_000):
+            root._backward()
+
+    _, _, fired, _, error = _run(fire_often, GRAPHS["z = x*y + x"])
+    assert error is None and 0 < len(fired) <= 50_000
+
+
+def test_a_missing_nodes_hint_stays_short_on_the_deep_chain():
+    def loses_the_chain(root):
+        order = Value.topological_order(root)
+        return order if len(order) < 50 else [root]
+
+    hint = hint_of(check_topological_order, loses_the_chain)
+    assert "5,000 additions" in hint and "missing" in hint and len(hint) < 300
