@@ -21,6 +21,8 @@ SOURCES = sorted((NOTEBOOKS / "src").glob("[0-9][0-9]_*.py"))
 MIN_WORDS = 600
 
 MEMORY_ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
+# id() in decimal, e.g. a drawing's node named "add139933729647952"; not digits of a decimal number
+OBJECT_ID = re.compile(r"(?<![\d.eE+-])\d{12,}")
 # Paths that are this machine's, not the learner's: the checkout, the home folder, system roots.
 HOME = os.path.expanduser("~").rstrip("/")
 ABSOLUTE_PATH = re.compile(
@@ -100,6 +102,8 @@ def test_outputs_have_no_memory_addresses_or_absolute_paths(src):
     for i, text in text_outputs(nb):
         found = MEMORY_ADDRESS.search(text)
         assert not found, f"cell {i} shows a memory address ({found.group()}): it changes every run"
+        found = OBJECT_ID.search(text)
+        assert not found, f"cell {i} shows what looks like an id() ({found.group()}): it changes every run"
         found = ABSOLUTE_PATH.search(text)
         assert not found, f"cell {i} shows a path of this machine ({found.group()})"
 

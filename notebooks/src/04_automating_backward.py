@@ -607,24 +607,29 @@ def routing_panel(picture, key, title, outputs, lines):
     """
     for out in outputs:
         out._backward()
+    names = {}  # each node's name in the drawing: a counter, so a stored drawing is the same every run
+
+    def name(node):
+        return names.setdefault(id(node), f"{key}{len(names)}")
+
     with picture.subgraph(name=f"cluster_{key}") as panel:
         panel.attr(label=title, fontname="Helvetica", fontsize="16", style="rounded", color="gray60")
         for out in outputs:
             panel.node(
-                f"{key}{id(out)}", f"{out.label}\ngrad {out.grad:g}", shape="box", fontname="Helvetica"
+                name(out), f"{out.label}\ngrad {out.grad:g}", shape="box", fontname="Helvetica"
             )
             for child, local in zip(out._prev, out._local_grads):
                 slope = f"({local:g})" if local < 0 else f"{local:g}"  # 2 × (-1), not 2 × -1
                 panel.node(
-                    f"{key}{id(child)}",
+                    name(child),
                     f"{child.label} = {child.data:g}\ngrad {child.grad:g}",
                     shape="box",
                     fontname="Helvetica",
                 )
                 lines.append(f"{title}: {out.label} -> {child.label}: {out.grad:g} × {slope}")
                 panel.edge(
-                    f"{key}{id(out)}",
-                    f"{key}{id(child)}",
+                    name(out),
+                    name(child),
                     label=f" {out.grad:g} × {slope} = {out.grad * local:g}",
                     color="firebrick",
                     fontcolor="firebrick",
