@@ -87,9 +87,21 @@ def is_topological(order):
 # ---- topological_order ----
 
 
+def refusing_loops(walk):
+    """walk, plus what the exercise adds: a ValueError when no order exists (a loop made by hand)."""
+
+    def order(root):
+        nodes = walk(root)
+        if not is_topological(list(nodes)) or len(nodes) < len(Value.topological_order(root)):
+            raise ValueError("a loop")
+        return nodes
+
+    return order
+
+
 def test_topological_order_accepts_other_valid_orders():
     assert check_topological_order(SOLUTIONS["ch04.topological_order"][0])  # counting users
-    assert check_topological_order(lambda root: list(reversed(list(reversed(Value.topological_order(root))))))
+    assert check_topological_order(refusing_loops(lambda root: list(Value.topological_order(root))))
     # Kahn's algorithm: leaves first, then whatever has all its inputs placed; a different valid order.
 
     def kahn(root):
@@ -110,8 +122,45 @@ def test_topological_order_accepts_other_valid_orders():
                     ready.append(u)
         return order
 
-    assert check_topological_order(kahn)
-    assert check_topological_order(lambda root: tuple(Value.topological_order(root)))
+    assert check_topological_order(refusing_loops(kahn))
+    assert check_topological_order(refusing_loops(lambda root: tuple(Value.topological_order(root))))
+
+
+def section_9_stack(root):
+    """The chapter's own (node, done) stack, copied from section 9: valid orders, but blind to a loop."""
+    order, visited, stack = [], set(), [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            order.append(node)
+        elif node not in visited:
+            visited.add(node)
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(node._prev))
+    return order
+
+
+def counting_without_the_loop_test(root):
+    order = SOLUTIONS["ch04.topological_order"][0]
+    try:
+        return order(root)
+    except ValueError:
+        return [root]  # what counting lists when it stops early, had it not raised
+
+
+@pytest.mark.parametrize(
+    "walk, words",
+    [
+        (section_9_stack, ("loop", "returned a list", "raise ValueError")),  # the cell above is not the answer
+        (lambda root: list(Value.topological_order(root)), ("loop", "returned a list")),
+        (counting_without_the_loop_test, ("loop", "never reach 0")),
+        (refusing_loops(section_9_stack), ()),  # ... with the new step, it is
+    ],
+)
+def test_topological_order_must_notice_a_loop(walk, words):
+    verdict = check_topological_order(walk)
+    assert bool(verdict) == (not words)
+    assert failed_with(verdict, *words) if words else verdict
 
 
 @pytest.mark.parametrize(
@@ -163,6 +212,8 @@ def test_topological_order_on_random_orders_is_right_exactly_when_the_order_is(s
 
     def shuffled(root):
         order = Value.topological_order(root)
+        if not is_topological(order):  # the loop made by hand: no order exists, and the answer says so
+            raise ValueError("a loop")
         if len(order) < 50:  # the 5,000-deep chain stays valid, so the small graphs decide
             rng.shuffle(order)
         valid.append(is_topological(order))
@@ -187,24 +238,33 @@ def fire_in(order_of):
     return run_backward
 
 
-def test_run_backward_accepts_correct_walks():
-    assert check_run_backward(fire_in(lambda root: reversed(Value.topological_order(root))))
-    assert check_run_backward(
-        fire_in(
-            lambda root: (
-                reversed(recursive_order(root))
-                if len(Value.topological_order(root)) < 900
-                else reversed(Value.topological_order(root))
-            )
-        )
-    )
+def by_distance(root):
+    """Every node, root first, ordered by its longest distance from the root (the fixed classmate)."""
+    nodes = Value.topological_order(root)
+    depth = {root: 0}
+    for node in reversed(nodes):
+        for child in node._prev:
+            depth[child] = max(depth.get(child, 0), depth[node] + 1)
+    return sorted(nodes, key=depth.get)
+
+
+def test_run_backward_accepts_firing_by_longest_distance():
+    assert check_run_backward(SOLUTIONS["ch04.run_backward"][0])
+    assert check_run_backward(fire_in(by_distance))
 
     def leaves_anywhere(root):  # leaves do nothing when they fire, so where they sit does not matter
-        order = list(reversed(Value.topological_order(root)))
+        order = by_distance(root)
         leaves = [v for v in order if not v._prev]
         return leaves + [v for v in order if v._prev]
 
     assert check_run_backward(fire_in(leaves_anywhere))
+
+
+def test_run_backward_refuses_replacing_the_classmate_by_the_chapters_own_pass():
+    """Reversed depth-first order (section 9's backward(), a cell above) gets right grads; the exercise
+    is to fix the pass by distance, and the graph s = b + c tells the two apart."""
+    verdict = check_run_backward(fire_in(lambda root: reversed(Value.topological_order(root))))
+    assert failed_with(verdict, "s = b + c", "every grad is right", "fires by distance")
 
 
 @pytest.mark.parametrize(
@@ -513,7 +573,7 @@ def counting_order(per_use):
 
 
 def test_topological_order_by_counting_passes_only_when_every_use_counts():
-    assert check_topological_order(counting_order(per_use=True))
+    assert check_topological_order(refusing_loops(counting_order(per_use=True)))
     assert "count uses" in hint_of(check_topological_order, counting_order(per_use=False))
 
 

@@ -38,6 +38,13 @@ def _two_paths():
     return _as("g", (_as("f", _as("d", a * b) * _as("e", a + b)) * 0.1).tanh())
 
 
+def _short_first():
+    """s = b + c with b = 2x, c = tanh(tanh(x)): the shallow input first, so a depth-first order is
+    not an order by distance from the root."""
+    x = Value(0.5, label="x")
+    return _as("s", _as("b", x * 2.0) + _as("c", _as("t", x.tanh()).tanh()))
+
+
 def _chain():
     x = y = Value(1.0, label="x")
     for _ in range(5000):
@@ -55,6 +62,7 @@ GRAPHS = {  # how a hint names each graph: its builder (a fresh graph each time,
     "u = 2x, v = u + u, w = 3u, R = v * w": lambda: _doubled("R"),
     "d = a*b, e = a + b, f = d*e, g = tanh(0.1 f)": _two_paths,
     "y = x + x + ... + x (5,000 additions)": _chain,
+    "b = 2x, t = tanh(x), c = tanh(t), s = b + c": _short_first,
 }
 
 
@@ -138,10 +146,30 @@ def _check_walk(fn, name, problem):
     return Verdict(True)
 
 
+def _loop():
+    """r = tanh(d), d = c + x, c = 2d: a loop no operation can build, made by hand (no order exists)."""
+    x = Value(1.0, label="x")
+    c = _as("c", x * 2.0)
+    d = _as("d", c + x)
+    c._a = d  # c now takes d as its input, and d takes c
+    return _as("r", d.tanh())
+
+
 @check("ch04.topological_order")
 def check_topological_order(topological_order):
-    """topological_order(root) lists every node once, each after all of its inputs."""
-    return _check_walk(topological_order, "topological_order", _order_problem)
+    """topological_order(root) lists every node once, each after all of its inputs; on a loop it raises."""
+    verdict = _check_walk(topological_order, "topological_order", _order_problem)
+    if not verdict:
+        return verdict
+    _, error = attempt(topological_order, _loop())
+    if error and error.startswith("your function raised ValueError"):
+        return verdict
+    what = error.replace("your function ", "") if error else "returned a list"
+    return Verdict(
+        False,
+        f"on r = tanh(d), d = c + x, c = 2d (a loop, made by hand) no order exists, and yours {what}: "
+        "counting notices, since c and d never reach 0; raise ValueError when nodes are left over",
+    )
 
 
 @solution("ch04.topological_order")
@@ -162,6 +190,8 @@ def topological_order(root):
             users[child] -= 1
             if users[child] == 0:
                 ready.append(child)
+    if len(order) < len(users):  # some count never reached 0: those nodes use each other in a loop
+        raise ValueError(f"the graph has a loop: {len(users) - len(order)} nodes are never ready")
     return order[::-1]  # users first, reversed: inputs first
 
 
@@ -216,7 +246,7 @@ def _backward_problem(nodes, ins, fired, result, build):
     want[-1].backward()
     wrong = [(node, right.grad) for node, right in zip(nodes, want) if not close(node.grad, right.grad)]
     if not wrong:
-        return None
+        return _depth_problem(nodes, ins, fired)
     node, right = wrong[0]
     value = f"{node.grad:.4f}" if as_number(node.grad) is not None else shown(node.grad)
     got = f"{_name(node)}.grad = {value} instead of {right:.4f}"
@@ -243,6 +273,23 @@ def _backward_problem(nodes, ins, fired, result, build):
             root = "the root " if node is nodes[-1] else ""
             return f"{got}: {root}{_name(node)} {what}. Fire each node exactly once, after all of its users"
     return f"{got}: seed the root with 1.0, then fire each node once"
+
+
+def _depth_problem(nodes, ins, fired):
+    """None if the nodes that pass something on fired by their longest distance from the root."""
+    depth = {id(nodes[-1]): 0}
+    for node in reversed(nodes):  # the root first: every user of a node is met before the node
+        for child in ins[id(node)]:
+            depth[id(child)] = max(depth.get(id(child), 0), depth[id(node)] + 1)
+    order = [node for node in fired if ins[id(node)]]  # a leaf passes nothing on
+    for before, after in zip(order, order[1:]):
+        if depth[id(after)] < depth[id(before)]:
+            return (
+                f"every grad is right, but {_name(after)} (distance {depth[id(after)]} from the root) fired "
+                f"after {_name(before)} (distance {depth[id(before)]}): fix the classmate's pass, which "
+                "fires by distance, rather than replace it"
+            )
+    return None
 
 
 @check("ch04.run_backward")

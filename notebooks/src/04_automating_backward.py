@@ -891,6 +891,11 @@ gc.enable()
 # its count; an input whose count reaches 0 is ready. Reverse the list at the end, so that
 # every node comes after its inputs. The check tries a chain 5,000 nodes deep, and the
 # nodes it hands you refuse `.topological_order()`.
+#
+# Counting can do one thing the stack of section 9 cannot: notice a graph that has no
+# order at all. No operation can build a loop, but a hand-made node can (set `c._a = d`
+# where `d` already uses `c`). Decide what your counts do on such a graph, and make your
+# function raise `ValueError` there instead of returning a list. The check builds one.
 
 # %%
 from micrograd_lesson import Value as PValue
@@ -953,7 +958,7 @@ reveal("ch04.bfs_prediction")
 # the root guarantees that every node fires after all the nodes that use it? Copy
 # `breadth_first_backward` into `my_run_backward` and change as little as you can. The
 # nodes the check hands you refuse `.backward()` and `.topological_order()`, so the fix
-# has to be in the depths.
+# has to be in the depths: the check also watches that nodes fire by their distance.
 
 
 # %%
