@@ -151,7 +151,7 @@ def counting_without_the_loop_test(root):
 @pytest.mark.parametrize(
     "walk, words",
     [
-        (section_9_stack, ("loop", "returned a list", "raise ValueError")),  # the cell above is not the answer
+        (section_9_stack, ("loop", "returned a list", "raise ValueError")),  # the cell above: not enough
         (lambda root: list(Value.topological_order(root)), ("loop", "returned a list")),
         (counting_without_the_loop_test, ("loop", "never reach 0")),
         (refusing_loops(section_9_stack), ()),  # ... with the new step, it is
