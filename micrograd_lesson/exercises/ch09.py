@@ -10,7 +10,6 @@ from ._core import CORRECT, Verdict, as_array, attempt, check, not_a_function, s
 from ._shared import all_exact, judge, run_cases
 
 # ---- 1. the squared hinge's gradient, derived ----
-
 # Points beyond, on and inside the margin, both labels; the square is smooth at margin 1.
 _HINGE_BATCHES = [
     ([2.0, -1.0, 0.5, -3.0, 0.0, 0.7], [1, -1, -1, 1, 1, 1]),
@@ -50,7 +49,6 @@ def _engine_grads(scores, ys):
 
 @check("ch09.squared_hinge_grads")
 def check_squared_hinge_grads(squared_hinge_grads):
-    """squared_hinge_grads(scores, ys): d/ds_i of the mean of max(0, 1 - y*s)**2, from floats."""
     copies = [(list(s), list(y)) for s, y in _HINGE_BATCHES]  # a learner's edits stay in the copies
     grads = run_cases(squared_hinge_grads, "squared_hinge_grads", copies, as_array, "one number per score")
 
@@ -80,7 +78,6 @@ def squared_hinge_grads(scores, ys):
 
 
 # ---- 2. sampling a mini-batch ----
-
 _X = np.column_stack([np.arange(20.0), np.arange(20.0) ** 2])  # every row is different
 _Y = np.where(np.arange(20) % 3 == 0, 1, -1)
 
@@ -109,7 +106,6 @@ def _rows_drawn(sample_batch, n, size, seed):
 
 @check("ch09.sample_batch")
 def check_sample_batch(sample_batch):
-    """sample_batch(X, y, batch_size, rng): batch_size distinct rows of X and their labels, drawn with rng."""
     if (wrong := not_a_function(sample_batch, "sample_batch")) is not None:
         return wrong
     batches = []
@@ -140,7 +136,6 @@ def sample_batch(X, y, batch_size, rng):
 
 
 # ---- 3. binary cross-entropy on Values ----
-
 _BCE_CASES = [_HINGE_BATCHES[0], (_HINGE_BATCHES[0][0][:3], _HINGE_BATCHES[0][1][:3])]
 
 
@@ -162,8 +157,6 @@ _BCE_MISTAKES = [
 
 @check("ch09.bce_loss")
 def check_bce_loss(bce_loss):
-    """bce_loss(scores, ys), ys in {-1, +1}: the mean of -[t log p + (1 - t) log(1 - p)],
-    with p = sigmoid(s) and t = (y + 1) / 2, as a Value."""
     if (wrong := not_a_function(bce_loss, "bce_loss")) is not None:
         return wrong
     results = []

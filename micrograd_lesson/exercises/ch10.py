@@ -8,9 +8,8 @@ from ..optim import SGD, Adam
 from ._core import Verdict, check, close, solution
 from ._shared import all_exact, judge, numbers, run_cases
 
+
 # ---- 1. find the bugs in a momentum step ----
-
-
 def _momentum(p, v, g, lr=0.1, mu=0.9, slips=()):
     """One step of PyTorch's momentum rule, with the named slips made."""
     mu = 0.9 if "fixed mu" in slips else mu
@@ -58,7 +57,6 @@ def _two(got):
 
 @check("ch10.momentum_step")
 def check_momentum_step(momentum_step):
-    """momentum_step(p, v, g, lr, mu) -> (new_p, new_v), the rule torch.optim.SGD uses."""
     # Each step starts where the learner's last one ended, so no slip hides behind a later step.
     cases, pairs, p, v = [], [], 1.0, 0.0
     for g, lr, mu in [(g, 0.1, 0.9) for g in (1.0, 2.0, -2.0, 0.5, 3.0, 0.01)] + [(1.0, 0.05, 0.5)]:
@@ -86,7 +84,6 @@ def momentum_step(p, v, g, lr, mu):
 
 
 # ---- 2. a stability limit, derived ----
-
 _CASES = [(100.0, 0.9), (1.0, 0.5), (4.0, 0.0), (50.0, 0.99), (0.25, 0.3)]
 
 
@@ -108,7 +105,6 @@ _LIMIT_MISTAKES = [
 
 @check("ch10.stability_limit")
 def check_stability_limit(largest_rate):
-    """largest_rate(lam, mu): the rate above which the averaged form of momentum diverges."""
     rates = run_cases(largest_rate, "largest_rate", _CASES)
 
     def otherwise(i):
@@ -129,7 +125,6 @@ def largest_rate(lam, mu):
 
 
 # ---- 3. Adam's step under a constant gradient, derived ----
-
 # (g, t, lr): gradients of both signs and sizes, early and late steps; at g = 1e-8 eps is as large
 # as g itself; g = 0 comes last (no step, and no division by g).
 _ADAM_CASES = [(3.0, 1, 0.1), (-0.5, 1, 0.1), (3.0, 5, 0.01), (-2.0, 100, 0.001), (1e-8, 3, 0.1)]
@@ -163,8 +158,6 @@ _ADAM_MISTAKES = [
 
 @check("ch10.adam_constant_step")
 def check_adam_constant_step(adam_constant_step):
-    """adam_constant_step(g, t, lr): p_t - p_(t-1) of Adam (betas 0.9, 0.999, eps 1e-8) after t
-    steps of the same gradient g."""
     steps = run_cases(adam_constant_step, "adam_constant_step", _ADAM_CASES)
 
     def otherwise(i):
