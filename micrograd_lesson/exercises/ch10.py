@@ -149,6 +149,7 @@ def _uncorrected(g, t, lr):
 _ADAM_MISTAKES = [
     (_uncorrected, "without bias correction: the hats divide m and v by (1 - beta**t), and then?"),
     (lambda g, t, lr: -lr * math.copysign(1.0, g), "almost: that ignores eps (try g = 1e-8)"),
+    (lambda g, t, lr: -lr * ((g > 0) - (g < 0)), "almost: that ignores eps (try g = 1e-8)"),
     (lambda g, t, lr: -lr * g / math.sqrt(g * g + _EPS), "eps goes outside the square root"),
     (lambda g, t, lr: lr * g / (abs(g) + _EPS), "the sign is flipped: p moves against the gradient"),
     (lambda g, t, lr: -lr * g, "that is plain gradient descent's step; Adam divides by the gradient's size"),

@@ -94,7 +94,11 @@ def check_quadratic_backward(quadratic_backward):
     rng = np.random.default_rng(12)
     cases = [(rng.normal(size=(n, n)), rng.normal(size=n)) for n in (3, 2, 4)]
     copies = [(A.copy(), x.copy()) for A, x in cases]
-    pairs = run_cases(quadratic_backward, "your quadratic_backward function", copies, _two_arrays, "a pair")
+
+    def where(case):
+        return f"with A of shape {case[0].shape}"
+
+    pairs = run_cases(quadratic_backward, "quadratic_backward", copies, _two_arrays, "a pair (dA, dx)", where)
 
     def otherwise(i):
         (A, x), (dA, dx) = cases[i], pairs[i]

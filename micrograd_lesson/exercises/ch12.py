@@ -41,7 +41,11 @@ _RATE_MISTAKES = [
 @check("ch12.recall_precision")
 def check_recall_precision(recall_precision):
     copies = [(c.copy(),) for c in _CONFUSIONS]
-    pairs = run_cases(recall_precision, "your recall_precision function", copies, as_array, "a pair")
+
+    def where(case):
+        return f"for the {len(case[0])}-class matrix"
+
+    pairs = run_cases(recall_precision, "your recall_precision function", copies, as_array, "a pair", where)
 
     def otherwise(i):
         if pairs[i].shape != (2, len(_CONFUSIONS[i])):
