@@ -94,10 +94,7 @@ def _ema_limit(lam, mu):
 
 _LIMIT_MISTAKES = [
     (lambda lam, mu: 2 * (1 + mu) / lam, "that is PyTorch's form's limit; here g is scaled by 1 - mu"),
-    (
-        lambda lam, mu: 2 / lam,
-        "2/lambda is plain descent's limit; the velocity lets a larger rate stay stable",
-    ),
+    (lambda lam, mu: 2 / lam, "2/lambda is plain descent's limit; the velocity lets a larger rate be stable"),
     (lambda lam, mu: 2 / ((1 - mu) * lam), "close: the limit has a factor (1 + mu) as well"),
     (lambda lam, mu: 1 / _ema_limit(lam, mu), "you returned its reciprocal: rates above the limit diverge"),
 ]
@@ -168,9 +165,8 @@ def check_adam_constant_step(adam_constant_step):
             f"got {steps[i]:.12g}: work out m_hat and v_hat for a gradient that never changes"
         )
 
-    return judge(
-        steps, _ADAM_CASES, _adam_change, _ADAM_MISTAKES, partial(close, rel=1e-9, abs_tol=1e-15), otherwise
-    )
+    same = partial(close, rel=1e-9, abs_tol=1e-15)
+    return judge(steps, _ADAM_CASES, _adam_change, _ADAM_MISTAKES, same, otherwise)
 
 
 @solution("ch10.adam_constant_step")

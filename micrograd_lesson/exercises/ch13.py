@@ -1,29 +1,24 @@
-"""Chapter 13 exercises: a dual rule for a ** b, which mode wins, a Newton step that cannot climb,
-a reverse-mode Jacobian's cost."""
+"""Chapter 13 exercises: a ** b on duals, the cheaper mode, a Newton step that cannot climb, a cost."""
 
 import collections
 import math
 from functools import partial
 
 from ..engine import Value, grad
-from ._core import CORRECT, Verdict, as_number, attempt, check, close, shown, solution
+from ._core import CORRECT, Verdict, as_number, attempt, check, close, not_a_function, shown, solution
 from ._shared import all_exact, judge, numbers, run_cases
 
 _NUDGED = ": close but not exact, as nudging would be; take exact derivatives"
 
 # ---- 13.1 a dual rule not shown: a ** b with both carrying a tangent ----
-# The check hands the learner duals of the notebook's own class when it finds one (so the class's
-# own isinstance tests work); otherwise (in the tests, for the worked solution) a bare pair.
+# The learner gets duals of the notebook's own class when the check finds one (so the class's own
+# isinstance tests work); otherwise (in the tests, for the worked solution) a bare pair.
 _Pair = collections.namedtuple("Dual", "val dot")
 
 
 def _dual_class(fn):
     cls = getattr(fn, "__globals__", {}).get("Dual")
     return cls if isinstance(cls, type) and attempt(cls, 1.0, 0.0)[1] is None else _Pair
-
-
-def _val_dot(got):
-    return numbers([getattr(got, "val", None), getattr(got, "dot", None)])
 
 
 def _pow_rule(a, b, base=True, exponent=True, log=True):
@@ -45,10 +40,16 @@ _POW_MISTAKES = [
 
 @check("ch13.dual_pow")
 def check_dual_pow(dual_pow):
-    cls = _dual_class(dual_pow)
-    calls = [(cls(*a), cls(*b)) for a, b in _POW_CASES]
-    where = {id(call): "for a = Dual{}, b = Dual{}".format(*case) for call, case in zip(calls, _POW_CASES)}
-    duals = run_cases(dual_pow, "your dual_pow function", calls, _val_dot, "a Dual", lambda c: where[id(c)])
+    if (wrong := not_a_function(dual_pow, "your dual_pow function")) is not None:
+        return wrong
+    cls, where = _dual_class(dual_pow), "for a = Dual{}, b = Dual{}".format
+
+    def val_dot(got):
+        return numbers([getattr(got, "val", None), getattr(got, "dot", None)])
+
+    duals = run_cases(
+        lambda a, b: dual_pow(cls(*a), cls(*b)), "", _POW_CASES, val_dot, "a Dual", lambda c: where(*c)
+    )
 
     def otherwise(i):
         (val, dot), (want_val, want_dot) = duals[i], _pow_rule(*_POW_CASES[i])
@@ -58,16 +59,8 @@ def check_dual_pow(dual_pow):
             _NUDGED if close(dot, want_dot, 1e-4) else ""
         )
 
-    opening = [where[id(call)] + ": " for call in calls]
-    return judge(
-        duals,
-        _POW_CASES,
-        _pow_rule,
-        _POW_MISTAKES,
-        partial(all_exact, rel=1e-12),
-        otherwise,
-        opening.__getitem__,
-    )
+    same, opening = partial(all_exact, rel=1e-12), lambda i: where(*_POW_CASES[i]) + ": "
+    return judge(duals, _POW_CASES, _pow_rule, _POW_MISTAKES, same, otherwise, opening)
 
 
 @solution("ch13.dual_pow")
@@ -96,23 +89,21 @@ def check_cheaper_mode(cheaper_mode):
     answers = run_cases(
         cheaper_mode, "your cheaper_mode function", _SHAPES, _pair, "a pair", lambda c: where(*c)
     )
-    if isinstance(answers, Verdict):
-        return answers
-    for (n, m), (mode, factor) in zip(_SHAPES, answers):
+    for (n, m), (mode, factor) in zip(_SHAPES, answers) if isinstance(answers, list) else ():
         want_mode, want_factor = _truth(n, m)
         if not isinstance(mode, str) or mode not in ("forward", "reverse", "either"):
             hint = f"the mode is 'forward', 'reverse' or 'either'; got {shown(mode)}"
+        elif mode != want_mode and n == m:
+            hint = f"both modes need {'one pass' if n == 1 else f'{n} passes'}: answer ('either', 1.0)"
         elif mode != want_mode:
-            passes = "one pass" if n == 1 else f"{n} passes"
-            per = f"forward mode needs one pass per input ({n}), reverse mode one per output ({m})"
-            hint = f"both modes need {passes}: answer ('either', 1.0)" if n == m else per
+            hint = f"forward mode needs one pass per input ({n}), reverse mode one per output ({m})"
         elif not close(factor, want_factor, rel=1e-9):
             flipped = "upside down" if close(factor, 1 / want_factor, rel=1e-9) else f"got {shown(factor)}"
             hint = f"{mode} mode is right; the factor is slower passes / faster passes, {flipped}"
         else:
             continue
         return Verdict(False, f"{where(n, m)}: {hint}")
-    return CORRECT
+    return CORRECT if isinstance(answers, list) else answers
 
 
 @solution("ch13.cheaper_mode")
@@ -150,29 +141,30 @@ _NEWTON_MISTAKES = [
 ]
 
 
-def _next_x(got):
-    return as_number(got.data if isinstance(got, Value) else got)
-
-
 def _judge_steps(safe_newton_step, known):
     """The learner's steps on the `known` cases, judged against the safe step and its mistakes."""
-    where = {id(f): f"for f(x) = {text}" for text, f, *_ in known}
-    calls = [(f, x, 0.1) for _, f, x, _, _ in known]
-    name = "your safe_newton_step function"
-    steps = run_cases(safe_newton_step, name, calls, _next_x, "the next x", lambda c: where[id(c[0])])
+
+    def next_x(text, f, x):  # the learner's step from x, as a number
+        got = safe_newton_step(f, x, 0.1)
+        return got.data if isinstance(got, Value) else got
+
+    calls = [(f"for f(x) = {text}", f, x) for text, f, x, _, _ in known]
+    steps = run_cases(next_x, "", calls, as_number, "the next x as a number", lambda call: call[0])
     cases = [(d1, d2, x, 0.1) for _, _, x, d1, d2 in known]
 
     def otherwise(i):
         want, got = _safe_step(*cases[i]), steps[i]
         nudged = _NUDGED if math.isclose(got, want, rel_tol=1e-4) else ""
-        return f"{where[id(known[i][1])]} the next x is {want:.10f}, got {got:.10f}{nudged}"
+        return f"{calls[i][0]} the next x is {want:.10f}, got {got:.10f}{nudged}"
 
-    same = partial(math.isclose, rel_tol=1e-10, abs_tol=1e-12)
+    same = partial(close, rel=1e-10, abs_tol=1e-12)
     return judge(steps, cases, _safe_step, _NEWTON_MISTAKES, same, otherwise)
 
 
 @check("ch13.safe_newton_step")
 def check_safe_newton_step(safe_newton_step):
+    if (wrong := not_a_function(safe_newton_step, "your safe_newton_step function")) is not None:
+        return wrong
     # f'' = 0 comes last, alone, so that a plain Newton step, which divides by 0 there, is named.
     return _judge_steps(safe_newton_step, _NEWTON_CASES) and _judge_steps(safe_newton_step, [_FLAT])
 
@@ -192,8 +184,8 @@ _CHAIN_LENGTHS = [*range(1, 21), 40, 128, 1000]
 
 
 def _chain_rules(m):
-    """Output k of the chain h1 = tanh(t), h(k+1) = tanh(hk * t) holds 2k - 1 operations, one backward
-    rule each: 1 + 3 + ... + (2m - 1) = m * m (tests/test_exercises_ch13.py counts the real graphs)."""
+    # Output k of h1 = tanh(t), h(k+1) = tanh(hk * t) holds 2k - 1 operations, one backward rule each;
+    # tests/test_exercises_ch13.py counts them in the real graphs.
     return m * m
 
 
