@@ -79,8 +79,8 @@ _QUADRATIC_MISTAKES = [  # A is never symmetric in the check, so each of these i
     (lambda A, x: _quadratic_grads(A, x)[::-1], "you returned (dx, dA): the order is (dA, dx)"),
     (partial(_quadratic_grads, dx_matrix=lambda A: A), "x is used twice, in x @ A and A @ x: add both"),
     (partial(_quadratic_grads, dx_matrix=lambda A: A.T), "x is used twice, in x @ A and A @ x: add both"),
-    (partial(_quadratic_grads, dx_matrix=lambda A: 2 * A), "2 A x holds only when A is symmetric"),
-    (partial(_quadratic_grads, dx_matrix=lambda A: 2 * A.T), "2 A.T x holds only when A is symmetric"),
+    (partial(_quadratic_grads, dx_matrix=lambda A: 2 * A), "2 A x needs a symmetric A; add A x and A.T x"),
+    (partial(_quadratic_grads, dx_matrix=lambda A: 2 * A.T), "2 A.T x needs a symmetric A; add A x, A.T x"),
 ]
 
 
@@ -134,7 +134,7 @@ def _counted_visits(k):
 
 
 _VISIT_MISTAKES = [  # each named only when it gives every answer, not where two formulas meet
-    (lambda k: 3 * k + 1, "3k + 1 is the number of nodes, what a topological backward visits"),
+    (lambda k: 3 * k + 1, "3k + 1 counts nodes, what a topological backward visits; recursion visits more"),
     (lambda k: 2**k, "2**k counts the paths to x alone; the nodes above x are reached by many paths too"),
 ]
 

@@ -50,8 +50,8 @@ def check_recall_precision(recall_precision):
     def otherwise(i):
         if pairs[i].shape != (2, len(_CONFUSIONS[i])):
             return "return a pair (recall, precision), each with one entry per class"
-        recall, precision = np.round(_rates(_CONFUSIONS[0]), 4).tolist()
-        return f"for [[5, 1, 0], [2, 7, 1], [0, 3, 4]] recall is {recall} and precision {precision}"
+        recall, precision = np.round(_rates(_CONFUSIONS[i]), 4).tolist()
+        return f"for {_CONFUSIONS[i].tolist()} recall is {recall} and precision {precision}"
 
     same = partial(_same, rtol=1e-5, atol=1e-8)
     return judge(pairs, [(c,) for c in _CONFUSIONS], _rates, _RATE_MISTAKES, same, otherwise)
@@ -79,15 +79,9 @@ def _one_hot(z, t):
 
 _CE_MISTAKES = [
     (lambda z, t: _grad(z, t) * len(t), "too big: the loss is a MEAN over the batch, so divide by its size"),
-    (
-        lambda z, t: -_grad(z, t),
-        "the sign is flipped: it is softmax minus one-hot, not one-hot minus softmax",
-    ),
+    (lambda z, t: -_grad(z, t), "the sign is flipped: softmax minus one-hot, not one-hot minus softmax"),
     (lambda z, t: _grad(z, t) + _one_hot(z, t), "that is the log-sum-exp term alone; -z_t contributes too"),
-    (
-        lambda z, t: -_one_hot(z, t),
-        "that is the derivative of -z_t alone; the log-sum-exp term contributes too",
-    ),
+    (lambda z, t: -_one_hot(z, t), "that is the derivative of -z_t alone; log-sum-exp contributes too"),
     (lambda z, t: _grad(z, t) * len(t) / z.shape[1], "divide by the batch size, not the number of classes"),
 ]
 
