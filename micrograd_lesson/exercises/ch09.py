@@ -91,9 +91,7 @@ def _rows_drawn(sample_batch, n, size, seed):
         return f"return two things, (X_batch, y_batch); got {type(got).__name__}"
     Xb, yb = as_array(got[0]), as_array(got[1])
     if Xb is None or yb is None or Xb.shape != (size, 2) or yb.shape != (size,):
-        return (
-            f"a batch of {size} from X of shape ({n}, 2) is X_batch of shape ({size}, 2), y_batch ({size},)"
-        )
+        return f"a batch of {size} is X_batch of shape ({size}, 2) and y_batch of shape ({size},)"
     rows = [int(a) if a in _X[:n, 0] and b == a * a else None for a, b in Xb]
     if None in rows:
         return "X_batch holds a row that is not a row of X: pick rows, do not make them"
@@ -120,9 +118,9 @@ def check_sample_batch(sample_batch):
     if distinct < 90 or counts.min() < 15 or counts.max() > 65:
         return Verdict(
             False,
-            f"100 seeds gave {distinct} different batches (want about 100), and row {counts.argmin()} "
-            f"was picked {counts.min()} times (want about 40): give every row the same chance, and any "
-            "8 rows a chance to come together (a run of neighbouring rows is not a random batch)",
+            f"100 seeds gave {distinct} different batches (want about 100), and row {counts.argmin()} was "
+            f"picked {counts.min()} times (about 40): give every row the same chance, and any 8 rows a "
+            "chance to come together (a run of neighbouring rows is not a random batch)",
         )
     all_rows = _rows_drawn(sample_batch, 12, 12, 0)  # 12 distinct rows of X[:12]: a fixed 20 or 8 fails
     return Verdict(False, all_rows) if isinstance(all_rows, str) else CORRECT
@@ -179,7 +177,7 @@ def check_bce_loss(bce_loss):
             return f"the loss should be {want:.4f}, got {loss:.4f}"
         j = max(range(len(grads)), key=lambda j: abs(grads[j] - want_grads[j]))
         return (
-            f"the value is right, the gradients not: d loss/d s{j} is {want_grads[j]:.4f}, got {grads[j]:.4f}"
+            f"the loss is right, its gradients not: d loss/d s{j} is {want_grads[j]:.4f}, got {grads[j]:.4f}"
         )
 
     return judge(results, _BCE_CASES, _bce, _BCE_MISTAKES, all_exact, otherwise, where)

@@ -68,10 +68,8 @@ def check_momentum_step(momentum_step):
         p, v = pair[0]
 
     def otherwise(t):
-        text = "p should be {:.6f} and v {:.6f}, got {:.6f} and {:.6f}".format(
-            *_sgd_step(*cases[t]), *pairs[t]
-        )
-        return f"at step {t + 1} {text}: v = mu*v + g, then p = p - lr*v"
+        values = "{:.6f} and v {:.6f}, got {:.6f} and {:.6f}".format(*_sgd_step(*cases[t]), *pairs[t])
+        return f"at step {t + 1} p should be {values}: v = mu*v + g, then p = p - lr*v"
 
     return judge(pairs, cases, _sgd_step, _MOMENTUM_MISTAKES, all_exact, otherwise)
 
@@ -160,10 +158,8 @@ def check_adam_constant_step(adam_constant_step):
 
     def otherwise(i):
         g, t, lr = _ADAM_CASES[i]
-        return (
-            f"with g = {g}, at step t = {t} and lr = {lr}, Adam moves p by {_adam_change(g, t, lr):.12g}, "
-            f"got {steps[i]:.12g}: work out m_hat and v_hat for a gradient that never changes"
-        )
+        step = f"with g = {g}, at step t = {t} and lr = {lr}, Adam moves p by {_adam_change(g, t, lr):.12g}"
+        return f"{step}, got {steps[i]:.12g}: work out m_hat and v_hat for a gradient that never changes"
 
     same = partial(close, rel=1e-9, abs_tol=1e-15)
     return judge(steps, _ADAM_CASES, _adam_change, _ADAM_MISTAKES, same, otherwise)

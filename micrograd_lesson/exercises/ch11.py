@@ -54,9 +54,8 @@ def check_unbroadcast(unbroadcast):
             return f"the result must have the input's shape {shape}, got {got.shape}"
         return "right shape, wrong numbers" if shape != grad.shape else "nothing was broadcast: return grad"
 
-    return judge(
-        sums, cases, _unbroadcast, _UNBROADCAST_MISTAKES, _same, otherwise, lambda i: _where(cases[i]) + ": "
-    )
+    where = [_where(case) + ": " for case in cases]
+    return judge(sums, cases, _unbroadcast, _UNBROADCAST_MISTAKES, _same, otherwise, where.__getitem__)
 
 
 @solution("ch11.unbroadcast")

@@ -55,9 +55,8 @@ def check_dual_pow(dual_pow):
         (val, dot), (want_val, want_dot) = duals[i], _pow_rule(*_POW_CASES[i])
         if not math.isclose(val, want_val, rel_tol=1e-12):
             return f"the value a.val ** b.val is {want_val:g}, got {val!r}"
-        return f"the tangent is {want_dot:.12g}, got {dot:.12g}" + (
-            _NUDGED if close(dot, want_dot, 1e-4) else ""
-        )
+        nudged = _NUDGED if close(dot, want_dot, 1e-4) else ""
+        return f"the tangent is {want_dot:.12g}, got {dot:.12g}{nudged}"
 
     same, opening = partial(all_exact, rel=1e-12), lambda i: where(*_POW_CASES[i]) + ": "
     return judge(duals, _POW_CASES, _pow_rule, _POW_MISTAKES, same, otherwise, opening)
