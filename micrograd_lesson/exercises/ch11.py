@@ -103,7 +103,9 @@ def check_quadratic_backward(quadratic_backward):
         (A, x), (dA, dx) = cases[i], pairs[i]
         if (dA.shape, dx.shape) != (A.shape, x.shape):
             return f"dA must have the shape {A.shape} of A, and dx the shape {x.shape} of x"
-        return "dA is wrong: L = sum_ij x_i A_ij x_j" if _same(dx, (A + A.T) @ x) else "dx is wrong"
+        if not _same(dA, np.outer(x, x)):
+            return "dA is wrong: L = sum_ij x_i A_ij x_j"
+        return f"with A of shape {A.shape}, dx should be {np.round((A + A.T) @ x, 4)}, got {np.round(dx, 4)}"
 
     def same(pair, want):
         return all(map(_same, pair, want))
@@ -144,7 +146,9 @@ def check_recursive_visits(recursive_visits):
     calls = run_cases(recursive_visits, "your recursive_visits function", cases)
 
     def otherwise(k):
-        return f"for k = {k} the recursive backward makes {_counted_visits(k)} calls, not {calls[k]:g}"
+        return (
+            f"for k = {k} the recursive backward's number of calls is {_counted_visits(k)}, not {calls[k]:g}"
+        )
 
     return judge(calls, cases, _counted_visits, _VISIT_MISTAKES, otherwise=otherwise)
 

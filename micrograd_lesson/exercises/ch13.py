@@ -79,7 +79,7 @@ def _truth(n, m):
 
 
 def _pair(got):
-    return got if isinstance(got, tuple) and len(got) == 2 else None
+    return got if isinstance(got, (tuple, list)) and len(got) == 2 else None
 
 
 @check("ch13.cheaper_mode")
