@@ -195,7 +195,7 @@ def bce(target=lambda y: (y + 1) / 2, scale=1.0, sign=1.0):
     "answer, words",
     [
         (bce(target=lambda y: y), "targets 0/1"),
-        (bce(scale=6.0), "divide by 6"),
+        (lambda scores, ys: bce()(scores, ys) * len(ys), "the sum over the examples"),
         (bce(sign=-1.0), "sign is flipped"),
         (
             lambda scores, ys: sum(math.log(1 + math.exp(-y * s.data)) for s, y in zip(scores, ys)) / len(ys),
@@ -228,7 +228,7 @@ def test_sample_batch_refuses_twenty_rows_written_in():
         return np.asarray(X)[idx], np.asarray(y)[idx]
 
     verdict = check_sample_batch(sample_batch)
-    assert not verdict and "12 rows" in verdict.hint and "len(X)" in verdict.hint
+    assert not verdict and "X of 12 rows" in verdict.hint and "out of bounds" in verdict.hint
 
 
 def test_bce_loss_refuses_dividing_by_a_fixed_six():

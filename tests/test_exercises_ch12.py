@@ -116,7 +116,7 @@ def test_cross_entropy_grad_hints_name_other_half_derivations():
     def by_classes(z, t):
         return cross_entropy_grad(z, t) * len(t) / z.shape[1]
 
-    assert "not by the number of classes" in hint_of(check_cross_entropy_grad, by_classes)
+    assert "not the number of classes" in hint_of(check_cross_entropy_grad, by_classes)
     hint = hint_of(check_cross_entropy_grad, lambda z, t: np.zeros_like(z))  # the stub
     assert "row 0 should be" in hint and "one_hot" not in hint  # numbers to aim at, not the formula
     assert "sums to 0" in hint_of(check_cross_entropy_grad, lambda z, t: np.ones_like(z))

@@ -35,7 +35,7 @@ def cheaper_mode_for_other_shapes(cheaper_mode):
         want = _truth(n, m)
         if (
             error
-            or not isinstance(got, tuple)
+            or not isinstance(got, (tuple, list))
             or len(got) != 2
             or got[0] != want[0]
             or not math.isclose(as_number(got[1]) or 0.0, want[1])

@@ -6,19 +6,13 @@ from functools import partial
 import numpy as np
 
 from ..engine import Value
-from ._core import Verdict, as_array, attempt, check, close, known_mistake, not_a_function, shown, solution
-from ._shared import judge, run_cases
-
-_SCORES = [2.0, -1.0, 0.5, -3.0, 0.0, 0.7]
-_LABELS = [1, -1, -1, 1, 1, 1]
-
+from ._core import CORRECT, Verdict, as_array, attempt, check, not_a_function, solution
+from ._shared import all_exact, judge, run_cases
 
 # ---- 1. the squared hinge's gradient, derived ----
-
-# Batches with points beyond, on and inside the margin, both labels; a margin of exactly 1
-# is fine here, because the squared hinge is smooth there.
+# Points beyond, on and inside the margin, both labels; the square is smooth at margin 1.
 _HINGE_BATCHES = [
-    (_SCORES, _LABELS),
+    ([2.0, -1.0, 0.5, -3.0, 0.0, 0.7], [1, -1, -1, 1, 1, 1]),
     ([0.3, -2.0, 1.0, 4.0], [1, 1, 1, -1]),
     ([-0.5, 0.25, 3.0], [-1, -1, 1]),
 ]
@@ -53,41 +47,27 @@ def _engine_grads(scores, ys):
     return [v.grad for v in values]
 
 
-def _same_array(got, want):
-    return got.shape == np.shape(want) and np.allclose(got, want, rtol=1e-9, atol=1e-12)
-
-
-def _hinge_hint(answers):
-    """Name one wrong point of a batch the notebook does not print, so the prediction stays the learner's."""
-    (scores, ys), got = _HINGE_BATCHES[1], answers[1]
-    want = _engine_grads(scores, ys)
-    for i, (s, y) in enumerate(zip(scores, ys)):
-        if not np.isclose(got[i], want[i]):
-            return (
-                f"with {len(scores)} points, the point with score {s} and label {y} should get "
-                f"{want[i]:.4f}, got {got[i]:.4f}"
-            )
-    return "right on one batch, wrong on another: does your rule use the batch's own size n?"
-
-
 @check("ch09.squared_hinge_grads")
 def check_squared_hinge_grads(squared_hinge_grads):
-    """squared_hinge_grads(scores, ys): d/ds_i of the mean of max(0, 1 - y*s)**2, from floats."""
-    grads = run_cases(
-        squared_hinge_grads,
-        "squared_hinge_grads",
-        _HINGE_BATCHES,
-        read=as_array,
-        want="one number per score",
-        where=lambda batch: f"for scores {batch[0]}",
-    )
-    if not isinstance(grads, Verdict) and any(
-        g.shape != (len(s),) for g, (s, _) in zip(grads, _HINGE_BATCHES)
-    ):
-        return Verdict(False, "return one number per score, in a list or an array")
-    return judge(
-        grads, _HINGE_BATCHES, _engine_grads, _HINGE_MISTAKES, _same_array, lambda i: _hinge_hint(grads)
-    )
+    copies = [(list(s), list(y)) for s, y in _HINGE_BATCHES]  # a learner's edits stay in the copies
+    grads = run_cases(squared_hinge_grads, "squared_hinge_grads", copies, as_array, "one number per score")
+
+    def otherwise(i):
+        # Name a wrong point of a batch the notebook does not print, so the prediction stays the learner's.
+        (scores, ys), got = _HINGE_BATCHES[1], grads[1]
+        if any(g.shape != (len(s),) for g, (s, _) in zip(grads, _HINGE_BATCHES)):
+            return "return one number per score, in a list or an array"
+        want = _engine_grads(scores, ys)
+        for s, y, g, w in zip(scores, ys, got, want):
+            if not np.isclose(g, w):
+                point = f"with {len(scores)} points, the point with score {s} and label {y}"
+                return f"{point} should get {w:.4f}, got {g:.4f}"
+        return "right on one batch, wrong on another: does your rule use the batch's own size n?"
+
+    def same(got, want):
+        return got.shape == np.shape(want) and np.allclose(got, want, rtol=1e-9, atol=1e-12)
+
+    return judge(grads, _HINGE_BATCHES, _engine_grads, _HINGE_MISTAKES, same, otherwise)
 
 
 @solution("ch09.squared_hinge_grads")
@@ -98,72 +78,52 @@ def squared_hinge_grads(scores, ys):
 
 
 # ---- 2. sampling a mini-batch ----
-
 _X = np.column_stack([np.arange(20.0), np.arange(20.0) ** 2])  # every row is different
 _Y = np.where(np.arange(20) % 3 == 0, 1, -1)
 
 
-def _batch_rows(sample_batch, seed):
-    """The row numbers of X a batch of 8 holds, or (None, hint). Never raises."""
-    result, error = attempt(sample_batch, _X.copy(), _Y.copy(), 8, np.random.default_rng(seed))
+def _rows_drawn(sample_batch, n, size, seed):
+    """The row numbers of X[:n] in a batch of `size` the learner's sampler draws, or a hint."""
+    got, error = attempt(sample_batch, _X[:n].copy(), _Y[:n].copy(), size, np.random.default_rng(seed))
     if error:
-        return None, f"sample_batch(X, y, 8, rng) failed: {error}"
-    if not isinstance(result, (tuple, list)) or len(result) != 2:
-        return None, f"return two things, (X_batch, y_batch); got {type(result).__name__}"
-    Xb, yb = as_array(result[0]), as_array(result[1])
-    if Xb is None or yb is None or Xb.shape != (8, 2) or yb.shape != (8,):
-        return (
-            None,
-            "a batch of 8 from X of shape (20, 2) is X_batch of shape (8, 2) and y_batch of shape (8,)",
-        )
-    rows = [int(r[0]) if r[0] in _X[:, 0] and r[1] == r[0] ** 2 else None for r in Xb]
+        return f"sample_batch(X, y, {size}, rng) with X of {n} rows: {error}"
+    if not isinstance(got, (tuple, list)) or len(got) != 2:
+        return f"return two things, (X_batch, y_batch); got {type(got).__name__}"
+    Xb, yb = as_array(got[0]), as_array(got[1])
+    if Xb is None or yb is None or Xb.shape != (size, 2) or yb.shape != (size,):
+        return f"a batch of {size} is X_batch of shape ({size}, 2) and y_batch of shape ({size},)"
+    rows = [int(a) if a in _X[:n, 0] and b == a * a else None for a, b in Xb]
     if None in rows:
-        return None, "X_batch holds a row that is not a row of X: pick rows, do not make them"
+        return "X_batch holds a row that is not a row of X: pick rows, do not make them"
     if any(_Y[r] != label for r, label in zip(rows, yb)):
-        return None, "y_batch[i] must be the label of X_batch[i]: index X and y with the same indices"
-    if len(set(rows)) < 8:
-        return None, "a batch repeats an example: sample without replacement (rng.permutation or rng.choice)"
-    return rows, None
+        return "y_batch[i] must be the label of X_batch[i]: index X and y with the same indices"
+    if len(set(rows)) < size:
+        return "a batch repeats an example: sample without replacement (rng.permutation or rng.choice)"
+    return rows
 
 
 @check("ch09.sample_batch")
 def check_sample_batch(sample_batch):
-    """sample_batch(X, y, batch_size, rng): batch_size distinct rows of X and their labels, drawn with rng."""
     if (wrong := not_a_function(sample_batch, "sample_batch")) is not None:
         return wrong
     batches = []
-    for seed in range(100):
-        rows, hint = _batch_rows(sample_batch, seed)
-        if hint:
-            return Verdict(False, hint)
+    for seed in [*range(100), 0]:  # seed 0 again last: the same rng must give the same batch
+        if isinstance(rows := _rows_drawn(sample_batch, 20, 8, seed), str):
+            return Verdict(False, rows)
         batches.append(rows)
-    if _batch_rows(sample_batch, 0)[0] != batches[0]:
-        return Verdict(
-            False, "the same rng seed gave a different batch: draw the indices with the rng you are given"
-        )
-    distinct = len({frozenset(b) for b in batches})
-    if distinct < 90:  # 8 of 20 rows can be chosen 125,970 ways: 100 seeds should rarely repeat one
-        return Verdict(
-            False,
-            f"100 seeds gave only {distinct} different batches: any 8 of the 20 rows must be able to "
-            "come together (a run of neighbouring rows is not a random batch)",
-        )
-    counts = np.bincount(np.concatenate(batches), minlength=20)  # each row about 40 times
-    if counts.min() < 15 or counts.max() > 65:
+    if batches[0] != batches[100]:
+        return Verdict(False, "the same rng seed gave a different batch: draw the indices with the rng given")
+    distinct = len({frozenset(b) for b in batches[:100]})  # 8 of 20 rows can be chosen 125,970 ways
+    counts = np.bincount(np.concatenate(batches[:100]), minlength=20)  # each row about 40 times
+    if distinct < 90 or counts.min() < 15 or counts.max() > 65:
         return Verdict(
             False,
-            f"over 100 batches of 8 out of 20 rows each row should be picked about 40 times, but row "
-            f"{counts.argmin()} was picked {counts.min()} times: give every row the same chance",
+            f"100 seeds gave {distinct} different batches (want about 100), and row {counts.argmin()} was "
+            f"picked {counts.min()} times (about 40): give every row the same chance, and any 8 rows a "
+            "chance to come together (a run of neighbouring rows is not a random batch)",
         )
-    got, error = attempt(sample_batch, _X[:12].copy(), _Y[:12].copy(), 12, np.random.default_rng(0))
-    Xb = as_array(got[0]) if isinstance(got, (tuple, list)) and len(got) == 2 else None
-    if error or Xb is None or Xb.shape != (12, 2) or sorted(Xb[:, 0]) != list(range(12)):
-        return Verdict(
-            False,
-            f"a batch of 12 from the 12 rows X[:12] should hold each row once, got {error or shown(got)}: "
-            "draw batch_size rows out of len(X), not a fixed 8 out of 20",
-        )
-    return Verdict(True)
+    all_rows = _rows_drawn(sample_batch, 12, 12, 0)  # 12 distinct rows of X[:12]: a fixed 20 or 8 fails
+    return Verdict(False, all_rows) if isinstance(all_rows, str) else CORRECT
 
 
 @solution("ch09.sample_batch")
@@ -174,64 +134,53 @@ def sample_batch(X, y, batch_size, rng):
 
 
 # ---- 3. binary cross-entropy on Values ----
+_BCE_CASES = [_HINGE_BATCHES[0], (_HINGE_BATCHES[0][0][:3], _HINGE_BATCHES[0][1][:3])]
 
 
-def _sigmoid(x):
-    return 1 / (1 + math.exp(-x))
+def _bce(scores, ys, target=lambda y: (y + 1) / 2, divide_by=len, grad_factor=1):
+    """[loss, d loss/d s_1, ...] of the mean cross-entropy, with one step switchable."""
+    ps, ts, n = [1 / (1 + math.exp(-s)) for s in scores], [target(y) for y in ys], divide_by(scores)
+    loss = -sum(t * math.log(p) + (1 - t) * math.log(1 - p) for p, t in zip(ps, ts)) / n
+    return [loss] + [grad_factor * (p - t) / n for p, t in zip(ps, ts)]  # d/ds of the log terms: p - t
+
+
+_BCE_MISTAKES = [
+    (partial(_bce, divide_by=lambda s: 1), "that is the sum over the examples: divide by len(scores)"),
+    (lambda s, y: [-x for x in _bce(s, y)], "the sign is flipped: the loss is MINUS the mean log p"),
+    (partial(_bce, target=lambda y: y), "turn the labels -1/+1 into targets 0/1 first: t = (y + 1) / 2"),
+    (partial(_bce, divide_by=lambda s: 6), "the mean divides by len(scores), not a fixed 6"),
+    (partial(_bce, grad_factor=2), "gradients twice too large: return the loss, do not call backward()"),
+]
 
 
 @check("ch09.bce_loss")
 def check_bce_loss(bce_loss):
-    """bce_loss(scores, ys), ys in {-1, +1}: the mean of -[t log p + (1 - t) log(1 - p)],
-    with p = sigmoid(s) and t = (y + 1) / 2, as a Value."""
     if (wrong := not_a_function(bce_loss, "bce_loss")) is not None:
         return wrong
-    scores = [Value(s, label=f"s{i}") for i, s in enumerate(_SCORES)]
-    loss, error = attempt(bce_loss, scores, list(_LABELS))
-    if error or not isinstance(loss, Value):
-        return Verdict(
-            False,
-            f"bce_loss(scores, ys) failed: {error}"
-            if error
-            else f"bce_loss should return a Value built from the scores, got {type(loss).__name__}",
+    results = []
+    for scores, ys in _BCE_CASES:
+        values = [Value(s) for s in scores]
+        loss, error = attempt(bce_loss, values, list(ys))
+        if error or not isinstance(loss, Value):
+            return Verdict(False, error or f"bce_loss should return a Value, got {type(loss).__name__}")
+        if error := attempt(loss.backward)[1]:
+            return Verdict(False, f"backward() through your loss failed: {error}")
+        results.append([loss.data] + [v.grad for v in values])
+
+    def where(i):
+        scores, ys = _BCE_CASES[i]
+        return f"for scores {scores} and labels {ys}: " if i == 0 else "on the first 3 examples: "
+
+    def otherwise(i):
+        (loss, *grads), (want, *want_grads) = results[i], _bce(*_BCE_CASES[i])
+        if not all_exact([loss], [want]):
+            return f"the loss should be {want:.4f}, got {loss:.4f}"
+        j = max(range(len(grads)), key=lambda j: abs(grads[j] - want_grads[j]))
+        return (
+            f"the loss is right, its gradients not: d loss/d s{j} is {want_grads[j]:.4f}, got {grads[j]:.4f}"
         )
-    n, (_, error) = len(_SCORES), attempt(loss.backward)
-    if error:
-        return Verdict(False, f"backward() through your loss failed: {error}")
-    per_example = [math.log(1 + math.exp(-y * s)) for s, y in zip(_SCORES, _LABELS)]
-    expected = sum(per_example) / n
-    if not close(loss.data, expected):
-        unconverted = -sum(  # the labels used as targets without turning -1 into 0
-            y * math.log(_sigmoid(s)) + (1 - y) * math.log(1 - _sigmoid(s)) for s, y in zip(_SCORES, _LABELS)
-        )
-        mistakes = [
-            (sum(per_example), f"that is the sum over the {n} examples: divide by {n} for the mean"),
-            (-expected, "the sign is flipped: the loss is MINUS the mean log-probability of the right class"),
-            (unconverted / n, "turn the labels -1/+1 into targets 0/1 first: t = (y + 1) / 2"),
-        ]
-        hint = known_mistake(loss.data, mistakes) or f"the loss should be {expected:.4f}, got {loss.data:.4f}"
-        return Verdict(False, f"for scores {_SCORES} and labels {_LABELS}: {hint}")
-    got = [s.grad for s in scores]
-    want = [(_sigmoid(s) - (y + 1) / 2) / n for s, y in zip(_SCORES, _LABELS)]
-    short, error = attempt(lambda: bce_loss([Value(s) for s in _SCORES[:3]], list(_LABELS[:3])).data)
-    if all(map(close, got, want)) and not close(short, sum(per_example[:3]) / 3):
-        return Verdict(
-            False,
-            f"on the first 3 examples the loss should be {sum(per_example[:3]) / 3:.4f}, got "
-            f"{error or shown(short)}: the mean divides by len(scores), not a fixed {n}",
-        )
-    if all(map(close, got, want)):
-        return Verdict(True)
-    if all(close(g, 2 * w) for g, w in zip(got, want)):
-        return Verdict(
-            False, "every gradient came out twice as large: return the loss without calling backward() on it"
-        )
-    i = max(range(n), key=lambda i: abs(got[i] - want[i]))
-    return Verdict(
-        False,
-        f"the value is right but the gradients are not: d loss / d s{i} is {got[i]:.4f}, "
-        f"expected {want[i]:.4f}",
-    )
+
+    return judge(results, _BCE_CASES, _bce, _BCE_MISTAKES, all_exact, otherwise, where)
 
 
 @solution("ch09.bce_loss")

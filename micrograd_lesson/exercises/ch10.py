@@ -8,13 +8,8 @@ from ..optim import SGD, Adam
 from ._core import Verdict, check, close, solution
 from ._shared import all_exact, judge, numbers, run_cases
 
-# Gradients that change size and sign, so that every slip shows within six steps.
-_GRADS = [1.0, 2.0, -2.0, 0.5, 3.0, 0.01]
-
 
 # ---- 1. find the bugs in a momentum step ----
-
-
 def _momentum(p, v, g, lr=0.1, mu=0.9, slips=()):
     """One step of PyTorch's momentum rule, with the named slips made."""
     mu = 0.9 if "fixed mu" in slips else mu
@@ -30,27 +25,21 @@ def _momentum(p, v, g, lr=0.1, mu=0.9, slips=()):
 
 
 _MOMENTUM_MISTAKES = [
-    (
-        partial(_momentum, slips=("old v", "mu on g")),
-        "two slips: p moves by the OLD velocity (update v first), and mu shrinks today's gradient "
-        "too (v = mu*v + g)",
-    ),
-    (partial(_momentum, slips=("old v",)), "p moved by the old velocity: update v first, then move p"),
-    (partial(_momentum, slips=("mu on g",)), "mu*(v + g) shrinks today's gradient too: v = mu*v + g"),
-    (partial(_momentum, slips=("average",)), "you scaled g by (1 - mu); PyTorch's rule: v = mu*v + g"),
-    (partial(_momentum, slips=("raw g",)), "p moved by the raw gradient: move it by the velocity, p - lr*v"),
-    (partial(_momentum, slips=("nesterov",)), "that is Nesterov's look-ahead step; move by the new velocity"),
-    (partial(_momentum, slips=("swapped",)), "the two numbers are swapped: return (new_p, new_v)"),
-    (partial(_momentum, slips=("lr in v",)), "you kept the step itself as the velocity: v = mu*v + g"),
-    (partial(_momentum, slips=("plain",)), "the velocity never changes: update it, v = mu*v + g"),
-    (partial(_momentum, slips=("uphill",)), "p moved uphill: subtract, p - lr*v"),
-    (partial(_momentum, slips=("fixed mu",)), "at the last step, mu = 0.5, v kept 0.9 of itself: use mu"),
+    (partial(_momentum, slips=slips), hint)
+    for slips, hint in [
+        (("old v", "mu on g"), "two slips: p moves by the OLD velocity, and mu shrinks today's gradient too"),
+        (("old v",), "p moved by the old velocity: update v first, then move p"),
+        (("mu on g",), "mu*(v + g) shrinks today's gradient too: v = mu*v + g"),
+        (("average",), "you scaled g by (1 - mu); PyTorch's rule: v = mu*v + g"),
+        (("raw g",), "p moved by the raw gradient: move it by the velocity, p - lr*v"),
+        (("nesterov",), "that is Nesterov's look-ahead step; move by the new velocity"),
+        (("swapped",), "the two numbers are swapped: return (new_p, new_v)"),
+        (("lr in v",), "you kept the step itself as the velocity: v = mu*v + g"),
+        (("plain",), "the velocity never changes: update it, v = mu*v + g"),
+        (("uphill",), "p moved uphill: subtract, p - lr*v"),
+        (("fixed mu",), "at the last step, mu = 0.5, v kept 0.9 of itself: use mu"),
+    ]
 ]
-
-
-def _two(result):
-    values = numbers(result)
-    return values if values is not None and len(values) == 2 else None
 
 
 def _sgd_step(p, v, g, lr=0.1, mu=0.9):
@@ -62,32 +51,27 @@ def _sgd_step(p, v, g, lr=0.1, mu=0.9):
     return [param.data, opt.velocity[0]]
 
 
+def _two(got):
+    return numbers(got) if len(got) == 2 else None
+
+
 @check("ch10.momentum_step")
 def check_momentum_step(momentum_step):
-    """momentum_step(p, v, g, lr, mu) -> (new_p, new_v), the rule torch.optim.SGD uses."""
-    # Six steps, each fed the learner's own previous (p, v), so a later step cannot hide an
-    # earlier slip; every step is judged from where the learner stood.
+    # Each step starts where the learner's last one ended, so no slip hides behind a later step.
     cases, pairs, p, v = [], [], 1.0, 0.0
-    for g, lr, mu in [(g, 0.1, 0.9) for g in _GRADS] + [(1.0, 0.05, 0.5)]:  # other rates last
-        pair = run_cases(
-            momentum_step, "momentum_step", [(p, v, g, lr, mu)], _two, "two numbers (new_p, new_v)"
-        )
+    for g, lr, mu in [(g, 0.1, 0.9) for g in (1.0, 2.0, -2.0, 0.5, 3.0, 0.01)] + [(1.0, 0.05, 0.5)]:
+        cases.append((p, v, g, lr, mu))
+        pair = run_cases(momentum_step, "momentum_step", cases[-1:], _two, "two numbers (new_p, new_v)")
         if isinstance(pair, Verdict):
             return pair
-        cases.append((p, v, g, lr, mu))
         pairs += pair
         p, v = pair[0]
-    return judge(
-        pairs,
-        cases,
-        _sgd_step,
-        _MOMENTUM_MISTAKES,
-        same=all_exact,
-        otherwise=lambda t: (
-            "at step {} p should be {:.6f} and v {:.6f}, got {:.6f} and {:.6f}: v = mu*v + g, "
-            "then p = p - lr*v".format(t + 1, *_sgd_step(*cases[t]), *pairs[t])
-        ),
-    )
+
+    def otherwise(t):
+        values = "{:.6f} and v {:.6f}, got {:.6f} and {:.6f}".format(*_sgd_step(*cases[t]), *pairs[t])
+        return f"at step {t + 1} p should be {values}: v = mu*v + g, then p = p - lr*v"
+
+    return judge(pairs, cases, _sgd_step, _MOMENTUM_MISTAKES, all_exact, otherwise)
 
 
 @solution("ch10.momentum_step")
@@ -98,7 +82,6 @@ def momentum_step(p, v, g, lr, mu):
 
 
 # ---- 2. a stability limit, derived ----
-
 _CASES = [(100.0, 0.9), (1.0, 0.5), (4.0, 0.0), (50.0, 0.99), (0.25, 0.3)]
 
 
@@ -109,10 +92,7 @@ def _ema_limit(lam, mu):
 
 _LIMIT_MISTAKES = [
     (lambda lam, mu: 2 * (1 + mu) / lam, "that is PyTorch's form's limit; here g is scaled by 1 - mu"),
-    (
-        lambda lam, mu: 2 / lam,
-        "2/lambda is plain descent's limit; the velocity lets a larger rate stay stable",
-    ),
+    (lambda lam, mu: 2 / lam, "2/lambda is plain descent's limit; the velocity lets a larger rate be stable"),
     (lambda lam, mu: 2 / ((1 - mu) * lam), "close: the limit has a factor (1 + mu) as well"),
     (lambda lam, mu: 1 / _ema_limit(lam, mu), "you returned its reciprocal: rates above the limit diverge"),
 ]
@@ -120,19 +100,16 @@ _LIMIT_MISTAKES = [
 
 @check("ch10.stability_limit")
 def check_stability_limit(largest_rate):
-    """largest_rate(lam, mu): the rate above which the averaged form of momentum diverges."""
     rates = run_cases(largest_rate, "largest_rate", _CASES)
-    return judge(
-        rates,
-        _CASES,
-        _ema_limit,
-        _LIMIT_MISTAKES,
-        where=lambda i: "for lambda = {}, mu = {}: ".format(*_CASES[i]),
-        otherwise=lambda i: (
-            f"the limit should be {_ema_limit(*_CASES[i]):.6g}, got {rates[i]:.6g}; "
-            "set r = -1 in the recurrence"
-        ),
-    )
+
+    def otherwise(i):
+        limit = _ema_limit(*_CASES[i])
+        return f"the limit should be {limit:.6g}, got {rates[i]:.6g}; set r = -1 in the recurrence"
+
+    def where(i):
+        return "for lambda = {}, mu = {}: ".format(*_CASES[i])
+
+    return judge(rates, _CASES, _ema_limit, _LIMIT_MISTAKES, otherwise=otherwise, where=where)
 
 
 @solution("ch10.stability_limit")
@@ -143,18 +120,10 @@ def largest_rate(lam, mu):
 
 
 # ---- 3. Adam's step under a constant gradient, derived ----
-
-# (g, t, lr): large and small gradients of both signs, early and late steps; at g = 1e-8
-# eps is as large as the gradient itself.
-_ADAM_CASES = [
-    (3.0, 1, 0.1),
-    (-0.5, 1, 0.1),
-    (3.0, 5, 0.01),
-    (-2.0, 100, 0.001),
-    (1e-8, 3, 0.1),
-    (2e-9, 1, 1.0),
-    (0.0, 4, 0.1),  # last: no gradient, no step (and no division by g)
-]
+# (g, t, lr): gradients of both signs and sizes, early and late steps; at g = 1e-8 eps is as large
+# as g itself; g = 0 comes last (no step, and no division by g).
+_ADAM_CASES = [(3.0, 1, 0.1), (-0.5, 1, 0.1), (3.0, 5, 0.01), (-2.0, 100, 0.001), (1e-8, 3, 0.1)]
+_ADAM_CASES += [(2e-9, 1, 1.0), (0.0, 4, 0.1)]
 _B1, _B2, _EPS = 0.9, 0.999, 1e-8
 
 
@@ -162,7 +131,6 @@ def _adam_change(g, t, lr):
     """p_t - p_(t-1) for the package's Adam after t steps of the constant gradient g."""
     p = Value(0.0)
     opt = Adam([p], lr=lr, betas=(_B1, _B2), eps=_EPS)
-    before = 0.0
     for _ in range(t):
         before, p.grad = p.data, g
         opt.step()
@@ -170,41 +138,31 @@ def _adam_change(g, t, lr):
 
 
 def _uncorrected(g, t, lr):
-    m, v = (1 - _B1**t) * g, (1 - _B2**t) * g * g
-    return -lr * m / (math.sqrt(v) + _EPS)
+    return -lr * (1 - _B1**t) * g / (math.sqrt((1 - _B2**t) * g * g) + _EPS)
 
 
 _ADAM_MISTAKES = [
     (_uncorrected, "without bias correction: the hats divide m and v by (1 - beta**t), and then?"),
     (lambda g, t, lr: -lr * math.copysign(1.0, g), "almost: that ignores eps (try g = 1e-8)"),
+    (lambda g, t, lr: -lr * ((g > 0) - (g < 0)), "almost: that ignores eps (try g = 1e-8)"),
     (lambda g, t, lr: -lr * g / math.sqrt(g * g + _EPS), "eps goes outside the square root"),
     (lambda g, t, lr: lr * g / (abs(g) + _EPS), "the sign is flipped: p moves against the gradient"),
-    (
-        lambda g, t, lr: -lr * g,
-        "that is plain gradient descent's step; Adam divides by the gradient's typical size",
-    ),
+    (lambda g, t, lr: -lr * g, "that is plain gradient descent's step; Adam divides by the gradient's size"),
     (lambda g, t, lr: -lr * g / (g * g + _EPS), "divide by the square ROOT of v_hat"),
 ]
 
 
 @check("ch10.adam_constant_step")
 def check_adam_constant_step(adam_constant_step):
-    """adam_constant_step(g, t, lr): p_t - p_(t-1) of Adam (betas 0.9, 0.999, eps 1e-8) after t steps of
-    the same gradient g."""
     steps = run_cases(adam_constant_step, "adam_constant_step", _ADAM_CASES)
-    return judge(
-        steps,
-        _ADAM_CASES,
-        _adam_change,
-        _ADAM_MISTAKES,
-        same=lambda a, b: close(a, b, rel=1e-9, abs_tol=1e-15),
-        otherwise=lambda i: (
-            "with g = {}, at step t = {} and lr = {}, Adam moves p by {:.12g}, got {:.12g}: work out "
-            "m_hat and v_hat for a gradient that never changes".format(
-                *_ADAM_CASES[i], _adam_change(*_ADAM_CASES[i]), steps[i]
-            )
-        ),
-    )
+
+    def otherwise(i):
+        g, t, lr = _ADAM_CASES[i]
+        step = f"with g = {g}, at step t = {t} and lr = {lr}, Adam moves p by {_adam_change(g, t, lr):.12g}"
+        return f"{step}, got {steps[i]:.12g}: work out m_hat and v_hat for a gradient that never changes"
+
+    same = partial(close, rel=1e-9, abs_tol=1e-15)
+    return judge(steps, _ADAM_CASES, _adam_change, _ADAM_MISTAKES, same, otherwise)
 
 
 @solution("ch10.adam_constant_step")
