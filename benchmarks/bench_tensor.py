@@ -30,6 +30,9 @@ a shared machine is most of it and varies from run to run.
 Every ratio is printed twice: the median of the alternating runs (tensor / PyTorch),
 and the ratio of the total (equivalently mean) times, which also counts the odd slow run
 that the median hides (a garbage collection, a busy moment of the machine).
+The size table also prints, for each engine, its page faults per step (fresh pages the
+kernel had to map and zero) and the kernel's share of its CPU time: where the two engines
+do the same arithmetic, that is where their times part.
 
 Run it with `python benchmarks/bench_tensor.py` (PyTorch must be installed);
 `--table-only` runs race 4 alone.
@@ -41,6 +44,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS"):  # b
     os.environ[_var] = "1"
 
 import random  # noqa: E402
+import resource  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -274,8 +278,33 @@ def table_torch(net, X, targets, steps):
     return losses
 
 
+def usage():
+    """(minor page faults, kernel CPU seconds, all CPU seconds) of this process so far.
+
+    A minor fault is a page of fresh memory that the kernel maps and zeroes for us: what
+    an array costs, beyond its arithmetic, when the allocator has to ask the system for it.
+    """
+    now = resource.getrusage(resource.RUSAGE_SELF)
+    return np.array([now.ru_minflt, now.ru_stime, now.ru_utime + now.ru_stime])
+
+
+def counting(fn, tally):
+    """fn, also adding each call's (page faults, kernel seconds, CPU seconds) to `tally`."""
+
+    def run(*args):
+        before = usage()
+        result = fn(*args)
+        tally[:] += usage() - before  # in place: the caller's array
+        return result
+
+    return run
+
+
 def table_cell(width, batch):
-    """(median ratio, total ratio, steps per run, losses agree) for one cell of the table."""
+    """(median ratio, total ratio, steps per run, losses agree, load) for one cell of the table.
+
+    load: (page faults per step, the kernel's share of the CPU time) for ours, then PyTorch.
+    """
     X, targets = table_data(batch)
 
     def make_model():
@@ -286,31 +315,40 @@ def table_cell(width, batch):
     table_tensor(make_model(), X, targets, 1)
     once, _ = timed(table_tensor, make_model(), X, targets, 1)
     steps = max(1, round(TABLE_RUN_SECONDS / once))
+    ours_load, their_load = np.zeros(3), np.zeros(3)  # every run's, the untimed first one too
     ours_times, their_times, (ours_losses, their_losses, _) = race(
-        lambda model: table_tensor(model, X, targets, steps),
-        lambda net: table_torch(net, X, targets, steps),
+        counting(lambda model: table_tensor(model, X, targets, steps), ours_load),
+        counting(lambda net: table_torch(net, X, targets, steps), their_load),
         make_model,
         repeats=TABLE_REPEATS,
     )
     agree = np.allclose(ours_losses, their_losses, rtol=1e-8, atol=1e-12)
-    return (*ratios(ours_times, their_times), steps, agree)
+    # Page faults per step, and the kernel's share of the CPU time.
+    runs = TABLE_REPEATS + 1
+    load = [(faults / (runs * steps), kernel / cpu) for faults, kernel, cpu in (ours_load, their_load)]
+    return (*ratios(ours_times, their_times), steps, agree, load)
 
 
 def size_table():
     print(
         f"\nsize table: MLP(2, [H, H, 1]), full batch, hinge loss, SGD; tensor / PyTorch CPU time,"
         f"\n{TABLE_REPEATS} alternating runs per cell, each run a few steps;"
-        f" 'median' is the ratio of medians, 'total' of total times"
+        f" 'median' is the ratio of medians, 'total' of total times;"
+        f"\npage faults per step and the kernel's share of CPU time, ours / PyTorch's"
     )
-    print(f"  {'H':>5} {'batch':>6} {'steps':>5}   {'median':>7} {'total':>7}   losses agree")
+    head = f"{'median':>7} {'total':>7}   agree   {'faults/step':>15}   {'kernel':>9}"
+    print(f"  {'H':>5} {'batch':>6} {'steps':>5}   {head}")
     worst = 0.0
     for width in TABLE_WIDTHS:
         for batch in TABLE_BATCHES:
-            median_ratio, mean_ratio, steps, agree = table_cell(width, batch)
+            median_ratio, mean_ratio, steps, agree, load = table_cell(width, batch)
             worst = max(worst, median_ratio, mean_ratio)
             flag = "" if max(median_ratio, mean_ratio) <= TABLE_GOAL else "   above the goal"
-            cells = f"{median_ratio:6.2f}x {mean_ratio:6.2f}x"
-            print(f"  {width:>5} {batch:>6} {steps:>5}   {cells}   {agree}{flag}")
+            (ours_faults, ours_kernel), (their_faults, their_kernel) = load
+            cells = f"{median_ratio:6.2f}x {mean_ratio:6.2f}x   {str(agree):5}"
+            faults = f"{ours_faults:7.0f} /{their_faults:6.0f}"
+            kernel = f"{ours_kernel:3.0%} / {their_kernel:3.0%}"
+            print(f"  {width:>5} {batch:>6} {steps:>5}   {cells}   {faults}   {kernel:>9}{flag}")
     verdict = "met" if worst <= TABLE_GOAL else "MISSED"
     print(f"  largest ratio {worst:.2f}x; goal <= {TABLE_GOAL:.1f}x in every cell: {verdict}")
     return worst

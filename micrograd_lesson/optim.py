@@ -76,9 +76,11 @@ class SGD(Optimizer):
     def step(self):
         mu = self.momentum
         for i, p in self._stepped():
-            # With mu = 0 the velocity is just the gradient: plain descent.
-            self.velocity[i] = _decay_and_add(self.velocity[i], mu, p.grad)
-            p.data -= self.lr * self.velocity[i]
+            if mu:
+                self.velocity[i] = _decay_and_add(self.velocity[i], mu, p.grad)
+                p.data -= self.lr * self.velocity[i]
+            else:  # plain descent: the velocity would be the gradient, so no copy of it is kept
+                p.data -= self.lr * p.grad
 
     def __repr__(self):
         return f"SGD({len(self.params)} parameters, lr={self.lr:g}, momentum={self.momentum:g})"
