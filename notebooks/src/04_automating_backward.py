@@ -615,9 +615,7 @@ def routing_panel(picture, key, title, outputs, lines):
     with picture.subgraph(name=f"cluster_{key}") as panel:
         panel.attr(label=title, fontname="Helvetica", fontsize="16", style="rounded", color="gray60")
         for out in outputs:
-            panel.node(
-                name(out), f"{out.label}\ngrad {out.grad:g}", shape="box", fontname="Helvetica"
-            )
+            panel.node(name(out), f"{out.label}\ngrad {out.grad:g}", shape="box", fontname="Helvetica")
             for child, local in zip(out._prev, out._local_grads):
                 slope = f"({local:g})" if local < 0 else f"{local:g}"  # 2 × (-1), not 2 × -1
                 panel.node(
