@@ -152,7 +152,11 @@ def test_the_hidden_count_matches_the_notebook_cell():
         ({"shared": False}, "appear once"),
         ({"params": False}, "count the parameters"),
         ({"wrapped": False}, "new leaf Value each time it meets a weight"),
-        ({"sum_zero": False}, "starts from 0"),
+        (
+            {"summing": -1},
+            "starts from 0: one more leaf, and one more +",
+        ),  # sum() taken to start at the first term
+        ({"summing": 0}, "one more leaf: the 0"),
         ({"tanh": False}, "tanh node"),
     ],
 )
@@ -179,3 +183,26 @@ def test_count_loss_nodes_does_not_disturb_random_stream():
     fn, check = SOLUTIONS["ch07.count_loss_nodes"]
     assert check(fn)
     assert [random.random() for _ in range(3)] == expected
+
+
+def test_leaky_neuron_must_use_nin():
+    """A neuron right for 3 inputs but built with 3 weights whatever nin says is refused."""
+    solution = SOLUTIONS["ch07.leaky_neuron"][0]
+
+    class ThreeWeights(solution):
+        def __init__(self, nin):
+            super().__init__(3)
+
+    assert failed_with(check_leaky_neuron(ThreeWeights), "LeakyNeuron(2)", "use nin")
+
+
+@pytest.mark.parametrize("slope, words", [(0.1, ("gave -0.44", "expected -0.044")), (-0.01, ("gave 0.044",))])
+def test_leaky_neuron_with_a_wrong_slope_is_shown_the_case(slope, words):
+    solution = SOLUTIONS["ch07.leaky_neuron"][0]
+
+    class Sloped(solution):
+        def __call__(self, x):
+            a = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
+            return a if a.data > 0 else slope * a
+
+    assert failed_with(check_leaky_neuron(Sloped), "a = w . x + b = -4.4", *words)

@@ -253,7 +253,7 @@ MISTAKES = {
             "PlainRelu",
             ["plain ReLU"],
         ),
-        (  # passes the notebook's check (which builds LeakyNeuron(3)); a hidden case builds LeakyNeuron(5)
+        (  # the notebook's check builds LeakyNeuron(2) too, and counts its parameters
             """
             class ThreeInputs(nn.Module):
                 def __init__(self, nin):
@@ -268,6 +268,23 @@ MISTAKES = {
                     return self.w + [self.b]
             """,
             "ThreeInputs",
+            ["LeakyNeuron(2)", "use nin"],
+        ),
+        (  # passes the notebook's check (3 inputs); a hidden case runs LeakyNeuron(5) on 5 inputs
+            """
+            class FirstThree(nn.Module):
+                def __init__(self, nin):
+                    self.w = [Value(0.0) for _ in range(nin)]
+                    self.b = Value(0.0)
+
+                def __call__(self, x):
+                    a = sum((wi * xi for wi, xi in zip(self.w[:3], x)), self.b)
+                    return a if a.data > 0 else 0.01 * a
+
+                def parameters(self):
+                    return self.w + [self.b]
+            """,
+            "FirstThree",
             ["hidden case", "LeakyNeuron(5)"],
         ),
     ],

@@ -105,14 +105,14 @@ def newton_fixed_rate(f, x, lr):
     return x - 0.1 * slope.data  # the check's rate, not lr
 
 
-class ThreeInputs(nn.Module):
-    """A leaky neuron hard-wired to the check's 3 inputs."""
+class FirstThree(nn.Module):
+    """A leaky neuron that reads only the first 3 inputs, as many as the check gives it."""
 
     def __init__(self, nin):
-        self.w, self.b = [Value(0.0) for _ in range(3)], Value(0.0)
+        self.w, self.b = [Value(0.0) for _ in range(nin)], Value(0.0)
 
     def __call__(self, x):
-        a = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
+        a = sum((wi * xi for wi, xi in zip(self.w[:3], x)), self.b)
         return a if a.data > 0 else 0.01 * a
 
     def parameters(self):
@@ -149,7 +149,7 @@ WRONG = {  # hidden case's function name -> plausible wrong answers the check ac
     "grad_check_at_zero": [lambda: grad_check_relative_nudge],
     "find_bugs_on_a_third_set": [lambda: find_bugs_at_three_points, lambda: memorised("ch06.find_bugs")],
     "widest_hidden_far_from_the_examples": [lambda: memorised("ch07.widest_hidden")],
-    "leaky_neuron_of_another_size": [lambda: ThreeInputs],
+    "leaky_neuron_of_another_size": [lambda: FirstThree],
     "count_loss_nodes_on_other_networks": [lambda: memorised("ch07.count_loss_nodes")],
     "train_step_on_another_batch_and_rate": [lambda: train_step_on_four],
     "clip_gradients_of_other_lengths": [lambda: memorised("ch08.clip_gradients")],

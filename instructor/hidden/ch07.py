@@ -26,7 +26,7 @@ def widest_hidden_far_from_the_examples(widest_hidden):
 
 @hidden("ch07.leaky_neuron")
 def leaky_neuron_of_another_size(LeakyNeuron):
-    """LeakyNeuron(5): a neuron hard-wired to 3 inputs passes the check but not this."""
+    """LeakyNeuron(5) on 5 inputs: a neuron that reads only the first 3 passes the check but not this."""
     neuron, error = attempt(LeakyNeuron, 5)
     params, error = attempt(neuron.parameters) if not error else (None, error)
     if error or not isinstance(params, list) or len(params) != 6:

@@ -120,17 +120,27 @@ def check_leaky_neuron(LeakyNeuron):
         return [out.data] + [p.grad for p in params]
 
     runs = run_cases(run, "the neuron on", _INPUTS, read=numbers, want="a Value")
-    return judge(
-        runs,
-        _INPUTS,
-        _leaky,
-        _NEURON_MISTAKES,
-        same=all_exact,
-        otherwise=lambda i: (
-            "with w = [0.5, -1, 2] and b = 0.1, compute a = w . x + b from the parameters (in "
-            "the order parameters() lists them), then return a when a > 0 and 0.01 * a otherwise"
-        ),
-    )
+    verdict = judge(runs, _INPUTS, _leaky, _NEURON_MISTAKES, same=all_exact, otherwise=partial(_off, runs))
+    if not verdict:
+        return verdict
+    params, error = attempt(lambda: LeakyNeuron(2).parameters())
+    if error or not isinstance(params, list) or len(params) != 3:
+        return Verdict(
+            False, f"LeakyNeuron(2).parameters() should be 3 Values: use nin, got {error or shown(params)}"
+        )
+    return verdict
+
+
+def _off(runs, i):
+    """judge's `otherwise` for the neuron: what it gave on case i, against what it should give."""
+    x, got, want = _INPUTS[i][0], runs[i], _leaky(*_INPUTS[i])
+    if not math.isclose(got[0], want[0], rel_tol=1e-9, abs_tol=1e-12):
+        return (
+            f"on x = {x}, with w = [0.5, -1, 2] and b = 0.1 set in the order parameters() lists them, "
+            f"a = w . x + b = {want[0] / (1 if want[0] > 0 else 0.01):g}: your neuron gave {got[0]:.6g}, "
+            f"expected {want[0]:.6g}"
+        )
+    return f"on x = {x} the output is right, but d out/d (w1, w2, w3, b) = {got[1:]}, expected {want[1:]}"
 
 
 @solution("ch07.leaky_neuron")
@@ -161,14 +171,14 @@ def _true_loss_node_count(nin, nouts, n_examples):
     return len(loss.topological_order())
 
 
-def _loss_nodes(nin, nouts, n, params=True, shared=True, wrapped=True, sum_zero=True, tanh=True):
+def _loss_nodes(nin, nouts, n, params=True, shared=True, wrapped=True, summing=1, tanh=True):
     """The count, with one piece of the reasoning switchable off: what a learner may forget."""
     layers = list(zip([nin] + list(nouts), nouts))
     per_example = nin * nouts[0] if wrapped else nin  # each float input is wrapped once per neuron
     per_example += sum(2 * k * m for k, m in layers)  # a product and a running sum per weight
     per_example += sum(nouts[:-1]) * tanh  # a tanh per hidden neuron
     per_example += 3  # the target, the subtraction, the square
-    total = n * per_example + n + sum_zero  # sum(): its 0, and one + per example
+    total = n * per_example + n + summing  # sum(): its 0 (summing = 1), and one + per example
     return total + params * _parameters(nin, nouts) * (1 if shared else n)
 
 
@@ -179,7 +189,8 @@ _NODE_MISTAKES = [
         partial(_loss_nodes, wrapped=False),
         "a float input becomes a new leaf Value each time it meets a weight",
     ),
-    (partial(_loss_nodes, sum_zero=False), "Python's sum() starts from 0: one more leaf, and one more +"),
+    (partial(_loss_nodes, summing=-1), "Python's sum() starts from 0: one more leaf, and one more +"),
+    (partial(_loss_nodes, summing=0), "one more leaf: the 0 that Python's sum() starts from"),
     (partial(_loss_nodes, tanh=False), "each hidden neuron ends with a tanh node"),
 ]
 
