@@ -26,13 +26,16 @@ def _step(model, xs, ys, lr, mistake=None):
         model.zero_grad()
     total = 0.0
     for x, y in zip(xs, ys):
-        if mistake == "zero inside":
+        if mistake in ("zero inside", "per example"):
             model.zero_grad()
         loss = (model(x) - y) ** 2
         loss.backward()  # gradients of the examples add up in p.grad
+        if mistake == "per example":
+            for p in model.parameters():
+                p.data -= lr * p.grad
         total = loss.data if mistake == "last loss" else total + loss.data
-    if mistake == "zero after":
-        model.zero_grad()
+    if mistake in ("zero after", "per example"):
+        model.zero_grad()  # "per example" has updated already
     lr = {"uphill": -lr, "fixed rate": 0.05, "mean gradient": lr / len(xs)}.get(mistake, lr)
     for p in model.parameters():
         p.data -= lr * p.grad
@@ -46,6 +49,8 @@ _STEP_MISTAKES = {  # the slips _step can make -> their hints
     "pile up from the step before",
     "zero after": "the parameters did not change: zero, then backward(), then p.data -= lr * p.grad",
     "uphill": "the parameters moved uphill: subtract lr * p.grad, do not add it",
+    "per example": "you updated after each example: four small steps, each on one example's gradient. "
+    "This step adds up every example's gradient first, then updates once",
     "mean gradient": "the update is the mean's, 1/4 of the sum's: the loss is the SUM of the squared errors",
     "fixed rate": "the last step, at lr = 0.02, moved as far as the steps at 0.05: use the lr argument",
     "last loss": "the update is right, but you returned the last example's loss, not the total",

@@ -31,6 +31,10 @@ _HINGE_MISTAKES = [
     (partial(_squared_hinge, factor=1), "the square's derivative brings down a factor 2"),
     (partial(_squared_hinge, n=False), "the loss is a MEAN over the batch: divide by n"),
     (partial(_squared_hinge, inner=False), "chain rule: the inside, 1 - y*s, has derivative -y"),
+    (
+        lambda s, y: [-2 * max(0.0, 1 - yi * si) / len(s) for si, yi in zip(s, y)],
+        "chain rule: the inside, 1 - y*s, has derivative -y, not -1",
+    ),
     (lambda s, y: [-g for g in _squared_hinge(s, y)], "the sign is flipped: raising y*s lowers the loss"),
     (partial(_squared_hinge, clip=False), "points beyond the margin (y*s > 1) cost nothing: gradient 0"),
     (
@@ -115,6 +119,10 @@ def check_sample_batch(sample_batch):
         return Verdict(False, "the same rng seed gave a different batch: draw the indices with the rng given")
     distinct = len({frozenset(b) for b in batches[:100]})  # 8 of 20 rows can be chosen 125,970 ways
     counts = np.bincount(np.concatenate(batches[:100]), minlength=20)  # each row about 40 times
+    if distinct == 1:
+        return Verdict(
+            False, "every seed gave the same batch: draw with the rng you are given, not one of your own"
+        )
     if distinct < 90 or counts.min() < 15 or counts.max() > 65:
         return Verdict(
             False,
@@ -148,6 +156,15 @@ _BCE_MISTAKES = [
     (partial(_bce, divide_by=lambda s: 1), "that is the sum over the examples: divide by len(scores)"),
     (lambda s, y: [-x for x in _bce(s, y)], "the sign is flipped: the loss is MINUS the mean log p"),
     (partial(_bce, target=lambda y: y), "turn the labels -1/+1 into targets 0/1 first: t = (y + 1) / 2"),
+    (
+        partial(_bce, target=lambda y: (1 - y) / 2),
+        "the targets are swapped: a +1 label costs -log p, not -log(1 - p)",
+    ),
+    (
+        lambda s, y: _bce(s, y)[:1] + [0.0] * len(s),
+        "the loss is right, but no gradient reached the scores: build it from Value operations on them "
+        "(sigmoid(), log()), not from floats wrapped in a Value at the end",
+    ),
     (partial(_bce, divide_by=lambda s: 6), "the mean divides by len(scores), not a fixed 6"),
     (partial(_bce, grad_factor=2), "gradients twice too large: return the loss, do not call backward()"),
 ]

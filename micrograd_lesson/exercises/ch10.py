@@ -52,7 +52,7 @@ def _sgd_step(p, v, g, lr=0.1, mu=0.9):
 
 
 def _two(got):
-    return numbers(got) if len(got) == 2 else None
+    return numbers(list(got)) if len(got) == 2 else None  # a tuple, a list or an array of two
 
 
 @check("ch10.momentum_step")
@@ -146,7 +146,10 @@ _ADAM_MISTAKES = [
     (lambda g, t, lr: -lr * math.copysign(1.0, g), "almost: that ignores eps (try g = 1e-8)"),
     (lambda g, t, lr: -lr * ((g > 0) - (g < 0)), "almost: that ignores eps (try g = 1e-8)"),
     (lambda g, t, lr: -lr * g / math.sqrt(g * g + _EPS), "eps goes outside the square root"),
-    (lambda g, t, lr: lr * g / (abs(g) + _EPS), "the sign is flipped: p moves against the gradient"),
+    (
+        lambda g, t, lr: lr * g / (abs(g) + _EPS),
+        "the sign is flipped: yours moves p with the gradient, Adam against it",
+    ),
     (lambda g, t, lr: -lr * g, "that is plain gradient descent's step; Adam divides by the gradient's size"),
     (lambda g, t, lr: -lr * g / (g * g + _EPS), "divide by the square ROOT of v_hat"),
 ]

@@ -38,6 +38,9 @@ _RATE_MISTAKES = [
 ]
 
 
+_PAIR = "a pair (recall, precision) of 1-D arrays, each with one entry per class"
+
+
 @check("ch12.recall_precision")
 def check_recall_precision(recall_precision):
     copies = [(c.copy(),) for c in _CONFUSIONS]
@@ -45,11 +48,11 @@ def check_recall_precision(recall_precision):
     def where(case):
         return f"for the {len(case[0])}-class matrix"
 
-    pairs = run_cases(recall_precision, "your recall_precision function", copies, as_array, "a pair", where)
+    pairs = run_cases(recall_precision, "your recall_precision function", copies, as_array, _PAIR, where)
 
     def otherwise(i):
         if pairs[i].shape != (2, len(_CONFUSIONS[i])):
-            return "return a pair (recall, precision), each with one entry per class"
+            return f"return {_PAIR}"
         recall, precision = np.round(_rates(_CONFUSIONS[i]), 4).tolist()
         return f"for {_CONFUSIONS[i].tolist()} recall is {recall} and precision {precision}"
 
@@ -105,7 +108,10 @@ def check_cross_entropy_grad(cross_entropy_grad):
         if got.shape != want.shape:
             return f"the gradient must have the logits' shape {want.shape}, got {got.shape}"
         if not np.all(np.isfinite(got)):
-            return "not finite: exp() overflows for large logits; subtract each row's own maximum first"
+            return (
+                "not finite: exp() overflows for large logits, and a row far below the batch's largest "
+                "logit underflows to 0/0; subtract each row's own maximum first"
+            )
         if not np.allclose(got.sum(axis=1), 0, atol=1e-9):
             return f"row 0 should be {np.round(want[0], 4)}; every row of the true gradient sums to 0"
         return f"wrong numbers, e.g. row 0 should be {np.round(want[0], 4)}, not {np.round(got[0], 4)}"

@@ -94,6 +94,8 @@ def check_cheaper_mode(cheaper_mode):
         want_mode, want_factor = _truth(n, m)
         if not isinstance(mode, str) or mode not in ("forward", "reverse", "either"):
             hint = f"the mode is 'forward', 'reverse' or 'either'; got {shown(mode)}"
+        elif as_number(factor) is None:
+            hint = f"give the factor as a number, such as 2.0; got {shown(factor)}"
         elif mode != want_mode and n == m:
             hint = f"both modes need {'one pass' if n == 1 else f'{n} passes'}: answer ('either', 1.0)"
         elif mode != want_mode:
@@ -138,7 +140,10 @@ _NEWTON_MISTAKES = [
     (lambda d1, d2, x, lr: x - lr * d1, "that is a gradient step everywhere: take Newton's where f''(x) > 0"),
     (partial(_safe_step, newton_when=lambda d2: d2 < 0), "the test is the wrong way round"),
     (lambda d1, d2, x, lr: x - d1 / abs(d2), "not x - f'/|f''(x)|: a gradient step where f'' <= 0"),
-    (lambda d1, d2, x, lr: _safe_step(-d1, d2, x, lr), "the sign is flipped: both steps go against f'(x)"),
+    (
+        lambda d1, d2, x, lr: _safe_step(-d1, d2, x, lr),
+        "the sign is flipped: yours steps along f'(x); both steps must go against it",
+    ),
 ]
 
 

@@ -1046,7 +1046,8 @@ plt.show()
 # loop and return the same summed loss, and it runs without an error, but it has two
 # bugs. Before you change anything, predict: which examples' gradients reach
 # `p.grad` by the time of the update, and which loss is returned? Then fix it. The
-# check runs three steps beside the chapter's loop from the same start.
+# check runs four steps beside the chapter's loop from the same start (the last at a smaller
+# rate).
 
 
 # %%

@@ -848,8 +848,8 @@ except TypeError as e:
 # momentum rule as `momentum_step(p, v, g, lr, mu)`, returning the new parameter and
 # the new velocity. It runs without an error, but it has two bugs. Before you
 # run it: starting from p = 1, v = 0 with g = 1, lr = 0.1, mu = 0.9, what should the
-# first step return, and what does this one return? Fix it; the check runs six steps
-# with changing gradients beside the package's `SGD`.
+# first step return, and what does this one return? Fix it; the check runs seven steps
+# with changing gradients beside the package's `SGD` (the last with lr = 0.05, mu = 0.5).
 
 # %%
 from micrograd_lesson.exercises import (

@@ -722,7 +722,7 @@ reveal("ch12.recall_precision")
 # log-sum-exp. Derive it on paper instead, from $L = \frac{1}{N} \sum_n \left(\log
 # \sum_c e^{z_{nc}} - z_{n t_n}\right)$, and write `cross_entropy_grad(logits, labels)`
 # with NumPy alone (no `Tensor`). The check compares it with the engine's gradient,
-# including a batch whose logits are in the hundreds and one whose rows are far apart.
+# including a batch whose logits are in the thousands and one whose rows are far apart.
 
 
 # %%
