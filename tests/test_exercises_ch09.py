@@ -116,7 +116,7 @@ def wrong_size(X, y, batch_size, rng):
     "answer, words",
     [
         (with_replacement, "without replacement"),
-        (first_rows, "different batches"),
+        (first_rows, "same batch"),
         (a_window, "different batches"),  # issue 14: a random window that wraps around
         (global_random, "same rng seed"),
         (shuffled_labels, "same indices"),

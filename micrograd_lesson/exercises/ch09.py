@@ -121,7 +121,7 @@ def check_sample_batch(sample_batch):
     counts = np.bincount(np.concatenate(batches[:100]), minlength=20)  # each row about 40 times
     if distinct == 1:
         return Verdict(
-            False, "every seed gave the same batch: draw with the rng you are given, not one of your own"
+            False, "every seed gave the same batch: draw the rows at random, with the rng you are given"
         )
     if distinct < 90 or counts.min() < 15 or counts.max() > 65:
         return Verdict(
