@@ -9,6 +9,7 @@ time, so a new micrograd_lesson/exercises/chNN.py is covered as soon as it exist
 import inspect
 import itertools
 import re
+import signal
 import threading
 import time
 from pathlib import Path
@@ -124,6 +125,23 @@ def test_every_check_gives_up_on_an_endless_answer(key, answer):
         result = EXPORTED_CHECKS[key](answer)
     assert isinstance(result, Verdict) and not result and result.hint
     assert time.monotonic() - start < 3
+
+
+def _builds_an_endless_list(*args):
+    """An endless comprehension: freeing what it built outlasts the timer's 0.05 s re-ring."""
+    return [0 for _ in iter(int, 1)]
+
+
+def test_a_timed_out_check_leaves_no_timer_behind_and_the_next_check_has_its_own_limit():
+    previous = signal.getsignal(signal.SIGALRM)
+    with junk.short_time_limit(seconds=1.0):  # a list long enough to take over 0.05 s to free
+        for _ in range(2):
+            assert "gave up" in exercises.check_scalers([_builds_an_endless_list] * 3).hint
+            assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # nothing left to ring later
+            assert signal.getsignal(signal.SIGALRM) is previous
+        slow_but_right = [lambda x, n=n: (time.sleep(0.05), n * x)[1] for n in (1, 2, 3)]
+        assert exercises.check_scalers(slow_but_right)  # not taken for an outer check's leftover timer
+    time.sleep(0.2)  # a stray ring would raise here
 
 
 def test_a_check_outside_the_main_thread_still_gives_up():

@@ -96,7 +96,7 @@ def _run_with_time_limit(fn, seconds):
     SIGALRM timer interrupts the loop itself; elsewhere fn runs in a daemon thread, abandoned when
     time is up: the check still answers, the loop runs on."""
     if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
-        if signal.getitimer(signal.ITIMER_REAL)[0] > 0:  # an outer check is timing us already
+        if _TIMING:  # an outer check is timing us already: its limit holds
             return fn()
 
         def time_up(signum, frame):
@@ -105,12 +105,12 @@ def _run_with_time_limit(fn, seconds):
             raise _TimeUp
 
         previous = signal.signal(signal.SIGALRM, time_up)
+        _TIMING.append(fn)
         signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
             return fn()
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
+            _disarm(previous)
     box = {}
 
     def target():
@@ -127,6 +127,23 @@ def _run_with_time_limit(fn, seconds):
     if "error" in box:
         raise box["error"]
     return box["result"]
+
+
+_TIMING = []  # not empty while a check's timer runs
+
+
+def _disarm(previous):
+    """Stop the timer and put the previous handler back. A late ring can land here (freeing what an
+    endless loop built can outlast the 0.05 s re-ring), so first make rings harmless, retrying."""
+    while True:
+        try:
+            signal.signal(signal.SIGALRM, signal.SIG_IGN)  # from here on no ring reaches Python
+            break
+        except _TimeUp:
+            continue
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, previous)
+    _TIMING.clear()
 
 
 def _guarded(ex, fn):
