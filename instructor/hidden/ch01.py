@@ -1,6 +1,6 @@
 """Hidden cases for chapter 1: a gradient at inputs of 0, of one input and of five.
 
-ch01.slope and ch01.best_h are single numbers: no hidden case.
+ch01.best_h is a single number and ch01.slope is tried on five functions already: no hidden case.
 """
 
 import math

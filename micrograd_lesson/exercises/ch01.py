@@ -3,52 +3,86 @@
 import math
 import sys
 
-from ._core import Verdict, as_number, attempt, check, close, first, not_a_function, read_number, solution
+from ._core import (
+    Verdict,
+    as_number,
+    attempt,
+    check,
+    close,
+    first,
+    not_a_function,
+    read_number,
+    shown,
+    solution,
+)
 
 EPS = sys.float_info.epsilon  # 2.2e-16: the gap between 1.0 and the next float
 
-# ---- 1. the slope of g(x) = x**3 - 2x at x = 1.5, to nine digits ----------------------------
+# ---- 1. slope(g, x): any function's slope by nudging, to nine digits ----------------------------
 
-SLOPE = 3 * 1.5**2 - 2  # 4.75
-SLOPE_MISTAKES = [  # (a mistaken answer, to 1%, and its hint)
-    (6.75, "that is the slope of x**3 alone (the chapter's g); use g(x) = x**3 - 2*x"),
-    (0.375, "that is g(1.5), the height of the curve; the slope is how fast it changes"),
-    (-SLOPE, "right size, wrong sign: the nudged value goes first, (g(x + h) - g(x)) / h"),
-    (2 * SLOPE, "twice the slope: a central difference spans 2h, so divide by 2 * h"),
+
+def _cubic(x):
+    return x**3 - 2 * x
+
+
+# (g, its name in a hint, x, g'(x)). A single number could be a lucky forward difference (about one
+# h in 250 lands within 1e-9 here by chance); five functions and points cannot.
+SLOPE_CASES = [
+    (_cubic, "x**3 - 2*x", 1.5, 4.75),
+    (_cubic, "x**3 - 2*x", 1.3, 3 * 1.3**2 - 2),
+    (math.sin, "sin", 1.0, math.cos(1.0)),
+    (math.exp, "exp", 0.5, math.exp(0.5)),
+    (math.log, "log", 3.0, 1 / 3),
 ]
 
 
-@check("ch01.slope")
-def check_slope(answer):
-    """answer: the slope of g(x) = x**3 - 2*x at 1.5 by nudging, to nine digits (or a function giving it)."""
-    value, hint = read_number(answer)
-    if hint:
-        return hint
-    if close(value, SLOPE, rel=1e-9):  # no forward difference gets there: its best is about 8e-9
-        return Verdict(True)
-    hint = next((hint for wrong, hint in SLOPE_MISTAKES if close(value, wrong, rel=1e-2)), None)
-    if not hint and 0 < abs(value) < 0.5:
-        hint = "very small: did you forget to divide the change g(x + h) - g(x) by h?"
-    if not hint and close(value, SLOPE, rel=0.25):  # the right idea, not yet the accuracy
-        hint = (
-            f"{value:.10f} is off by {abs(value - SLOPE) / SLOPE:.1e} of the slope; nine digits means under "
-            "1e-9. A forward difference cannot get there at any h (its best here is about 8e-9, as the "
-            "U-shaped plot suggests); a central difference can, if h balances its truncation, which shrinks "
-            "like h**2, against round-off. Try several h and watch which digits settle"
+def _slope_hint(slope, g, name, x, got, want):
+    """Why slope(g, x) gave `got` instead of `want`."""
+    where = f"slope({name}, {x}) should be {want:.10g}, got {got:.10g}"
+    if close(got, -want, rel=1e-2):
+        return f"{where}: wrong sign; the nudged value goes first, g(x + h) - ..."
+    if close(got, 2 * want, rel=1e-2):
+        return f"{where}: twice the slope; a central difference spans 2h, so divide by 2 * h"
+    if close(got, g(x), rel=1e-2):
+        return f"{where}: that is g({x}), the height; the slope is how fast g changes"
+    if not close(got, want, rel=0.25):
+        return f"{where}: nudge x by a small h and divide the change in g by the change in x"
+    lean, _ = attempt(slope, lambda t: t * t, 0.0)  # x**2 at 0: any centred difference gives exactly 0
+    if as_number(lean) not in (None, 0.0):
+        return (
+            f"{where}: off by {abs(got - want) / abs(want):.0e} of the slope, and on x**2 at 0 yours gives "
+            f"{as_number(lean):.1e} instead of 0: a one-sided difference leans towards its side; its error "
+            "is at best about 1e-8 here, whatever h. Nudge both ways"
         )
-    return hint or "nudge x = 1.5 by a small h and compute how fast g changes"
+    return (
+        f"{where}: off by {abs(got - want) / abs(want):.0e}; nine digits means under 1e-9. A central "
+        "difference's error shrinks like h**2 until round-off, which grows like 1/h, takes over: try "
+        "several h and watch which digits settle"
+    )
+
+
+@check("ch01.slope")
+def check_slope(slope):
+    """slope(g, x): g's slope at x, by nudging, to nine digits, on five functions and points."""
+    if (wrong := not_a_function(slope, "slope")) is not None:
+        return wrong
+    for g, name, x, want in SLOPE_CASES:
+        got, error = attempt(slope, g, x)
+        number = as_number(got)
+        if error or number is None or not math.isfinite(number):
+            return Verdict(False, f"slope({name}, {x}): {error or f'return a number, got {shown(got)}'}")
+        if not close(number, want, rel=1e-9):
+            return Verdict(False, _slope_hint(slope, g, name, x, number, want))
+    return Verdict(True)
 
 
 @solution("ch01.slope")
-def slope_of_g():
-    def g(x):
-        return x**3 - 2 * x
-
-    # A forward difference's error here is at best about 4e-8 (chord against round-off). The central
-    # difference's truncation is h**2 here (the third derivative over 6 is 1), so h = 1e-5 leaves
-    # 1e-10, with round-off about 1e-11.
+def slope(g, x):
+    # A forward difference's error is at best about 1e-8 of these slopes (chord against round-off).
+    # The central difference's truncation shrinks like h**2: h = 1e-5 leaves about 1e-10, with
+    # round-off about 1e-11.
     h = 1e-5
-    return (g(1.5 + h) - g(1.5 - h)) / (2 * h)
+    return (g(x + h) - g(x - h)) / (2 * h)
 
 
 # ---- 2. predict the best nudge for f(x) = x**2 + 1000 at x = 1 ---------------------------------
@@ -121,7 +155,7 @@ def _one_sided(fn):
                 side.add(a > x)
         return _q(*args)
 
-    attempt(fn, probe, list(at))
+    attempt(lambda: first(fn(probe, list(at)), 10))  # a lazy result (map, generator) is read too
     return any(len(side) < 2 for side in sides)
 
 

@@ -141,6 +141,8 @@ def _check_walk(fn, name, problem):
         return Verdict(False, f"pass your {name} function itself (its name, without calling it)")
     for text, build in GRAPHS.items():
         nodes, ins, fired, result, error = _run(fn, build)
+        if error and error.startswith("your function raised ValueError"):
+            error += " on a graph with no loop: do your counts take one off for every use they counted?"
         if hint := error or problem(nodes, ins, fired, result, build):
             return Verdict(False, f"on {text}: {hint}")
     return Verdict(True)
@@ -262,6 +264,8 @@ def _backward_problem(nodes, ins, fired, result, build):
     ]
     if early:
         node, user = early[0]
+        if len(fired) > 1 and fired[-1] is nodes[-1]:
+            return f"{got}: the root {_name(nodes[-1])} fired last: fire it first, then outwards from it"
         return (
             f"{got}: {_name(node)} fired before {_name(user)}, which uses it, had sent back its share. "
             "Depth as first met breadth-first does not ensure that: which distance from the root does?"
@@ -341,7 +345,10 @@ def _div_grads(div, a0, b0, y):
     if error or not isinstance(q, Value) or not close(q.data, a0 / b.data):
         return error or f"return a Value with data {a0 / b.data:g}, got {shown(q)}"
     if div is not Value.__truediv__ and "_backward" not in vars(q):
-        return "write the rule yourself, in the lectures' style: out._backward = _backward (not a / b)"
+        return (
+            "out has no _backward of its own: write the rule in a closure and attach it, "
+            "out._backward = _backward (a / b alone would use the package's rule)"
+        )
     _, error = attempt((q if y == "q" else q * 4.0 + a).backward)  # the two forms of y in DIV_CASES
     return f"backward() through your div failed: {error}" if error else (a.grad, b.grad)
 

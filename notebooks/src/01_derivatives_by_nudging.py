@@ -657,14 +657,18 @@ plt.show()
 #
 # ### 1. A slope to nine digits (design the nudge)
 #
-# Let $g(x) = x^3 - 2x$. Estimate its slope at $x = 1.5$ by nudging alone, correct to
-# nine significant digits (within one part in $10^9$), and pass the number to
-# `check_slope`. Define this $g$ yourself first: the `g` from the U-shaped-error section
-# above is plain $x^3$. Which difference, and which $h$, can reach that accuracy? The
-# error plot above is your guide; try a few $h$ and watch which digits stop changing.
+# Write `slope(g, x)`: the slope of any smooth function `g` at `x`, by nudging alone,
+# correct to nine significant digits (within one part in $10^9$). Which difference, and
+# which $h$, can reach that accuracy? The error plot above is your guide: try it first on
+# $g(x) = x^3 - 2x$ at $x = 1.5$, whose slope is $3 \cdot 1.5^2 - 2 = 4.75$, and watch
+# which digits stop changing as you change $h$. The check then tries your function on
+# $\sin$, $\exp$ and $\log$ and at other points, so one lucky $h$ is not enough.
 
 # %%
-slope = 0.0  # replace with your nine-digit estimate of the slope of x**3 - 2*x at x = 1.5
+def slope(g, x):
+    return 0.0  # replace: nudge x, and estimate g's slope at x to nine digits
+
+
 check_slope(slope)
 
 # %%
