@@ -580,12 +580,12 @@ print(f"held-out accuracy: {accuracy:.1%} ({np.sum(predictions == y_test)} of {l
 
 # %% [markdown]
 # After one epoch the network already reads 92.5 % of the held-out digits right;
-# after 10 it gets 98.1 % of the 360 (353 of them). How long did that take? The next
-# cell prints the CPU time of this run (it differs from machine to machine, so its
-# output is not compared when the notebook is checked):
+# after 10 it gets 98.1 % of the 360 (353 of them). How long did that take? The exact CPU
+# time differs from machine to machine (print `training_seconds` to see yours), so the
+# stored notebook keeps only the verdict the course relies on:
 
-# %% tags=["nbval-ignore-output"]
-print(f"training took {training_seconds:.1f} CPU seconds on this machine")
+# %%
+print(f"training took {'under' if training_seconds < 10 else 'over'} 10 CPU seconds on this machine")
 
 # %% [markdown]
 # On the machines we tried it took one to a few CPU seconds (2,250 updates of 32
