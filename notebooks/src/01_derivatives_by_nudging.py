@@ -664,6 +664,7 @@ plt.show()
 # which digits stop changing as you change $h$. The check then tries your function on
 # $\sin$, $\exp$ and $\log$ and at other points, so one lucky $h$ is not enough.
 
+
 # %%
 def slope(g, x):
     return 0.0  # replace: nudge x, and estimate g's slope at x to nine digits
