@@ -41,7 +41,10 @@ def check_rsub(Num):
             operands.append(made)
         result, error = attempt(operator.sub, *operands)
         if error:
-            return f"{text} failed: {error} ({IF_SUB_FAILS[kind].format(a=a, b=b)})"
+            why = IF_SUB_FAILS[kind]
+            if kind == "number - Num" and hasattr(Num, "__rsub__"):  # yours ran, and raised
+                why = "Python called Num({b:g}).__rsub__({a:g}): there `other` is the plain number {a:g}"
+            return f"{text} failed: {error} ({why.format(a=a, b=b)})"
         got = _value(result)
         if got is None:
             return f"{text} should return a Num with a number in .value, got {shown(result)}"

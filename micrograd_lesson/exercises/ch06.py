@@ -93,6 +93,12 @@ def check_grad_check(grad_check):
             what = "a pair (autograd, numeric) of plain numbers (.grad and .data, not Values)"
             return Verdict(False, f"for {text}: " + (error or f"return {what}, got {shown(got)}"))
         autograd, numeric = pair
+        if close(numeric, from_backward, rel=1e-9, abs_tol=1e-12) and not close(
+            autograd, from_backward, 1e-9
+        ):
+            return Verdict(
+                False, f"for {text} the pair is swapped: return (autograd, numeric), backward()'s first"
+            )
         if not close(autograd, from_backward, rel=1e-9, abs_tol=1e-12):
             estimated = close(autograd, truth, rel=1e-4)  # near the true slope, but not backward()'s number
             return Verdict(
@@ -102,11 +108,13 @@ def check_grad_check(grad_check):
             )
         if not close(numeric, truth, rel=1e-5):
             copied = from_backward != truth and close(numeric, from_backward, rel=1e-4)
+            coarse = not copied and close(numeric, truth, rel=1e-2)  # the right formula, too large an h
+            how = "your h is too large: the error shrinks like h**2, try about 1e-6" if coarse else NUDGE
             return Verdict(
                 False,
                 f"for {text} the second number should be about {truth:.6f}, got {numeric:.6f}"
                 + (", backward()'s" if copied else "")
-                + f": compute it by nudging, {NUDGE}",
+                + (f": {how}" if coarse else f": compute it by nudging, {how}"),
             )
     seen = []
 
