@@ -6,6 +6,7 @@ import itertools
 import random
 
 import pytest
+from claims.claimlib import chapter_namespace
 from hints import Hostile, failed_with, hint_of, hostile_value
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -126,18 +127,8 @@ def test_topological_order_accepts_other_valid_orders():
     assert check_topological_order(refusing_loops(lambda root: tuple(Value.topological_order(root))))
 
 
-def section_9_stack(root):
-    """The chapter's own (node, done) stack, copied from section 9: valid orders, but blind to a loop."""
-    order, visited, stack = [], set(), [(root, False)]
-    while stack:
-        node, done = stack.pop()
-        if done:
-            order.append(node)
-        elif node not in visited:
-            visited.add(node)
-            stack.append((node, True))
-            stack.extend((child, False) for child in reversed(node._prev))
-    return order
+# The chapter's own (node, done) stack from section 9, run from its cell: valid orders, but blind to a loop.
+section_9_stack = chapter_namespace("04", tag="defines-value")["build_topo"]
 
 
 def counting_without_the_loop_test(root):
