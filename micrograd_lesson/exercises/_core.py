@@ -146,8 +146,30 @@ def _disarm(previous):
     _TIMING.clear()
 
 
-def _guarded(ex, fn):
+def _reader(fn, takes):
+    """What the check reads before fn sees the answer: a function, a class, a number, or a value that
+    may come as a function returning it (how reveal() passes a worked solution). A str is a hint."""
+    what = next(iter(inspect.signature(fn).parameters))  # the check's parameter: softsign, Num, ...
+
+    def read(answer):
+        if takes == "function" and not callable(answer):
+            return f"pass your {what} function itself (its name, without calling it); got {shown(answer)}"
+        if takes == "class" and not isinstance(answer, type):
+            return f"pass the class itself, e.g. {fn.__name__}({what}); got {shown(answer)}"
+        if takes == "number":
+            number, hint = read_number(answer)
+            return hint or fn(number)
+        if takes == "value":
+            value, hint = call_or_value(answer)
+            return hint or fn(value)
+        return fn(answer)
+
+    return read
+
+
+def _guarded(ex, fn, takes=None):
     """fn as a check that never raises, gives up after a time limit, and records the answer."""
+    read = _reader(fn, takes)
 
     @wraps(fn)
     def guarded(answer, record=True):
@@ -155,7 +177,7 @@ def _guarded(ex, fn):
             ex.last_answer = answer
         seconds = ex.seconds or TIME_LIMIT
         try:
-            result = _run_with_time_limit(lambda: fn(answer), seconds)
+            result = _run_with_time_limit(lambda: read(answer), seconds)
         except _TimeUp:
             return Verdict(
                 False,
@@ -168,17 +190,21 @@ def _guarded(ex, fn):
                 f"reading your answer raised {_message(e)}. Submit plain numbers, lists, dicts, "
                 "Values or functions, as the exercise asks",
             )
-        if isinstance(result, str):  # a check may return just the hint for a wrong answer
+        if result is True:  # a check may return True for a right answer, and just the hint for a wrong one
+            return CORRECT
+        if isinstance(result, str):
             return Verdict(False, result or "the check found nothing to say")
         return result if isinstance(result, Verdict) else Verdict(False, "the check found nothing to say")
 
     return guarded
 
 
-def check(name, seconds=None):
+def check(name, takes=None, seconds=None):
     """Register the decorated function as the guarded check of exercise `name` ("chNN.short");
-    `micrograd_lesson.exercises` exports it under the function's own name."""
-    return lambda fn: _register(name, seconds=seconds, check=_guarded(_register(name), fn)).check
+    `micrograd_lesson.exercises` exports it under the function's own name. takes="function",
+    "class", "number" or "value" reads the answer first (see _reader): the check gets it only if
+    it is of that kind."""
+    return lambda fn: _register(name, seconds=seconds, check=_guarded(_register(name), fn, takes)).check
 
 
 def solution(name):
