@@ -43,10 +43,9 @@ GRADE_CELL = """\
 import json as _json
 import sys as _sys
 _sys.path.insert(0, {root!r})
-from instructor.grade import load_hidden as _load_hidden
-from micrograd_lesson.exercises import _core as _grading
+from instructor.grade import grade_chapter as _grade_chapter, load_hidden as _load_hidden
 _load_hidden({chapter!r})
-print({marker!r} + _json.dumps(_grading.grade_chapter({chapter!r}, {points!r})))
+print({marker!r} + _json.dumps(_grade_chapter({chapter!r}, {points!r})))
 """
 
 
@@ -60,6 +59,35 @@ def load_hidden(chapter):
 
     if (ROOT / "instructor" / "hidden" / f"{chapter}.py").exists():
         importlib.import_module(f"instructor.hidden.{chapter}")
+
+
+def exercise_names(chapter):
+    """The exercises of `chapter` ("ch05"), in the order they are registered."""
+    from micrograd_lesson.exercises._core import EXERCISES
+
+    return [name for name in EXERCISES if name.startswith(chapter + ".")]
+
+
+def grade_chapter(chapter, points=None):
+    """Per exercise (in the learner's kernel): full points if the learner's last answer passes its
+    check and every hidden case, else 0."""
+    from micrograd_lesson.exercises._core import EXERCISES, NO_ANSWER, Verdict
+
+    rows = []
+    for name in exercise_names(chapter):
+        ex, most = EXERCISES[name], (points or {}).get(name, 1)
+        if ex.last_answer is NO_ANSWER:
+            verdict = Verdict(False, "not attempted: its check was never called (did its cell run?)")
+        else:
+            verdict = ex.check(ex.last_answer, record=False)
+            for case in ex.hidden if verdict else ():
+                extra = case(ex.last_answer, record=False)
+                if not extra:
+                    verdict = Verdict(False, f"passes the notebook's check, not a hidden case: {extra.hint}")
+                    break
+        hint = "correct" if verdict else verdict.hint
+        rows.append({"exercise": name, "points": most if verdict else 0, "max_points": most, "hint": hint})
+    return rows
 
 
 def run_one(path, chapter, points, cell_timeout):
@@ -118,9 +146,7 @@ def explain_unattempted(rows, cells):
 
 def zero_rows(chapter, points, why):
     """0 points for every exercise of the chapter, and why."""
-    from micrograd_lesson.exercises import _core
-
-    names = _core.exercise_names(chapter)
+    names = exercise_names(chapter)
     return [{"exercise": n, "points": 0, "max_points": points.get(n, 1), "hint": why} for n in names]
 
 

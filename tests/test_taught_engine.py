@@ -17,30 +17,18 @@ chapter, so a failure names the chapter that drifted from the package.
 import math
 from pathlib import Path
 
-import jupytext
 import pytest
+from claims.claimlib import chapter_namespace, tagged_cells
 
 from micrograd_lesson import Value as PackageValue
 
 SRC = Path(__file__).resolve().parent.parent / "notebooks" / "src"
-CHAPTERS = sorted(p for p in SRC.glob("0[2-5]_*.py"))
+CHAPTERS = sorted(p.name[:2] for p in SRC.glob("0[2-5]_*.py"))
 
 
-def value_cells(path):
-    nb = jupytext.read(path, fmt="py:percent")
-    return [
-        cell.source
-        for cell in nb.cells
-        if cell.cell_type == "code" and "defines-value" in cell.metadata.get("tags", [])
-    ]
-
-
-def screen_value(path):
+def screen_value(chapter):
     """The `Value` class a chapter ends up with, from its defines-value cells alone."""
-    namespace = {"__name__": f"chapter_{path.stem}"}
-    for i, source in enumerate(value_cells(path)):
-        exec(compile(source, f"<{path.name}: defines-value cell {i + 1}>", "exec"), namespace)
-    return namespace["Value"]
+    return chapter_namespace(chapter, tag="defines-value")["Value"]
 
 
 def _long_sum(x):
@@ -114,11 +102,9 @@ def close(x, y):
     return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
 
 
-@pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
-def test_screen_value_matches_the_package(path):
-    chapter = path.name[:2]
-    assert value_cells(path), f"{path.name} has no cell tagged defines-value"
-    V = screen_value(path)
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_screen_value_matches_the_package(chapter):
+    V = screen_value(chapter)  # raises LookupError if the chapter has no cell tagged defines-value
     backward = callable(getattr(V, "backward", None))
     supported, mismatches = set(), []
     for name, (f, inputs) in EXPRESSIONS.items():
@@ -143,14 +129,12 @@ def test_screen_value_matches_the_package(path):
 
 
 def test_chapters_four_and_five_are_covered():
-    stems = {p.name[:2] for p in CHAPTERS}
-    assert {"04", "05"} <= stems
+    assert {"04", "05"} <= set(CHAPTERS)
 
 
 def test_chapter_4_shows_the_assignment_bug_before_fixing_it():
     """The first class of chapter 4 assigns gradients (=): b = a + a gives 1, not 2."""
-    (path,) = [p for p in CHAPTERS if p.name.startswith("04")]
-    cells = value_cells(path)
+    cells = tagged_cells("04", "defines-value")
     namespace = {}
     exec(cells[0], namespace)  # the first class, before the fix
     exec(cells[1], namespace)  # build_topo_recursive
@@ -159,7 +143,7 @@ def test_chapter_4_shows_the_assignment_bug_before_fixing_it():
     b = a + a
     b.backward()
     assert a.grad == 1.0  # the bug the chapter shows live
-    fixed = screen_value(path)
+    fixed = screen_value("04")
     a = fixed(3.0)
     (a + a).backward()
     assert a.grad == 2.0
@@ -167,8 +151,7 @@ def test_chapter_4_shows_the_assignment_bug_before_fixing_it():
 
 def test_deep_graph_needs_the_iterative_sort():
     """Chapter 4's final backward() handles a chain far deeper than the recursion limit."""
-    (path,) = [p for p in CHAPTERS if p.name.startswith("04")]
-    V = screen_value(path)
+    V = screen_value("04")
     x = V(1.0)
     y = x
     for _ in range(5000):

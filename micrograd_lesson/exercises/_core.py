@@ -263,33 +263,6 @@ class NotInThisEdition:
         return f"Worked solutions are not part of this edition ({self.name}): ask your instructor."
 
 
-# ---- grading: the learner's last answers, checked again with the hidden cases ---------------------
-
-
-def exercise_names(chapter):
-    """The exercises of `chapter` ("ch05"), in the order they are registered."""
-    return [name for name in EXERCISES if name.startswith(chapter + ".")]
-
-
-def grade_chapter(chapter, points=None):
-    """Per exercise: full points if the last answer passes its check and every hidden case, else 0."""
-    rows = []
-    for name in exercise_names(chapter):
-        ex, most = EXERCISES[name], (points or {}).get(name, 1)
-        if ex.last_answer is NO_ANSWER:
-            verdict = Verdict(False, "not attempted: its check was never called (did its cell run?)")
-        else:
-            verdict = ex.check(ex.last_answer, record=False)
-            for case in ex.hidden if verdict else ():
-                extra = case(ex.last_answer, record=False)
-                if not extra:
-                    verdict = Verdict(False, f"passes the notebook's check, not a hidden case: {extra.hint}")
-                    break
-        hint = "correct" if verdict else verdict.hint
-        rows.append({"exercise": name, "points": most if verdict else 0, "max_points": most, "hint": hint})
-    return rows
-
-
 # ---- small helpers every check uses; none of them raises or hangs ---------------------------------
 
 

@@ -47,16 +47,20 @@ def prose_claims():
     return found
 
 
-def chapter_namespace(prefix, tag="claim-setup"):
-    """Run the cells of chapter `prefix` tagged `tag`, in order, and return their globals."""
+def tagged_cells(prefix, tag):
+    """The sources of chapter `prefix`'s code cells tagged `tag`, in order, without magics."""
     src = chapter_source(prefix)
     nb = jupytext.read(src, fmt="py:percent")
     cells = [c for c in nb.cells if c.cell_type == "code" and tag in c.metadata.get("tags", [])]
     if not cells:
         raise LookupError(f"{src.name} has no code cell tagged {tag!r}")
+    magic = ("%", "!")  # %matplotlib, !pip: lines plain Python cannot run
+    return ["\n".join(x for x in c.source.splitlines() if not x.lstrip().startswith(magic)) for c in cells]
+
+
+def chapter_namespace(prefix, tag="claim-setup"):
+    """Run the cells of chapter `prefix` tagged `tag`, in order, and return their globals."""
     namespace = {"__name__": f"chapter_{prefix}"}
-    for cell in cells:
-        lines = cell.source.splitlines()
-        code = "\n".join(line for line in lines if not line.lstrip().startswith(("%", "!")))  # no magics
-        exec(compile(code, f"{src.name}[{tag}]", "exec"), namespace)
+    for i, code in enumerate(tagged_cells(prefix, tag)):
+        exec(compile(code, f"{chapter_source(prefix).name}[{tag} cell {i + 1}]", "exec"), namespace)
     return namespace
