@@ -152,10 +152,16 @@ def _reader(fn, takes):
     what = next(iter(inspect.signature(fn).parameters))  # the check's parameter: softsign, Num, ...
 
     def read(answer):
+        # got None, got 3, or got a Value: never a repr with a memory address in it
+        got = (
+            shown(answer)
+            if isinstance(answer, (type(None), int, float, str))
+            else f"a {type(answer).__name__}"
+        )
         if takes == "function" and not callable(answer):
-            return f"pass your {what} function itself (its name, without calling it); got {shown(answer)}"
+            return f"pass your {what} function itself (its name, without calling it); got {got}"
         if takes == "class" and not isinstance(answer, type):
-            return f"pass the class itself, e.g. {fn.__name__}({what}); got {shown(answer)}"
+            return f"pass the class itself, e.g. {fn.__name__}({what}); got {got}"
         if takes == "number":
             number, hint = read_number(answer)
             return hint or fn(number)
