@@ -99,18 +99,27 @@ def _run_with_time_limit(fn, seconds):
         if _TIMING:  # an outer check is timing us already: its limit holds
             return fn()
 
+        state = ["starting"]  # then "running" fn, then "done": what a ring may do depends on it
+
         def time_up(signum, frame):
-            # If the spot it is raised in swallows it (a gc callback drops exceptions), ring again.
-            signal.setitimer(signal.ITIMER_REAL, 0.05)
-            raise _TimeUp
+            if state[0] == "starting":  # a busy machine kept fn from starting: it still gets its time
+                signal.setitimer(signal.ITIMER_REAL, seconds)
+            elif state[0] == "running":  # ring again, in case the spot swallows it (gc callbacks do)
+                signal.setitimer(signal.ITIMER_REAL, 0.05)
+                raise _TimeUp
+            # "done": a late ring does nothing, so the clean-up below is never cut short
 
         previous = signal.signal(signal.SIGALRM, time_up)
         _TIMING.append(fn)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+            state[0] = "running"
             return fn()
         finally:
-            _disarm(previous)
+            state[0] = "done"
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
+            _TIMING.clear()
     box = {}
 
     def target():
@@ -130,20 +139,6 @@ def _run_with_time_limit(fn, seconds):
 
 
 _TIMING = []  # not empty while a check's timer runs
-
-
-def _disarm(previous):
-    """Stop the timer and put the previous handler back. A late ring can land here (freeing what an
-    endless loop built can outlast the 0.05 s re-ring), so first make rings harmless, retrying."""
-    while True:
-        try:
-            signal.signal(signal.SIGALRM, signal.SIG_IGN)  # from here on no ring reaches Python
-            break
-        except _TimeUp:
-            continue
-    signal.setitimer(signal.ITIMER_REAL, 0)
-    signal.signal(signal.SIGALRM, previous)
-    _TIMING.clear()
 
 
 def _reader(fn, takes):
