@@ -9,13 +9,6 @@ def _is_node(obj):
     return all(attempt(getattr, obj, attr)[1] is None for attr in ("data", "_prev", "_op"))
 
 
-# ---- 1. debug: a subtraction that works once -----------------------------------------------------
-SUB_MISTAKES = [
-    (8.0, "5 - 3 gave 8: that is addition; use self.data - other.data"),
-    (-2.0, "5 - 3 gave -2: the order is self.data - other.data (self is the left operand)"),
-]
-
-
 @check("ch02.subtraction", takes="class")
 def check_subtraction(ValueWithSub):
     """ValueWithSub: your Value class (or subclass) with a __sub__ method."""
@@ -31,7 +24,11 @@ def check_subtraction(ValueWithSub):
     if not (close(x.data, 5.0) and close(y.data, 3.0)):
         return "x - y changed x or y: leave the inputs as they are and put the answer in a NEW Value"
     if not close(z.data, 2.0):
-        return known_mistake(z.data, SUB_MISTAKES) or f"5 - 3 should hold data 2.0, got {shown(z.data, 60)}"
+        mistakes = [
+            (8.0, "5 - 3 gave 8: that is addition; use self.data - other.data"),
+            (-2.0, "5 - 3 gave -2: the order is self.data - other.data (self is the left operand)"),
+        ]
+        return known_mistake(z.data, mistakes) or f"5 - 3 should hold data 2.0, got {shown(z.data, 60)}"
     inputs = None if isinstance(z._prev, (set, frozenset)) else first(z._prev, 3)
     if inputs is None or len(inputs) != 2:
         return f"_prev should remember both inputs as a tuple, (self, other); got {shown(z._prev, 60)}"
@@ -63,7 +60,6 @@ class ValueWithSub(Value):
         return type(self)(self.data - other.data, (self, other), "-")
 
 
-# ---- 2. predict the graph of q = (a*b + c) * (a + c) ----------------------------------------------
 COUNTS = {  # a prediction (values, operations), or a count of values alone -> True if right, else the hint
     (7, 4): True,
     (0, 0): "replace (0, 0) with your prediction, (values, operations)",
@@ -92,13 +88,11 @@ def predict_q_graph():
     return leaves + operations, operations
 
 
-# ---- 3. build q and draw it ------------------------------------------------------------------------
 @check("ch02.q", takes="value")
 def check_q(q):
     """q: the root of (a*b + c) * (a + c) at a = 2, b = -3, c = 10 (or a function returning it)."""
     if not _is_node(q):
         return f"pass the root Value of your expression, got {shown(q, 60)}"
-
     nodes, error = attempt(graph.reachable, q)  # each distinct value once, as draw_dot(q) shows them
     if error or not all(_is_node(v) for v in nodes):
         return "walking back along _prev failed: every _prev should be a tuple of Values"

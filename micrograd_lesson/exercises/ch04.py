@@ -45,8 +45,6 @@ def _graphs():
 class _Watched(Value):
     """A node that refuses the package's walks and writes itself down in `fired` when it fires."""
 
-    __slots__ = ()
-
     def backward(self):
         raise RuntimeError("do not call root.backward() here: walk the graph yourself")
 
@@ -80,8 +78,7 @@ def _run(fn, root):
 
 
 def _walk_hint(fn, problem):
-    """The hint for the first graph fn walks wrongly: problem(what _run returns but the error, a fresh
-    copy of the graph) says what is wrong. None if fn walks every graph right."""
+    """The hint for the first graph fn walks wrongly, as problem(nodes, ins, fired, result, copy) says."""
     for (text, root), (_, copy) in zip(_graphs(), _graphs()):
         nodes, ins, fired, result, error = _run(fn, root)
         if hint := error or problem(nodes, ins, fired, result, copy):
@@ -203,8 +200,20 @@ def _backward_problem(nodes, ins, fired, result, copy):
     want = graph.topological_order(copy)
     copy.backward()
     wrong = [(node, right.grad) for node, right in zip(nodes, want) if not close(node.grad, right.grad)]
-    if not wrong:
-        return _depth_problem(nodes, ins, fired)
+    if not wrong:  # then the nodes that pass something on must fire by their longest distance from the root
+        depth = {id(nodes[-1]): 0}
+        for node in reversed(nodes):  # the root first: every user of a node is met before the node
+            for child in ins[id(node)]:
+                depth[id(child)] = max(depth.get(id(child), 0), depth[id(node)] + 1)
+        order = [node for node in fired if ins[id(node)]]  # a leaf passes nothing on
+        for before, after in zip(order, order[1:]):
+            if depth[id(after)] < depth[id(before)]:
+                return (
+                    f"every grad is right, but {_name(after)} (distance {depth[id(after)]} from the root) "
+                    f"fired after {_name(before)} (distance {depth[id(before)]}): fix the classmate's pass, "
+                    "which fires by distance, rather than replace it"
+                )
+        return None
     if not any(as_number(node.grad) for node in nodes):
         return f"every gradient is still 0: set {_name(nodes[-1])}.grad = 1.0 first, then fire the nodes"
     node, right = wrong[0]
@@ -228,23 +237,6 @@ def _backward_problem(nodes, ins, fired, result, copy):
             root = "the root " if node is nodes[-1] else ""
             return f"{got}: {root}{_name(node)} {what}. Fire each node exactly once, after all of its users"
     return f"{got}: seed the root with 1.0, then fire each node once"
-
-
-def _depth_problem(nodes, ins, fired):
-    """None if the nodes that pass something on fired by their longest distance from the root."""
-    depth = {id(nodes[-1]): 0}
-    for node in reversed(nodes):  # the root first: every user of a node is met before the node
-        for child in ins[id(node)]:
-            depth[id(child)] = max(depth.get(id(child), 0), depth[id(node)] + 1)
-    order = [node for node in fired if ins[id(node)]]  # a leaf passes nothing on
-    for before, after in zip(order, order[1:]):
-        if depth[id(after)] < depth[id(before)]:
-            return (
-                f"every grad is right, but {_name(after)} (distance {depth[id(after)]} from the root) fired "
-                f"after {_name(before)} (distance {depth[id(before)]}): fix the classmate's pass, which "
-                "fires by distance, rather than replace it"
-            )
-    return None
 
 
 @check("ch04.run_backward", takes="function")
@@ -285,7 +277,6 @@ DIV_CASES = [  # (y, built on q = div(a, b); a; b, None for div(a, a); known sli
     ("div(a, a) at a = 3", 3.0, None, [((-1 / 3, -1 / 3), ADD_UP), ((1 / 3, 1 / 3), ADD_UP)]),
     ("4 * div(a, b) + a at a = 3, b = -2", 3.0, -2.0, [((0.5, -0.75), FROM_ABOVE), ((-2.0, -3.0), ADD_UP)]),
 ]
-_same_grads = partial(all_exact, rel=1e-6, abs_tol=1e-9)
 
 
 def _div_grads(div, y, a0, b0):
@@ -309,8 +300,8 @@ def check_div(div):
     """div(a, b) returns a Value a/b whose closure passes 1/b to a and -a/b**2 to b."""
     for y, a0, b0, slips in DIV_CASES:
         got, want = _div_grads(div, y, a0, b0), _div_grads(Value.__truediv__, y, a0, b0)
-        if isinstance(got, str) or not _same_grads(got, want):
-            slip = got if isinstance(got, str) else known_mistake(got, slips, same=_same_grads)
+        if isinstance(got, str) or not all_exact(got, want):
+            slip = got if isinstance(got, str) else known_mistake(got, slips, same=all_exact)
             expected = f"expected a.grad, b.grad = {want[0]:g}, {want[1]:g}, got {shown(got)}"
             return f"{y}: {slip or expected}"
     return True
