@@ -20,7 +20,7 @@ def _graphs():
     yield "a graph that is a single leaf x", Value(2.0, label="x")
     x = Value(2.0, label="x")
     yield "z = x*y + x", _as("z", _as("p", x * Value(3.0, label="y")) + x)
-    for start, root in [("u = 3x", "L"), ("u = 3x", "M"), ("x = 2s, u = 3x", "K")]:  # M: t + u, K: deeper
+    for start, root in [("u = 3x", "L"), ("u = 3x", "M"), ("x = 2s, u = 3x", "K")]:  # M: t + u; K: s below x
         x = _as("x", Value(0.25, label="s") * 2.0) if root == "K" else Value(0.5, label="x")
         u = _as("u", x * 3.0)
         t = _as("t", _as("2u", u * 2.0).tanh())
@@ -186,11 +186,11 @@ def bfs_prediction():
     # to u.grad, but u has already fired: x never gets that share. Confirmed by running the pass:
     x = Value(0.5, label="x")
     u = x * 3.0
-    u2 = u * 2.0
-    t = u2.tanh()
+    two_u = u * 2.0
+    t = two_u.tanh()
     L = u + t
     L.grad = 1.0
-    for node in (L, u, t, x, u2):  # breadth-first: the root, its inputs u and t, then theirs
+    for node in (L, u, t, x, two_u):  # breadth-first: the root, its inputs u and t, then theirs
         node._backward()
     return x.grad  # 3.0, where L.backward() gives 3.0592
 
@@ -220,8 +220,9 @@ def _backward_problem(nodes, ins, fired, result, copy):
     value = f"{node.grad:.4f}" if as_number(node.grad) is not None else shown(node.grad)
     got = f"{_name(node)}.grad = {value} instead of {right:.4f}"
     when = {id(node): i for i, node in reversed(list(enumerate(fired)))}  # backwards: the first firing wins
-    uses = [(child, user) for user in nodes for child in ins[id(user)] if ins[id(child)]]  # not leaves
-    for child, user in uses:  # a leaf passes nothing on, so it may fire any time
+    # (node, a user of it) for every node but the leaves: a leaf passes nothing on, so it may fire any time
+    uses = [(child, user) for user in nodes for child in ins[id(user)] if ins[id(child)]]
+    for child, user in uses:
         if when.get(id(child), math.inf) < when.get(id(user), -1):  # child fired before a user of it
             if len(fired) > 1 and fired[-1] is nodes[-1]:
                 return f"{got}: the root {_name(nodes[-1])} fired last: fire it first, then outwards from it"
