@@ -272,7 +272,7 @@ DIV_MISTAKES = [  # (a.grad, b.grad) at a = 3, b = -2 from a plausible wrong rul
 ]
 ADD_UP = "a gets two shares: add each with +=, do not assign with ="
 FROM_ABOVE = "your rule ignores the gradient that arrives from above: multiply by out.grad"
-DIV_CASES = [  # (y, built on q = div(a, b); a; b, None for div(a, a); known slips: (a.grad, b.grad) -> hint)
+DIV_CASES = [  # (y as a hint names it; a; b, None for div(a, a); known slips: (a.grad, b.grad) -> hint)
     ("div(a, b) at a = 3, b = -2", 3.0, -2.0, DIV_MISTAKES),
     ("div(a, b) at a = -1.5, b = 0.5", -1.5, 0.5, []),
     ("div(a, a) at a = 3", 3.0, None, [((-1 / 3, -1 / 3), ADD_UP), ((1 / 3, 1 / 3), ADD_UP)]),
