@@ -44,6 +44,7 @@ def check_subtraction(ValueWithSub):
     if error:
         why = "What class is x - y, and does that class have __sub__? Make the result the same class as self"
         return f"x - y works, but (x - y) - z failed: {error.removeprefix('your function raised ')}. {why}"
+    # (x - y) - z as [its data, its first input's data, its second input]: [1.0, 2.0, z] if it remembers x - y
     kept, _ = attempt(lambda: [chain.data, *(v if v is one else v.data for v in first(chain._prev, 3))])
     if not (kept and len(kept) == 3 and close(kept[0], 1.0) and close(kept[1], 2.0) and kept[2] is one):
         return "(5 - 3) - 1 should hold 1.0 and remember (x - y, z), the first result included"
