@@ -1,45 +1,22 @@
 """Chapter 2 exercises: a Value that remembers its inputs and operation."""
 
-import operator
-
+from .. import graph
 from ..engine import Value  # the solutions run on the chapter's own Value too (tests/test_exercises_ch02.py)
-from ._core import Verdict, as_number, attempt, call_or_value, check, close, first, shown, solution
+from ._core import as_number, attempt, check, close, first, known_mistake, shown, solution
 
 
 def _is_node(obj):
-    """True if obj has data, _prev and _op to read."""
     return all(attempt(getattr, obj, attr)[1] is None for attr in ("data", "_prev", "_op"))
 
 
-def _all_values(root):
-    """Every distinct value that `root` was computed from, root included (as in the chapter)."""
-    found, todo = [], [root]
-    while todo:
-        v = todo.pop()
-        if not any(v is seen for seen in found):
-            found.append(v)
-            todo.extend(v._prev)
-    return found
-
-
-# ---- 1. debug: a subtraction that works once -----------------------------------------------------
-
-SUB_MISTAKES = [
-    (8.0, "5 - 3 gave 8: that is addition; use self.data - other.data"),
-    (-2.0, "5 - 3 gave -2: the order is self.data - other.data (self is the left operand)"),
-]
-
-
-@check("ch02.subtraction")
-def check_subtraction(cls):
-    """cls: your Value class (or subclass) with a __sub__ method."""
-    if not isinstance(cls, type):
-        return f"pass the class itself, e.g. check_subtraction(ValueWithSub); got {shown(cls, 60)}"
-    made = [attempt(cls, v) for v in (5.0, 3.0, 1.0)]
-    if error := next((error for _, error in made if error), None):
-        return f"making a {cls.__name__} from a number failed: {error}"
-    (x, _), (y, _), (one, _) = made
-    z, error = attempt(operator.sub, x, y)
+@check("ch02.subtraction", takes="class")
+def check_subtraction(ValueWithSub):
+    """ValueWithSub: your Value class (or subclass) with a __sub__ method."""
+    made, error = attempt(lambda: [ValueWithSub(v) for v in (5.0, 3.0, 1.0)])
+    if error:
+        return f"making a {ValueWithSub.__name__} from a number failed: {error}"
+    x, y, one = made
+    z, error = attempt(lambda: x - y)
     if error:
         return f"x - y failed: {error} (Python calls x.__sub__(y) for x - y)"
     if not _is_node(z) or z is x or z is y:
@@ -47,8 +24,11 @@ def check_subtraction(cls):
     if not (close(x.data, 5.0) and close(y.data, 3.0)):
         return "x - y changed x or y: leave the inputs as they are and put the answer in a NEW Value"
     if not close(z.data, 2.0):
-        hint = next((hint for wrong, hint in SUB_MISTAKES if close(z.data, wrong)), None)
-        return hint or f"5 - 3 should hold data 2.0, got {shown(z.data, 60)}"
+        mistakes = [
+            (8.0, "5 - 3 gave 8: that is addition; use self.data - other.data"),
+            (-2.0, "5 - 3 gave -2: the order is self.data - other.data (self is the left operand)"),
+        ]
+        return known_mistake(z.data, mistakes) or f"5 - 3 should hold data 2.0, got {shown(z.data, 60)}"
     inputs = None if isinstance(z._prev, (set, frozenset)) else first(z._prev, 3)
     if inputs is None or len(inputs) != 2:
         return f"_prev should remember both inputs as a tuple, (self, other); got {shown(z._prev, 60)}"
@@ -62,21 +42,16 @@ def check_subtraction(cls):
         return "x - x should remember x twice, (x, x)"
     chain, error = attempt(lambda: (x - y) - one)
     if error:
-        return (
-            f"x - y works, but (x - y) - z failed: {error.removeprefix('your function raised ')}. What class "
-            "is the result of x - y, and does that class have __sub__? Make the result the same class as self"
-        )
-
-    def remembers_first_result():
-        first_result, last = chain._prev
-        return close(chain.data, 1.0) and last is one and close(first_result.data, 2.0)
-
-    if not attempt(remembers_first_result)[0]:
+        why = "What class is x - y, and does that class have __sub__? Make the result the same class as self"
+        return f"x - y works, but (x - y) - z failed: {error.removeprefix('your function raised ')}. {why}"
+    # (x - y) - z as [its data, its first input's data, its second input]: [1.0, 2.0, z] if it remembers x - y
+    kept, _ = attempt(lambda: [chain.data, *(v if v is one else v.data for v in first(chain._prev, 3))])
+    if not (kept and len(kept) == 3 and close(kept[0], 1.0) and close(kept[1], 2.0) and kept[2] is one):
         return "(5 - 3) - 1 should hold 1.0 and remember (x - y, z), the first result included"
     back, error = attempt(lambda: (y - x).data)
     if error or not close(back, -2.0):
         return f"3 - 5 should hold -2.0, got {error or shown(back, 60)}: a difference keeps its sign (no abs)"
-    return Verdict(True)
+    return True
 
 
 @solution("ch02.subtraction")
@@ -86,34 +61,24 @@ class ValueWithSub(Value):
         return type(self)(self.data - other.data, (self, other), "-")
 
 
-# ---- 2. predict the graph of q = (a*b + c) * (a + c) ----------------------------------------------
-
-ONCE = "a and c are each used twice, but each is one object, so one value; count each value once"
-LEAVES = "that counts only the leaves (or only the results); values include both"
-COUNT_MISTAKES = {  # a mistaken (values, operations), or a mistaken count of values alone -> hint
+COUNTS = {  # a prediction (values, operations), or a count of values alone -> True if right, else the hint
+    (7, 4): True,
     (0, 0): "replace (0, 0) with your prediction, (values, operations)",
     (4, 7): "the pair is the wrong way round: (values, operations)",
-    **{8: ONCE, 9: ONCE, 3: LEAVES, 4: LEAVES},
+    **dict.fromkeys([8, 9], "a and c each appear twice but are one value each: count each value once"),
+    **dict.fromkeys([3, 4], "that counts only the leaves (or only the results); values include both"),
     11: "you counted the operations as values too; the ovals are not values",
     7: "operations: count each * and each + written in the formula; every one runs once",
 }
 
 
-def _whole_number(n):
-    number = as_number(n)
-    return int(number) if number is not None and number.is_integer() else None
-
-
-@check("ch02.node_count")
-def check_node_count(answer):
-    """answer: your prediction (values, operations) for the graph of q (or a function returning the pair)."""
-    answer, error = call_or_value(answer)
-    counts = tuple(_whole_number(n) for n in first(answer, 3) or ())
-    if error or len(counts) != 2 or None in counts:
-        return error or f"answer with a pair of whole numbers, (values, operations); got {shown(answer)}"
-    if counts == (7, 4):
-        return Verdict(True)
-    hint = COUNT_MISTAKES.get(counts) or COUNT_MISTAKES.get(counts[0])
+@check("ch02.node_count", takes="value")
+def check_node_count(prediction):
+    """prediction: (values, operations) for the graph of q (or a function returning the pair)."""
+    counts = tuple(as_number(n) for n in first(prediction, 3) or ())
+    if len(counts) != 2 or not all(n is not None and n.is_integer() for n in counts):
+        return f"answer with a pair of whole numbers, (values, operations); got {shown(prediction)}"
+    hint = COUNTS.get(counts) or COUNTS.get(counts[0])  # 7.0 == 7: float counts find int keys
     return hint or "values: the three leaves a, b, c, plus one new value made by each operation"
 
 
@@ -124,16 +89,12 @@ def predict_q_graph():
     return leaves + operations, operations
 
 
-# ---- 3. build q and draw it ------------------------------------------------------------------------
-
-
-@check("ch02.q")
+@check("ch02.q", takes="value")
 def check_q(q):
     """q: the root of (a*b + c) * (a + c) at a = 2, b = -3, c = 10 (or a function returning it)."""
-    q, error = call_or_value(q)
-    if error or not _is_node(q):
-        return error or f"pass the root Value of your expression, got {shown(q, 60)}"
-    nodes, error = attempt(_all_values, q)
+    if not _is_node(q):
+        return f"pass the root Value of your expression, got {shown(q, 60)}"
+    nodes, error = attempt(graph.reachable, q)  # each distinct value once, as draw_dot(q) shows them
     if error or not all(_is_node(v) for v in nodes):
         return "walking back along _prev failed: every _prev should be a tuple of Values"
     if not q._prev:
@@ -142,22 +103,18 @@ def check_q(q):
     if None in leaves:
         return "every leaf's data should be a number"
     if sorted(leaves) != [-3.0, 2.0, 10.0]:
-        return (
-            f"the leaves should be a = 2, b = -3, c = 10, each made once and reused; yours: {sorted(leaves)}"
-        )
+        return f"leaves should be a = 2, b = -3, c = 10, each made once and reused; yours: {sorted(leaves)}"
     if not close(q.data, 48.0):
         return f"q should be (2*-3 + 10) * (2 + 10) = 4 * 12; yours is {shown(q.data, 60)}"
     ops = sorted(str(v._op) for v in nodes if v._prev)
     if ops != ["*", "*", "+", "+"] or str(q._op) != "*":
         return f"expected two * and two +, with * last; your graph has {ops}, last {shown(q._op)}"
-    return Verdict(True)
+    return True
 
 
 @solution("ch02.q")
 def build_q():
-    a = Value(2.0, label="a")
-    b = Value(-3.0, label="b")
-    c = Value(10.0, label="c")
+    a, b, c = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c")
     q = (a * b + c) * (a + c)
     q.label = "q"
     return q

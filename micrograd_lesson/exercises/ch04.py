@@ -6,8 +6,8 @@ from collections import Counter
 from functools import partial
 
 from .. import Value, graph
-from . import _core
-from ._core import Verdict, as_number, attempt, call_or_value, check, close, known_mistake, shown, solution
+from ._core import as_number, attempt, check, close, first, known_mistake, shown, solution
+from ._shared import all_exact
 
 
 def _as(label, node):
@@ -15,61 +15,35 @@ def _as(label, node):
     return node
 
 
-def _z():
+def _graphs():
+    """Each graph the walks are tried on, built fresh (a walk changes grads), and how a hint names it."""
+    yield "a graph that is a single leaf x", Value(2.0, label="x")
     x = Value(2.0, label="x")
-    return _as("z", _as("p", x * Value(3.0, label="y")) + x)
-
-
-def _shared_u(root, deep=False):
-    x = _as("x", Value(0.25, label="s") * 2.0) if deep else Value(0.5, label="x")
-    u = _as("u", x * 3.0)
-    t = _as("t", _as("2u", u * 2.0).tanh())
-    return _as(root, t + u if root == "M" else u + t)
-
-
-def _doubled(root):
-    u = _as("u", Value(1.5, label="x") * 2.0)
-    v, w = _as("v", u + u), _as("w", u * 3.0)
-    return _as(root, v * w if root == "R" else w * v)
-
-
-def _two_paths():
+    yield "z = x*y + x", _as("z", _as("p", x * Value(3.0, label="y")) + x)
+    for start, root in [("u = 3x", "L"), ("u = 3x", "M"), ("x = 2s, u = 3x", "K")]:  # M: t + u; K: s below x
+        x = _as("x", Value(0.25, label="s") * 2.0) if root == "K" else Value(0.5, label="x")
+        u = _as("u", x * 3.0)
+        t = _as("t", _as("2u", u * 2.0).tanh())
+        total = "t + u" if root == "M" else "u + t"
+        yield f"{start}, t = tanh(2u), {root} = {total}", _as(root, t + u if root == "M" else u + t)
+    for root, product in [("r", "w * v"), ("R", "v * w")]:
+        u = _as("u", Value(1.5, label="x") * 2.0)
+        v, w = _as("v", u + u), _as("w", u * 3.0)
+        yield f"u = 2x, v = u + u, w = 3u, {root} = {product}", _as(root, v * w if root == "R" else w * v)
     a, b = Value(-2.0, label="a"), Value(3.0, label="b")
-    return _as("g", (_as("f", _as("d", a * b) * _as("e", a + b)) * 0.1).tanh())
-
-
-def _short_first():
-    """s = b + c with b = 2x, c = tanh(tanh(x)): the shallow input first, so a depth-first order is
-    not an order by distance from the root."""
-    x = Value(0.5, label="x")
-    return _as("s", _as("b", x * 2.0) + _as("c", _as("t", x.tanh()).tanh()))
-
-
-def _chain():
-    x = y = Value(1.0, label="x")
+    f = _as("f", _as("d", a * b) * _as("e", a + b))
+    yield "d = a*b, e = a + b, f = d*e, g = tanh(0.1 f)", _as("g", (f * 0.1).tanh())
+    y = x = Value(1.0, label="x")
     for _ in range(5000):
         y = y + x
-    return _as("y", y)
-
-
-GRAPHS = {  # how a hint names each graph: its builder (a fresh graph each time, as a walk changes grads)
-    "a graph that is a single leaf x": lambda: Value(2.0, label="x"),
-    "z = x*y + x": _z,
-    "u = 3x, t = tanh(2u), L = u + t": lambda: _shared_u("L"),
-    "u = 3x, t = tanh(2u), M = t + u": lambda: _shared_u("M"),
-    "x = 2s, u = 3x, t = tanh(2u), K = u + t": lambda: _shared_u("K", deep=True),
-    "u = 2x, v = u + u, w = 3u, r = w * v": lambda: _doubled("r"),
-    "u = 2x, v = u + u, w = 3u, R = v * w": lambda: _doubled("R"),
-    "d = a*b, e = a + b, f = d*e, g = tanh(0.1 f)": _two_paths,
-    "y = x + x + ... + x (5,000 additions)": _chain,
-    "b = 2x, t = tanh(x), c = tanh(t), s = b + c": _short_first,
-}
+    yield "y = x + x + ... + x (5,000 additions)", _as("y", y)
+    x = Value(0.5, label="x")  # the shallow input first: a depth-first order is not an order by distance
+    c = _as("c", _as("t", x.tanh()).tanh())
+    yield "b = 2x, t = tanh(x), c = tanh(t), s = b + c", _as("s", _as("b", x * 2.0) + c)
 
 
 class _Watched(Value):
     """A node that refuses the package's walks and writes itself down in `fired` when it fires."""
-
-    __slots__ = ()
 
     def backward(self):
         raise RuntimeError("do not call root.backward() here: walk the graph yourself")
@@ -87,28 +61,37 @@ def _name(node):
     return node.label or f"the node with data {shown(node.data)}"
 
 
-def _run(fn, build):
-    """fn(root) on a fresh graph: its nodes (inputs first), their inputs, which fired, fn's result, error."""
-    nodes, fired = graph.topological_order(build()), []
+def _run(fn, root):
+    """fn(root): the graph's nodes (inputs first), their inputs, which fired, fn's result, its error."""
+    nodes, fired = graph.topological_order(root), []
     ins = {id(node): graph.inputs(node) for node in nodes}  # before the learner's code can change them
     for node in nodes:
         node.__class__, node.fired = _Watched, fired
-    result, error = attempt(fn, nodes[-1])
+    result, error = attempt(fn, root)
     for node in nodes:
         node.__class__ = Value
     if error and "recursion" in error.lower():
         error = "a 5,000-deep chain hits Python's recursion limit: keep your own stack in a list instead"
+    elif error and error.startswith("your function raised ValueError"):
+        error += " on a graph with no loop: do your counts take one off for every use they counted?"
     return nodes, ins, fired, result, error
 
 
+def _walk_hint(fn, problem):
+    """The hint for the first graph fn walks wrongly, as problem(nodes, ins, fired, result, copy) says."""
+    for (text, root), (_, copy) in zip(_graphs(), _graphs()):
+        nodes, ins, fired, result, error = _run(fn, root)
+        if hint := error or problem(nodes, ins, fired, result, copy):
+            return f"on {text}: {hint}"
+    return None
+
+
 # ---- 4.1 topological_order, by counting users ----------------------------------------------------
-
-
-def _order_problem(nodes, ins, fired, order, build):
+def _order_problem(nodes, ins, fired, order, copy):
     """None if `order` lists every node once, each after all of its inputs; else what is wrong."""
     if isinstance(order, (set, frozenset, dict)):
         return f"return a list: a {type(order).__name__} keeps no order, and the order is the answer"
-    listed = _core.first(order, 2 * len(nodes) + 1)  # enough to show a repeat; an endless iterator stops
+    listed = first(order, 2 * len(nodes) + 1)  # enough to show a repeat; an endless iterator stops
     if listed is None:
         return f"return a list of nodes, got {shown(order)}"
     position = {}
@@ -118,8 +101,7 @@ def _order_problem(nodes, ins, fired, order, build):
         if id(node) in position:
             return f"{_name(node)} appears twice: keep a `visited` set so each node is listed once"
         position[id(node)] = i
-    missing = [_name(node) for node in nodes if id(node) not in position]
-    if missing:
+    if missing := [_name(node) for node in nodes if id(node) not in position]:
         return f"{', '.join(missing[:3])} missing: follow _prev down to the leaves, and list the leaves too"
     edges = [(node, child) for node in nodes for child in ins[id(node)]]
     late = [(node, child) for node, child in edges if position[id(child)] > position[id(node)]]
@@ -129,48 +111,27 @@ def _order_problem(nodes, ins, fired, order, build):
         return "your list is in backward order (root first): reverse it, so that inputs come first"
     node, child = late[0]
     hint = f"{_name(node)} comes before its input {_name(child)}: append a node only after all of its inputs"
-    twice = any(ins[id(user)].count(child) > 1 for user in nodes)
-    return hint + (
-        f". If you count users, count uses: {_name(child)} is used twice by one node" if twice else ""
-    )
+    if any(ins[id(user)].count(child) > 1 for user in nodes):
+        hint += f". If you count users, count uses: {_name(child)} is used twice by one node"
+    return hint
 
 
-def _check_walk(fn, name, problem):
-    """fn walks each graph; problem(*what _run returns but the error, build) says what is wrong."""
-    if not callable(fn):
-        return Verdict(False, f"pass your {name} function itself (its name, without calling it)")
-    for text, build in GRAPHS.items():
-        nodes, ins, fired, result, error = _run(fn, build)
-        if error and error.startswith("your function raised ValueError"):
-            error += " on a graph with no loop: do your counts take one off for every use they counted?"
-        if hint := error or problem(nodes, ins, fired, result, build):
-            return Verdict(False, f"on {text}: {hint}")
-    return Verdict(True)
-
-
-def _loop():
-    """r = tanh(d), d = c + x, c = 2d: a loop no operation can build, made by hand (no order exists)."""
-    x = Value(1.0, label="x")
+@check("ch04.topological_order", takes="function")
+def check_topological_order(topological_order):
+    """topological_order(root) lists every node once, each after all of its inputs; on a loop it raises."""
+    if hint := _walk_hint(topological_order, _order_problem):
+        return hint
+    x = Value(1.0, label="x")  # r = tanh(d), d = c + x, c = 2d: a loop no operation can build, made by hand
     c = _as("c", x * 2.0)
     d = _as("d", c + x)
     c._a = d  # c now takes d as its input, and d takes c
-    return _as("r", d.tanh())
-
-
-@check("ch04.topological_order")
-def check_topological_order(topological_order):
-    """topological_order(root) lists every node once, each after all of its inputs; on a loop it raises."""
-    verdict = _check_walk(topological_order, "topological_order", _order_problem)
-    if not verdict:
-        return verdict
-    _, error = attempt(topological_order, _loop())
+    _, error = attempt(topological_order, _as("r", d.tanh()))
     if error and error.startswith("your function raised ValueError"):
-        return verdict
+        return True
     what = error.replace("your function ", "") if error else "returned a list"
-    return Verdict(
-        False,
+    return (
         f"on r = tanh(d), d = c + x, c = 2d (a loop, made by hand) no order exists, and yours {what}: "
-        "counting notices, since c and d never reach 0; raise ValueError when nodes are left over",
+        "counting notices, since c and d never reach 0; raise ValueError when nodes are left over"
     )
 
 
@@ -198,7 +159,6 @@ def topological_order(root):
 
 
 # ---- 4.2 predict what breadth-first firing gives; 4.3 fix it --------------------------------------
-
 TRUE_X_GRAD = 3.0 + 6.0 * (1.0 - math.tanh(3.0) ** 2)  # 3.0592 on u = 3x, L = u + tanh(2u) at x = 0.5
 BFS_X_GRAD = 3.0  # u fires with only L's share, 1, and passes 3 * 1 to x
 BFS_MISTAKES = [
@@ -207,19 +167,16 @@ BFS_MISTAKES = [
     (0.0, "x does receive something: u fires once, with the share L gave it"),
     (TRUE_X_GRAD / 3.0, "that is u.grad; x = u / 3 receives 3 times what u holds when u fires"),
 ]
-_near = partial(close, rel=0, abs_tol=5e-4)
 
 
-@check("ch04.bfs_prediction")
+@check("ch04.bfs_prediction", takes="number")
 def check_bfs_prediction(prediction):
     """prediction: x.grad that a breadth-first backward gives on u = 3x, L = u + tanh(2u) at x = 0.5."""
-    prediction, hint = call_or_value(prediction)
-    if hint or as_number(prediction) is None:
-        return Verdict(False, hint or f"submit your prediction as one number, got {shown(prediction)}")
-    if _near(prediction, BFS_X_GRAD):
-        return Verdict(True)
-    hint = known_mistake(prediction, BFS_MISTAKES, same=_near)
-    return Verdict(False, hint or "fire L, u, t, 2u, x in turn: when u fires, x gets 3 × what u.grad holds")
+    near = partial(close, rel=0, abs_tol=5e-4)
+    if near(prediction, BFS_X_GRAD):
+        return True
+    hint = known_mistake(prediction, BFS_MISTAKES, same=near)
+    return hint or "fire L, u, t, 2u, x in turn: when u fires, x gets 3 × what u.grad holds"
 
 
 @solution("ch04.bfs_prediction")
@@ -229,47 +186,51 @@ def bfs_prediction():
     # to u.grad, but u has already fired: x never gets that share. Confirmed by running the pass:
     x = Value(0.5, label="x")
     u = x * 3.0
-    L = u + (u * 2.0).tanh()
+    two_u = u * 2.0
+    t = two_u.tanh()
+    L = u + t
     L.grad = 1.0
-    queue, seen = [L], {L}
-    while queue:
-        node = queue.pop(0)
+    for node in (L, u, t, x, two_u):  # breadth-first: the root, its inputs u and t, then theirs
         node._backward()
-        for child in node._prev:
-            if child not in seen:
-                seen.add(child)
-                queue.append(child)
     return x.grad  # 3.0, where L.backward() gives 3.0592
 
 
-def _backward_problem(nodes, ins, fired, result, build):
+def _backward_problem(nodes, ins, fired, result, copy):
     """None if every grad is what backward() gives on a fresh copy; else why the first wrong one is."""
-    want = graph.topological_order(build())
-    want[-1].backward()
+    want = graph.topological_order(copy)
+    copy.backward()
     wrong = [(node, right.grad) for node, right in zip(nodes, want) if not close(node.grad, right.grad)]
-    if not wrong:
-        return _depth_problem(nodes, ins, fired)
+    if not wrong:  # then the nodes that pass something on must fire by their longest distance from the root
+        depth = {id(nodes[-1]): 0}
+        for node in reversed(nodes):  # the root first: every user of a node is met before the node
+            for child in ins[id(node)]:
+                depth[id(child)] = max(depth.get(id(child), 0), depth[id(node)] + 1)
+        order = [node for node in fired if ins[id(node)]]  # a leaf passes nothing on
+        for before, after in zip(order, order[1:]):
+            if depth[id(after)] < depth[id(before)]:
+                return (
+                    f"every grad is right, but {_name(after)} (distance {depth[id(after)]} from the root) "
+                    f"fired after {_name(before)} (distance {depth[id(before)]}): fix the classmate's pass, "
+                    "which fires by distance, rather than replace it"
+                )
+        return None
+    if not any(as_number(node.grad) for node in nodes):
+        return f"every gradient is still 0: set {_name(nodes[-1])}.grad = 1.0 first, then fire the nodes"
     node, right = wrong[0]
     value = f"{node.grad:.4f}" if as_number(node.grad) is not None else shown(node.grad)
     got = f"{_name(node)}.grad = {value} instead of {right:.4f}"
-    if not any(as_number(node.grad) for node in nodes):
-        return f"every gradient is still 0: set {_name(nodes[-1])}.grad = 1.0 first, then fire the nodes"
-    count = Counter(map(id, fired))
     when = {id(node): i for i, node in reversed(list(enumerate(fired)))}  # backwards: the first firing wins
-    early = [  # (node, a user that fired after it); a leaf passes nothing on, so it may fire any time
-        (child, user)
-        for user in nodes
-        for child in ins[id(user)]
-        if ins[id(child)] and when.get(id(child), math.inf) < when.get(id(user), -1)
-    ]
-    if early:
-        node, user = early[0]
-        if len(fired) > 1 and fired[-1] is nodes[-1]:
-            return f"{got}: the root {_name(nodes[-1])} fired last: fire it first, then outwards from it"
-        return (
-            f"{got}: {_name(node)} fired before {_name(user)}, which uses it, had sent back its share. "
-            "Depth as first met breadth-first does not ensure that: which distance from the root does?"
-        )
+    # (node, a user of it) for every node but the leaves: a leaf passes nothing on, so it may fire any time
+    uses = [(child, user) for user in nodes for child in ins[id(user)] if ins[id(child)]]
+    for child, user in uses:
+        if when.get(id(child), math.inf) < when.get(id(user), -1):  # child fired before a user of it
+            if len(fired) > 1 and fired[-1] is nodes[-1]:
+                return f"{got}: the root {_name(nodes[-1])} fired last: fire it first, then outwards from it"
+            return (
+                f"{got}: {_name(child)} fired before {_name(user)}, which uses it, had sent back its share. "
+                "Depth as first met breadth-first does not ensure that: which distance from the root does?"
+            )
+    count = Counter(map(id, fired))
     for node in reversed(nodes):  # the root first
         times = count[id(node)]
         if ins[id(node)] and times != 1:
@@ -279,27 +240,10 @@ def _backward_problem(nodes, ins, fired, result, build):
     return f"{got}: seed the root with 1.0, then fire each node once"
 
 
-def _depth_problem(nodes, ins, fired):
-    """None if the nodes that pass something on fired by their longest distance from the root."""
-    depth = {id(nodes[-1]): 0}
-    for node in reversed(nodes):  # the root first: every user of a node is met before the node
-        for child in ins[id(node)]:
-            depth[id(child)] = max(depth.get(id(child), 0), depth[id(node)] + 1)
-    order = [node for node in fired if ins[id(node)]]  # a leaf passes nothing on
-    for before, after in zip(order, order[1:]):
-        if depth[id(after)] < depth[id(before)]:
-            return (
-                f"every grad is right, but {_name(after)} (distance {depth[id(after)]} from the root) fired "
-                f"after {_name(before)} (distance {depth[id(before)]}): fix the classmate's pass, which "
-                "fires by distance, rather than replace it"
-            )
-    return None
-
-
-@check("ch04.run_backward")
+@check("ch04.run_backward", takes="function")
 def check_run_backward(run_backward):
     """run_backward(root) fills in every node's .grad, as root.backward() would."""
-    return _check_walk(run_backward, "run_backward", _backward_problem)
+    return _walk_hint(run_backward, _backward_problem) or True
 
 
 @solution("ch04.run_backward")
@@ -319,7 +263,6 @@ def run_backward(root):
 
 
 # ---- 4.4 div in the lectures' style: derive the rule for the divisor ------------------------------
-
 DIV_MISTAKES = [  # (a.grad, b.grad) at a = 3, b = -2 from a plausible wrong rule -> hint
     ((-0.5, 0.75), "d(a/b)/db has the wrong sign: it is -a / b**2, negative whenever a > 0"),
     ((-0.5, -0.25), "d(a/b)/db is -a / b**2: you left out the a"),
@@ -329,16 +272,16 @@ DIV_MISTAKES = [  # (a.grad, b.grad) at a = 3, b = -2 from a plausible wrong rul
 ]
 ADD_UP = "a gets two shares: add each with +=, do not assign with ="
 FROM_ABOVE = "your rule ignores the gradient that arrives from above: multiply by out.grad"
-DIV_CASES = [  # (a, b; None for div(a, a)), y built on q = div(a, b), known slips: (a.grad, b.grad) -> hint
-    (3.0, -2.0, "q", DIV_MISTAKES),
-    (-1.5, 0.5, "q", []),
-    (3.0, None, "q", [((-1 / 3, -1 / 3), ADD_UP), ((1 / 3, 1 / 3), ADD_UP)]),
-    (3.0, -2.0, "4 * q + a", [((0.5, -0.75), FROM_ABOVE), ((-2.0, -3.0), ADD_UP)]),
+DIV_CASES = [  # (y as a hint names it; a; b, None for div(a, a); known slips: (a.grad, b.grad) -> hint)
+    ("div(a, b) at a = 3, b = -2", 3.0, -2.0, DIV_MISTAKES),
+    ("div(a, b) at a = -1.5, b = 0.5", -1.5, 0.5, []),
+    ("div(a, a) at a = 3", 3.0, None, [((-1 / 3, -1 / 3), ADD_UP), ((1 / 3, 1 / 3), ADD_UP)]),
+    ("4 * div(a, b) + a at a = 3, b = -2", 3.0, -2.0, [((0.5, -0.75), FROM_ABOVE), ((-2.0, -3.0), ADD_UP)]),
 ]
 
 
-def _div_grads(div, a0, b0, y):
-    """(a.grad, b.grad) after backward() from y, with q = div(a, b); or a hint saying what went wrong."""
+def _div_grads(div, y, a0, b0):
+    """(a.grad, b.grad) after backward() from y; or a hint saying what went wrong."""
     a = Value(a0, label="a")
     b = a if b0 is None else Value(b0, label="b")
     q, error = attempt(div, a, b)
@@ -349,28 +292,20 @@ def _div_grads(div, a0, b0, y):
             "out has no _backward of its own: write the rule in a closure and attach it, "
             "out._backward = _backward (a / b alone would use the package's rule)"
         )
-    _, error = attempt((q if y == "q" else q * 4.0 + a).backward)  # the two forms of y in DIV_CASES
+    _, error = attempt((q * 4.0 + a if y.startswith("4 *") else q).backward)
     return f"backward() through your div failed: {error}" if error else (a.grad, b.grad)
 
 
-def _same_grads(got, want):
-    return all(close(g, w) for g, w in zip(got, want))
-
-
-@check("ch04.div")
+@check("ch04.div", takes="function")
 def check_div(div):
     """div(a, b) returns a Value a/b whose closure passes 1/b to a and -a/b**2 to b."""
-    if not callable(div):
-        return Verdict(False, "pass your div function itself (its name, without calling it)")
-    for a0, b0, y, slips in DIV_CASES:
-        where = y.replace("q", "div(a, a)" if b0 is None else "div(a, b)") + f" at a = {a0:g}"
-        where += "" if b0 is None else f", b = {b0:g}"
-        got, want = _div_grads(div, a0, b0, y), _div_grads(Value.__truediv__, a0, b0, y)
-        if isinstance(got, str) or not _same_grads(got, want):
+    for y, a0, b0, slips in DIV_CASES:
+        got, want = _div_grads(div, y, a0, b0), _div_grads(Value.__truediv__, y, a0, b0)
+        if isinstance(got, str) or not all_exact(got, want):
+            slip = got if isinstance(got, str) else known_mistake(got, slips, same=all_exact)
             expected = f"expected a.grad, b.grad = {want[0]:g}, {want[1]:g}, got {shown(got)}"
-            slip = got if isinstance(got, str) else known_mistake(got, slips, same=_same_grads)
-            return Verdict(False, f"{where}: {slip or expected}")
-    return Verdict(True)
+            return f"{y}: {slip or expected}"
+    return True
 
 
 @solution("ch04.div")
