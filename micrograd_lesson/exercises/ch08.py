@@ -239,11 +239,9 @@ def _clip_run(clip_gradients, grads, max_norm):
 @check("ch08.clip_gradients", takes="function")
 def check_clip_gradients(clip_gradients):
     """clip_gradients(params, max_norm): scale all grads so their joint length is <= max_norm."""
-    answers = {}
-    for max_norm in (6.5, 13.0, 26.0):
-        if isinstance(answer := _clip_run(clip_gradients, _GRADS, max_norm), str):
-            return answer
-        answers[max_norm] = answer
+    answers = {max_norm: _clip_run(clip_gradients, _GRADS, max_norm) for max_norm in (6.5, 13.0, 26.0)}
+    if hint := next((answer for answer in answers.values() if isinstance(answer, str)), None):
+        return hint
 
     def like(**slip):
         return all(all_exact(got, _clipped(max_norm, **slip)) for max_norm, got in answers.items())
