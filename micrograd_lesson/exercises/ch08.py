@@ -79,14 +79,12 @@ def check_train_step(train_step):
     def like(m, part):  # every step of mine matches, in `part`, _step's with mistake m
         return all(all_exact(a[part], b[part]) for a, b in zip(mine, _trajectory(partial(_step, mistake=m))))
 
-    for part, otherwise in [  # the update first: it is what training feels
-        (
-            slice(1, None),
-            "the update does not match the whole-batch step (zero, then forward and backward "
-            "over every example, then update): work out what each line does to p.grad",
-        ),
-        (slice(0, 1), "the update is right; return the summed loss from before the update"),
-    ]:
+    wrong_update = (  # looked at first: the update is what training feels
+        "the update does not match the whole-batch step (zero, then forward and backward over every "
+        "example, then update): work out what each line does to p.grad"
+    )
+    wrong_loss = "the update is right; return the summed loss from before the update"
+    for part, otherwise in [(slice(1, None), wrong_update), (slice(0, 1), wrong_loss)]:
         if not like(None, part):
             return next((hint for m, hint in _STEP_MISTAKES.items() if like(m, part)), otherwise)
     return True
