@@ -149,9 +149,6 @@ class LeakyNeuron(Module):
 
 
 # ---- 3. predict the size of a loss's graph ----
-_LOSS_GRAPHS = [(3, [4, 4, 1], 4), (3, [4, 4, 1], 1), (2, [1], 3), (1, [3, 2, 1], 5), (4, [5, 1], 2)]
-
-
 def _true_loss_node_count(nin, nouts, n_examples):
     """Build the network and the summed squared-error loss on float inputs; count its nodes."""
     state = random.getstate()  # do not disturb the learner's random stream
@@ -172,6 +169,7 @@ def _loss_nodes(nin, nouts, n, params=True, shared=True, wrapped=True, summing=1
     return total + params * _parameters(nin, nouts) * (1 if shared else n)
 
 
+_LOSS_GRAPHS = [(3, [4, 4, 1], 4), (3, [4, 4, 1], 1), (2, [1], 3), (1, [3, 2, 1], 5), (4, [5, 1], 2)]
 _NODE_MISTAKES = [
     (partial(_loss_nodes, shared=False), "the parameters appear once, however many examples use them"),
     (partial(_loss_nodes, params=False), "count the parameters too: they are leaves of the graph"),

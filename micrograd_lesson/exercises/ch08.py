@@ -203,6 +203,11 @@ def diagnosis():
 
 # ---- 4. gradient clipping by the global norm ----
 _GRADS = [3.0, -4.0, 12.0]  # length 13
+_CLIP_MISTAKES = [  # (a slip of _clipped below, its hint)
+    ({"each": True}, "you clipped each gradient on its own; scale them all by one factor, max_norm / length"),
+    ({"unit": True}, "scale by max_norm / length, not 1 / length: the new length is max_norm"),
+    ({"always": True}, "a gradient shorter than max_norm is left alone: scale only when length > max_norm"),
+]
 
 
 def _clipped(max_norm, each=False, always=False, unit=False):
@@ -210,13 +215,6 @@ def _clipped(max_norm, each=False, always=False, unit=False):
     if each:
         return [max(-max_norm, min(max_norm, g)) for g in _GRADS]
     return [g * (1 if unit else max_norm) / 13 if always or max_norm < 13 else g for g in _GRADS]
-
-
-_CLIP_MISTAKES = [
-    ({"each": True}, "you clipped each gradient on its own; scale them all by one factor, max_norm / length"),
-    ({"unit": True}, "scale by max_norm / length, not 1 / length: the new length is max_norm"),
-    ({"always": True}, "a gradient shorter than max_norm is left alone: scale only when length > max_norm"),
-]
 
 
 def _clip_run(clip_gradients, grads, max_norm):
