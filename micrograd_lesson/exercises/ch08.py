@@ -218,7 +218,7 @@ def _clipped(max_norm, each=False, always=False, unit=False):
 
 
 def _clip_run(clip_gradients, grads, max_norm):
-    """The grads after clip_gradients on Values with these grads, or a hint."""
+    """The grads after clip_gradients on Values with these grads, or a hint on what it got wrong."""
     params = [Value(1.0) for _ in grads]
     for p, g in zip(params, grads):
         p.grad = g
