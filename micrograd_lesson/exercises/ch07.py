@@ -7,7 +7,7 @@ from functools import partial
 from ..engine import Value
 from ..nn import MLP, Module
 from ._core import attempt, check, shown, solution
-from ._shared import all_exact, judge, numbers, run_cases
+from ._shared import all_exact, exact, judge, numbers, run_cases
 
 
 def _parameters(nin, nouts, biases=True):
@@ -116,7 +116,7 @@ def check_leaky_neuron(LeakyNeuron):
 
     def off(i):  # what the neuron gave on case i, against what it should give
         x, got, want = _INPUTS[i][0], runs[i], _leaky(*_INPUTS[i])
-        if not math.isclose(got[0], want[0], rel_tol=1e-9, abs_tol=1e-12):
+        if not exact(got[0], want[0]):
             return (
                 f"on x = {x}, with w = [0.5, -1, 2] and b = 0.1 set in the order parameters() lists them, "
                 f"a = w . x + b = {want[0] / (1 if want[0] > 0 else 0.01):g}: your neuron gave {got[0]:.6g}, "
