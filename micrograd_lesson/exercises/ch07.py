@@ -6,8 +6,8 @@ from functools import partial
 
 from ..engine import Value
 from ..nn import MLP, Module
-from ._core import Verdict, attempt, check, shown, solution
-from ._shared import all_exact, judge, numbers, run_cases
+from ._core import attempt, check, shown, solution
+from ._shared import all_exact, exact, judge, numbers, run_cases
 
 
 def _parameters(nin, nouts, biases=True):
@@ -15,9 +15,14 @@ def _parameters(nin, nouts, biases=True):
     return sum((a + biases) * b for a, b in zip(sizes, sizes[1:]))
 
 
-def _gave(name, cases, results, reference):
-    """judge's `otherwise`: what case i gave and what it should give."""
-    return lambda i: f"{name}{cases[i]} gave {results[i]:g}, expected {reference(*cases[i])}"
+def _judged(fn, name, cases, reference, mistakes):
+    """run_cases, then judge; a wrong answer no mistake explains is told what a case gave and should give."""
+    got = run_cases(fn, name, cases)
+
+    def gave(i):
+        return f"{name}{cases[i]} gave {got[i]:g}, expected {reference(*cases[i])}"
+
+    return judge(got, cases, reference, mistakes, otherwise=gave)
 
 
 # ---- 1. the widest network a parameter budget allows ----
@@ -50,9 +55,7 @@ _WIDTH_MISTAKES = [
 @check("ch07.widest_hidden")
 def check_widest_hidden(widest_hidden):
     """widest_hidden(nin, budget): the largest h with len(MLP(nin, [h, h, 1]).parameters()) <= budget."""
-    widths = run_cases(widest_hidden, "widest_hidden", _BUDGETS)
-    otherwise = _gave("widest_hidden", _BUDGETS, widths, _widest)
-    return judge(widths, _BUDGETS, _widest, _WIDTH_MISTAKES, otherwise=otherwise)
+    return _judged(widest_hidden, "widest_hidden", _BUDGETS, _widest, _WIDTH_MISTAKES)
 
 
 @solution("ch07.widest_hidden")
@@ -69,9 +72,9 @@ _WEIGHTS = [0.5, -1.0, 2.0, 0.1]  # w1, w2, w3, then b
 _INPUTS = [([1.0, 2.0, 3.0],), ([-1.0, 2.0, -1.0],), ([2.0, 0.0, 1.0],)]  # a = 4.6, -4.4, 3.1
 
 
-def _leaky(x, slope=0.01, flows=(True, True), tanh=False):
-    """[out, then the gradients of w1, w2, w3, b] of the neuron; `flows`: whether the gradient
-    reaches the weights on the positive and on the leaky side."""
+def _leaky(x, slope=0.01, flows=(1, 1), tanh=False):
+    """[out, then the gradients of w1, w2, w3, b] of the neuron; `flows`: whether (1) or not (0) the
+    gradient reaches the weights on the positive and on the leaky side."""
     a = sum(w * xi for w, xi in zip(_WEIGHTS, x)) + _WEIGHTS[3]
     if tanh:
         return [math.tanh(a)] + [(1 - math.tanh(a) ** 2) * xi for xi in x + [1.0]]
@@ -83,30 +86,22 @@ _NEURON_MISTAKES = [
     (partial(_leaky, tanh=True), "no tanh here: positive pre-activations pass through unchanged"),
     (partial(_leaky, slope=0.0), "that is a plain ReLU: a leaky one lets 0.01 * a through when a < 0"),
     (partial(_leaky, slope=1.0), "a negative pre-activation must be scaled by 0.01"),
-    (
-        partial(_leaky, flows=(False, True)),
-        "positive side: no gradient reached the weights; return `a` itself",
-    ),
-    (
-        partial(_leaky, flows=(True, False)),
-        "leaky side: no gradient reached the weights; build 0.01 * a from `a`",
-    ),
-    (partial(_leaky, flows=(False, False)), "no gradient reached the weights: use Value operations on `a`"),
+    (partial(_leaky, flows=(0, 1)), "positive side: no gradient reached the weights; return `a` itself"),
+    (partial(_leaky, flows=(1, 0)), "leaky side: no gradient reached the weights; build 0.01 * a from `a`"),
+    (partial(_leaky, flows=(0, 0)), "no gradient reached the weights: use Value operations on `a`"),
 ]
 
 
-@check("ch07.leaky_neuron")
+@check("ch07.leaky_neuron", takes="class")
 def check_leaky_neuron(LeakyNeuron):
     """LeakyNeuron(nin): out = a if a > 0 else 0.01 * a, where a = w . x + b, built from Values."""
-    if not isinstance(LeakyNeuron, type):
-        return Verdict(False, "pass the class itself: check_leaky_neuron(LeakyNeuron)")
     neuron, error = attempt(LeakyNeuron, 3)
     if error or not callable(getattr(neuron, "zero_grad", None)):  # the chapter's Module or the package's
-        return Verdict(False, error or "make LeakyNeuron a subclass of Module: it gives zero_grad()")
+        return error or "make LeakyNeuron a subclass of Module: it gives zero_grad()"
     params, error = attempt(neuron.parameters)
     good = isinstance(params, list) and len(params) == 4 and all(isinstance(p, Value) for p in params)
     if error or not good:
-        return Verdict(False, f"LeakyNeuron(3).parameters() should be 4 Values: {error or shown(params)}")
+        return f"LeakyNeuron(3).parameters() should be 4 Values: {error or shown(params)}"
     for p, v in zip(params, _WEIGHTS):
         p.data = v
 
@@ -119,28 +114,23 @@ def check_leaky_neuron(LeakyNeuron):
         out.backward()
         return [out.data] + [p.grad for p in params]
 
+    def off(i):  # what the neuron gave on case i, against what it should give
+        x, got, want = _INPUTS[i][0], runs[i], _leaky(*_INPUTS[i])
+        if not exact(got[0], want[0]):
+            return (
+                f"on x = {x}, with w = [0.5, -1, 2] and b = 0.1 set in the order parameters() lists them, "
+                f"a = w . x + b = {want[0] / (1 if want[0] > 0 else 0.01):g}: your neuron gave {got[0]:.6g}, "
+                f"expected {want[0]:.6g}"
+            )
+        return f"on x = {x} the output is right, but d out/d (w1, w2, w3, b) = {got[1:]}, expected {want[1:]}"
+
     runs = run_cases(run, "the neuron on", _INPUTS, read=numbers, want="a Value")
-    verdict = judge(runs, _INPUTS, _leaky, _NEURON_MISTAKES, same=all_exact, otherwise=partial(_off, runs))
-    if not verdict:
+    if not (verdict := judge(runs, _INPUTS, _leaky, _NEURON_MISTAKES, same=all_exact, otherwise=off)):
         return verdict
     params, error = attempt(lambda: LeakyNeuron(2).parameters())
     if error or not isinstance(params, list) or len(params) != 3:
-        return Verdict(
-            False, f"LeakyNeuron(2).parameters() should be 3 Values: use nin, got {error or shown(params)}"
-        )
-    return verdict
-
-
-def _off(runs, i):
-    """judge's `otherwise` for the neuron: what it gave on case i, against what it should give."""
-    x, got, want = _INPUTS[i][0], runs[i], _leaky(*_INPUTS[i])
-    if not math.isclose(got[0], want[0], rel_tol=1e-9, abs_tol=1e-12):
-        return (
-            f"on x = {x}, with w = [0.5, -1, 2] and b = 0.1 set in the order parameters() lists them, "
-            f"a = w . x + b = {want[0] / (1 if want[0] > 0 else 0.01):g}: your neuron gave {got[0]:.6g}, "
-            f"expected {want[0]:.6g}"
-        )
-    return f"on x = {x} the output is right, but d out/d (w1, w2, w3, b) = {got[1:]}, expected {want[1:]}"
+        return f"LeakyNeuron(2).parameters() should be 3 Values: use nin, got {error or shown(params)}"
+    return True
 
 
 @solution("ch07.leaky_neuron")
@@ -159,9 +149,6 @@ class LeakyNeuron(Module):
 
 
 # ---- 3. predict the size of a loss's graph ----
-_LOSS_GRAPHS = [(3, [4, 4, 1], 4), (3, [4, 4, 1], 1), (2, [1], 3), (1, [3, 2, 1], 5), (4, [5, 1], 2)]
-
-
 def _true_loss_node_count(nin, nouts, n_examples):
     """Build the network and the summed squared-error loss on float inputs; count its nodes."""
     state = random.getstate()  # do not disturb the learner's random stream
@@ -182,13 +169,11 @@ def _loss_nodes(nin, nouts, n, params=True, shared=True, wrapped=True, summing=1
     return total + params * _parameters(nin, nouts) * (1 if shared else n)
 
 
+_LOSS_GRAPHS = [(3, [4, 4, 1], 4), (3, [4, 4, 1], 1), (2, [1], 3), (1, [3, 2, 1], 5), (4, [5, 1], 2)]
 _NODE_MISTAKES = [
     (partial(_loss_nodes, shared=False), "the parameters appear once, however many examples use them"),
     (partial(_loss_nodes, params=False), "count the parameters too: they are leaves of the graph"),
-    (
-        partial(_loss_nodes, wrapped=False),
-        "a float input becomes a new leaf Value each time it meets a weight",
-    ),
+    (partial(_loss_nodes, wrapped=False), "a float input is a new leaf Value each time it meets a weight"),
     (partial(_loss_nodes, summing=-1), "Python's sum() starts from 0: one more leaf, and one more +"),
     (partial(_loss_nodes, summing=0), "one more leaf: the 0 that Python's sum() starts from"),
     (partial(_loss_nodes, tanh=False), "each hidden neuron ends with a tanh node"),
@@ -198,9 +183,7 @@ _NODE_MISTAKES = [
 @check("ch07.count_loss_nodes")
 def check_count_loss_nodes(count_loss_nodes):
     """count_loss_nodes(nin, nouts, n_examples): nodes in the graph of the summed squared-error loss."""
-    counts = run_cases(count_loss_nodes, "count_loss_nodes", _LOSS_GRAPHS)
-    otherwise = _gave("count_loss_nodes", _LOSS_GRAPHS, counts, _true_loss_node_count)
-    return judge(counts, _LOSS_GRAPHS, _true_loss_node_count, _NODE_MISTAKES, otherwise=otherwise)
+    return _judged(count_loss_nodes, "count_loss_nodes", _LOSS_GRAPHS, _true_loss_node_count, _NODE_MISTAKES)
 
 
 @solution("ch07.count_loss_nodes")

@@ -7,7 +7,7 @@ from functools import partial
 from ..datasets import four_examples
 from ..engine import Value
 from ..nn import MLP
-from ._core import Verdict, as_number, attempt, call_or_value, check, close, not_a_function, shown, solution
+from ._core import as_number, attempt, check, close, shown, solution
 from ._shared import all_exact, numbers
 
 
@@ -58,11 +58,11 @@ _STEP_MISTAKES = {  # the slips _step can make -> their hints
 }
 
 
-def _trajectory(train_step, steps=4):
-    """[the loss returned, then every parameter] after each of `steps` steps from one start, or a hint."""
+def _trajectory(train_step):
+    """[the loss returned, then every parameter] after each of 4 steps from one start, or a hint."""
     model, (xs, ys), record = _network(3), four_examples(), []
-    for step in range(steps):
-        got, error = attempt(train_step, model, xs, ys, 0.05 if step < 3 else 0.02)  # the lr must be used
+    for step, lr in enumerate([0.05, 0.05, 0.05, 0.02]):  # the last step shows whether lr is used
+        got, error = attempt(train_step, model, xs, ys, lr)
         row = None if error else numbers([getattr(got, "data", got)] + [p.data for p in model.parameters()])
         if row is None:
             return f"on step {step}: {error or 'return the loss as a number and keep every p.data a number'}"
@@ -70,35 +70,24 @@ def _trajectory(train_step, steps=4):
     return record
 
 
-def _like(mine, mistake, part):
-    """Whether each row of the learner's record matches, in `part`, _step's with this mistake."""
-    theirs = _trajectory(partial(_step, mistake=mistake))
-    return all(all_exact(a[part], b[part]) for a, b in zip(mine, theirs))
-
-
-_LOSS_IS_WRONG = "the update is right; return the summed loss from before the update"
-_UPDATE_IS_WRONG = (
-    "the update does not match the whole-batch step (zero, then forward and backward over every example, "
-    "then update): work out what each line does to p.grad"
-)
-
-
-@check("ch08.train_step")
+@check("ch08.train_step", takes="function")
 def check_train_step(train_step):
     """train_step(model, xs, ys, lr): one step on the summed squared error; returns the loss before."""
-    if (wrong := not_a_function(train_step, "train_step")) is not None:
-        return wrong
     if isinstance(mine := _trajectory(train_step), str):
-        return Verdict(False, mine)
-    update, loss = slice(1, None), slice(0, 1)  # the update first: it is what training feels
-    for part, otherwise in [
-        (update, _UPDATE_IS_WRONG),
-        (loss, _LOSS_IS_WRONG),
-    ]:
-        if not _like(mine, None, part):
-            hint = next((h for m, h in _STEP_MISTAKES.items() if _like(mine, m, part)), otherwise)
-            return Verdict(False, hint)
-    return Verdict(True)
+        return mine
+
+    def like(m, part):  # every step of mine matches, in `part`, _step's with mistake m
+        return all(all_exact(a[part], b[part]) for a, b in zip(mine, _trajectory(partial(_step, mistake=m))))
+
+    wrong_update = (  # looked at first: the update is what training feels
+        "the update does not match the whole-batch step (zero, then forward and backward over every "
+        "example, then update): work out what each line does to p.grad"
+    )
+    wrong_loss = "the update is right; return the summed loss from before the update"
+    for part, otherwise in [(slice(1, None), wrong_update), (slice(0, 1), wrong_loss)]:
+        if not like(None, part):
+            return next((hint for m, hint in _STEP_MISTAKES.items() if like(m, part)), otherwise)
+    return True
 
 
 @solution("ch08.train_step")
@@ -115,26 +104,22 @@ def train_step(model, xs, ys, lr):
 
 
 # ---- 2. a learning rate that empties the bowl in 5 steps ----
-@check("ch08.learning_rate")
+@check("ch08.learning_rate", takes="value")
 def check_learning_rate(lr):
-    """A rate that brings the bowl's loss below 1e-6 within 5 updates (a number, or a function
-    returning one, which is how reveal() passes the worked solution)."""
-    got, error = call_or_value(lr)
-    value = as_number(got)
-    if error or value is None or not 0 < value < math.inf:
-        return Verdict(False, error or f"give the rate as one positive number, such as 0.5; got {shown(got)}")
+    """A rate that brings the bowl's loss below 1e-6 within 5 updates."""
+    if (value := as_number(lr)) is None or not 0 < value < math.inf:
+        return f"give the rate as one positive number, such as 0.5; got {shown(lr)}"
     # The bowl 0.5((w1 - 1)**2 + (w2 - 5)**2) from (2, 3): its gradient is (w1 - 1, w2 - 5), so each
     # update multiplies both distances to the bottom, 1 and 2, by 1 - lr.
-    loss = 2.5 * min(abs(1 - value), 1e10) ** 10
-    if loss < 1e-6:
-        return Verdict(True)
+    if (loss := 2.5 * min(abs(1 - value), 1e10) ** 10) < 1e-6:
+        return True
     if value >= 2:
         hint = f"each step multiplies the distance to the bottom by 1 - lr = {1 - value:g}: it never shrinks"
     elif value < 1:
         hint = "too cautious: work out what one update does to the distance w1 - 1, and leave none of it"
     else:
         hint = f"overshooting: each step jumps past the bottom, to {value - 1:.0%} of the distance beyond it"
-    return Verdict(False, f"lr = {value:g}: after 5 updates the loss is still {loss:.2e}; {hint}")
+    return f"lr = {value:g}: after 5 updates the loss is still {loss:.2e}; {hint}"
 
 
 @solution("ch08.learning_rate")
@@ -162,17 +147,11 @@ _SYMPTOMS = {  # what each curve shows, in words, for the hint
 
 def _broken_run(cause, steps=100):
     """The losses a loop with this one mistake records, on the four examples, from one start."""
-    model, (xs, ys) = _network(8), four_examples()
+    model, (xs, ys), losses, loss = _network(8), four_examples(), [], None
     lr = {"rate too large": 0.3, "rate too small": 0.001}.get(cause, 0.05)
-    losses, stale = [], None
     for _ in range(steps):
-        try:
-            loss = stale if stale is not None else sum((model(x) - y) ** 2 for x, y in zip(xs, ys))
-        except OverflowError:
-            break
-        if not math.isfinite(loss.data):
-            break
-        stale = loss if cause == "stale graph" else None
+        if loss is None or cause != "stale graph":
+            loss = sum((model(x) - y) ** 2 for x, y in zip(xs, ys))
         losses.append(loss.data)
         if cause != "forgot zero_grad":
             model.zero_grad()
@@ -187,32 +166,29 @@ def mystery_runs():
     return {letter: _broken_run(cause) for letter, cause in sorted(_TRUTH.items())}
 
 
-def _normalise(text):
-    return " ".join(str(text).lower().replace("_", " ").replace("-", " ").split())
-
-
-@check("ch08.diagnosis")
+@check("ch08.diagnosis", takes="value")
 def check_diagnosis(diagnosis):
     """diagnosis maps each curve's letter to one of CAUSES' names."""
-    got, error = call_or_value(diagnosis)
-    if error or not isinstance(got, dict):
-        return Verdict(False, error or f"give a dict {{'A': 'rate too small', ...}}; got {shown(got)}")
-    said = {_normalise(letter).upper(): cause for letter, cause in got.items()}
+    if not isinstance(diagnosis, dict):
+        return f"give a dict {{'A': 'rate too small', ...}}; got {shown(diagnosis)}"
+
+    def normal(text):  # how a name may be written: any case, with _ or - for spaces
+        return " ".join(str(text).lower().replace("_", " ").replace("-", " ").split())
+
+    said = {normal(letter).upper(): cause for letter, cause in diagnosis.items()}
     if missing := sorted(set(_TRUTH) - set(said)):
-        return Verdict(False, f"diagnose every curve: {', '.join(missing)} missing")
-    by_name = {_normalise(name): name for name in CAUSES}
+        return f"diagnose every curve: {', '.join(missing)} missing"
+    by_name = {normal(name): name for name in CAUSES}
     for letter, truth in sorted(_TRUTH.items()):
-        cause = by_name.get(_normalise(said[letter]))
-        if cause is None:
+        if (cause := by_name.get(normal(said[letter]))) is None:
             names = ", ".join(map(repr, CAUSES))
-            return Verdict(False, f"for {letter}, {shown(said[letter])} is not one of the causes: {names}")
+            return f"for {letter}, {shown(said[letter])} is not one of the causes: {names}"
         if cause != truth:
-            return Verdict(
-                False,
+            return (
                 f"curve {letter} is not '{cause}': look again, curve {letter} {_SYMPTOMS[truth]}; "
-                f"'{cause}' would look different: it {_SYMPTOMS[cause]}",
+                f"'{cause}' would look different: it {_SYMPTOMS[cause]}"
             )
-    return Verdict(True)
+    return True
 
 
 @solution("ch08.diagnosis")
@@ -227,6 +203,11 @@ def diagnosis():
 
 # ---- 4. gradient clipping by the global norm ----
 _GRADS = [3.0, -4.0, 12.0]  # length 13
+_CLIP_MISTAKES = [  # (a slip of _clipped below, its hint)
+    ({"each": True}, "you clipped each gradient on its own; scale them all by one factor, max_norm / length"),
+    ({"unit": True}, "scale by max_norm / length, not 1 / length: the new length is max_norm"),
+    ({"always": True}, "a gradient shorter than max_norm is left alone: scale only when length > max_norm"),
+]
 
 
 def _clipped(max_norm, each=False, always=False, unit=False):
@@ -236,59 +217,43 @@ def _clipped(max_norm, each=False, always=False, unit=False):
     return [g * (1 if unit else max_norm) / 13 if always or max_norm < 13 else g for g in _GRADS]
 
 
-_CLIP_MISTAKES = [
-    ({"each": True}, "you clipped each gradient on its own; scale them all by one factor, max_norm / length"),
-    ({"unit": True}, "scale by max_norm / length, not 1 / length: the new length is max_norm"),
-    ({"always": True}, "a gradient shorter than max_norm is left alone: scale only when length > max_norm"),
-]
-
-
 def _clip_run(clip_gradients, grads, max_norm):
-    """(the length returned, the grads after) of clip_gradients on Values with these grads, or a hint."""
+    """The grads after clip_gradients on Values with these grads, or a hint on what it got wrong."""
     params = [Value(1.0) for _ in grads]
     for p, g in zip(params, grads):
         p.grad = g
     got, error = attempt(clip_gradients, params, max_norm)
     after = numbers([p.grad for p in params])
     if error or after is None or any(p.data != 1.0 for p in params):
-        return None, error or "change only p.grad, and keep it a number; p.data is the optimiser's job"
-    return (got, after), None
+        return error or "change only p.grad, and keep it a number; p.data is the optimiser's job"
+    if not close(got, length := math.sqrt(sum(g * g for g in grads)), rel=1e-9):
+        squares = " + ".join(f"{abs(g):g}²" for g in grads)
+        return f"return the length before clipping: sqrt({squares}) = {length:g}, got {shown(got)}"
+    return after
 
 
-@check("ch08.clip_gradients")
+@check("ch08.clip_gradients", takes="function")
 def check_clip_gradients(clip_gradients):
     """clip_gradients(params, max_norm): scale all grads so their joint length is <= max_norm."""
-    if (wrong := not_a_function(clip_gradients, "clip_gradients")) is not None:
-        return wrong
-    answers = {}
-    for max_norm in (6.5, 13.0, 26.0):
-        run, hint = _clip_run(clip_gradients, _GRADS, max_norm)
-        if hint or not close(run[0], 13.0, rel=1e-9):
-            return Verdict(
-                False,
-                hint or f"return the length before clipping: sqrt(3² + 4² + 12²) = 13, got {shown(run[0])}",
-            )
-        answers[max_norm] = run[1]
+    answers = {max_norm: _clip_run(clip_gradients, _GRADS, max_norm) for max_norm in (6.5, 13.0, 26.0)}
+    if hint := next((answer for answer in answers.values() if isinstance(answer, str)), None):
+        return hint
 
     def like(**slip):
         return all(all_exact(got, _clipped(max_norm, **slip)) for max_norm, got in answers.items())
 
     if not like():
         got = ", ".join(f"{g:g}" for g in answers[6.5])
-        return Verdict(
-            False,
-            next((hint for slip, hint in _CLIP_MISTAKES if like(**slip)), None)
-            or f"grads [3, -4, 12] with max_norm 6.5 became [{got}], expected [1.5, -2, 6]: multiply every "
-            "p.grad by max_norm / length, where length = sqrt(sum of p.grad**2)",
+        return next((hint for slip, hint in _CLIP_MISTAKES if like(**slip)), None) or (
+            f"grads [3, -4, 12] with max_norm 6.5 became [{got}], expected [1.5, -2, 6]: multiply every "
+            "p.grad by max_norm / length, where length = sqrt(sum of p.grad**2)"
         )
-    run, hint = _clip_run(clip_gradients, [0.0, 0.0], 1.0)  # length 0: nothing to clip, nothing to divide by
-    if hint or not (close(run[0], 0.0) and run[1] == [0.0, 0.0]):
-        return Verdict(
-            False,
-            f"with every gradient 0: {hint or f'returned {shown(run[0])}'}; scale only when the length "
-            "exceeds max_norm, so a zero length is never divided by",
+    if (zero := _clip_run(clip_gradients, [0.0, 0.0], 1.0)) != [0.0, 0.0]:  # nothing to clip or divide by
+        said = zero if isinstance(zero, str) else f"they became {zero}"
+        return (
+            f"with every gradient 0: {said}; scale only when the length exceeds max_norm, never dividing by 0"
         )
-    return Verdict(True)
+    return True
 
 
 @solution("ch08.clip_gradients")
