@@ -46,8 +46,8 @@ def check_slope(slope):
 
 @solution("ch01.slope")
 def slope(g, x):
-    # A forward difference's error is at best about 1e-8 of these slopes (chord against round-off). The
-    # central difference's truncation shrinks like h**2: h = 1e-5 leaves about 1e-10, round-off about 1e-11.
+    # A forward difference is at best about 1e-8 off here (chord against round-off); the central
+    # difference's error shrinks like h**2: h = 1e-5 leaves about 1e-10, round-off about 1e-11.
     h = 1e-5
     return (g(x + h) - g(x - h)) / (2 * h)
 

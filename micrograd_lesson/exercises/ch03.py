@@ -52,7 +52,7 @@ def check_backprop_h(grads):
 def backprop_h():
     a, b, c, d = 2.0, 1.0, -4.0, 3.0
     s, g = a + b, (a + b) * c  # 3 and -12
-    # From h back, one node at a time: + passes the grad on, a product gives each factor the other times it.
+    # Node by node from h: + passes the grad on; a product gives each factor the other times it.
     e_grad, d_grad, g_grad = 1.0, g * 1.0, d * 1.0  # h = g*d + e, and dh/dh = 1
     c_grad, s_grad = s * g_grad, c * g_grad  # g = s * c
     return {"a": s_grad, "b": s_grad, "c": c_grad, "d": d_grad, "e": e_grad}  # s = a + b
@@ -116,5 +116,5 @@ def check_one_knob(move):
 
 @solution("ch03.one_knob")
 def one_knob():
-    # L changes by exactly grad * d when one leaf moves by d; the largest |grad| is a's 6 (+): move a DOWN.
+    # A leaf moved by d changes L by exactly grad * d; the largest |grad| is a's 6, +: move a DOWN.
     return {"a": -0.1}  # L = -8 - 0.6 = -8.6
