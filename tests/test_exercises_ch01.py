@@ -80,8 +80,8 @@ def test_slope_refuses_central_differences_with_too_large_an_h(h):
         (forward(1e-6), "one-sided"),
         (lambda g, x: 4.75, "should be"),  # right at one point only
         (lambda g, x: None, "return a number"),
-        (4.75, "pass slope itself"),
-        (None, "pass slope itself"),
+        (4.75, "slope function itself"),
+        (None, "slope function itself"),
     ],
 )
 def test_slope_names_the_mistake(answer, words):

@@ -1,63 +1,43 @@
 """Chapter 0 exercises: find the bug in a reflected operator and in a closure; predict what zip does."""
 
-import operator
-
-from ._core import Verdict, as_number, attempt, check, close, first, read_number, shown, solution
+from ._core import as_number, attempt, check, close, first, known_mistake, read_number, shown, solution
 from ._shared import run_cases
 
 # ---- 1. debug: a reflected subtraction -----------------------------------------------------------
-
 # Each case is a - b with [v] standing for Num(v); each should give Num(a - b).
 RSUB_CASES = [([10], [3]), ([10], 3), ([3], [10]), (10, [3]), (0, [5]), (2.5, [10]), ([10], 2.5)]
-IF_SUB_FAILS = {  # what Python calls for a - b
-    "Num - Num": "Python calls Num({a:g}).__sub__(Num({b:g})): is __sub__ defined?",
-    "Num - number": "wrap any plain number, int or float, in Num: isinstance(other, Num) tells them apart",
-    "number - Num": "the number gives up, so Python calls Num({b:g}).__rsub__({a:g}) if it exists",
+IF_SUB_FAILS = {  # what Python calls for a - b, by which of a and b are Nums
+    (True, True): "Python calls Num({a:g}).__sub__(Num({b:g})): is __sub__ defined?",
+    (True, False): "wrap any plain number, int or float, in Num: isinstance(other, Num) tells them apart",
+    (False, True): "the number gives up: Python calls Num({b:g}).__rsub__({a:g}) if it exists, other = {a:g}",
 }
-SWAPPED = (
-    ", the wrong sign: the operands are swapped. When Python calls __rsub__ for this, which of self "
-    "and other holds the plain number on the left?"
-)
+SWAPPED = ", the wrong sign: the operands are swapped. In __rsub__, which of self and other is the number?"
 
 
-def _value(num):
-    return as_number(attempt(getattr, num, "value")[0])  # a .value property may raise anything
-
-
-@check("ch00.rsub")
+@check("ch00.rsub", takes="class")
 def check_rsub(Num):
-    if not isinstance(Num, type):
-        return f"pass the class itself, e.g. check_rsub(Num); got {shown(Num)}"
+    """Num: a class whose Num(a) - b, a - Num(b) and Num(a) - Num(b) all give a new Num(a - b)."""
+    for v in (10, 3, 5):  # every Num(v) the cases make
+        if error := attempt(Num, v)[1]:
+            return f"Num({v:g}) failed: {error} (Num(v) should keep v in .value)"
     for case in RSUB_CASES:
-        is_num = [isinstance(v, list) for v in case]
-        kind = " - ".join("Num" if num else "number" for num in is_num)
+        is_num = tuple(isinstance(v, list) for v in case)
         a, b = (v[0] if num else v for v, num in zip(case, is_num))
         text = " - ".join(f"Num({v:g})" if num else f"{v:g}" for v, num in zip((a, b), is_num))
-        operands = []
-        for v, num in zip((a, b), is_num):
-            made, error = attempt(Num, v) if num else (v, None)
-            if error:
-                return f"Num({v:g}) failed: {error} (Num(v) should keep v in .value)"
-            operands.append(made)
-        result, error = attempt(operator.sub, *operands)
+        operands = [Num(v) if num else v for v, num in zip((a, b), is_num)]
+        result, error = attempt(lambda x, y: x - y, *operands)
         if error:
-            why = IF_SUB_FAILS[kind]
-            if kind == "number - Num" and hasattr(Num, "__rsub__"):  # yours ran, and raised
-                why = "Python called Num({b:g}).__rsub__({a:g}): there `other` is the plain number {a:g}"
-            return f"{text} failed: {error} ({why.format(a=a, b=b)})"
-        got = _value(result)
+            return f"{text} failed: {error} ({IF_SUB_FAILS[is_num].format(a=a, b=b)})"
+        # the .value of the result and of the operands, after the subtraction (a property may raise anything)
+        got, *after = (as_number(attempt(getattr, o, "value")[0]) for o in (result, *operands))
         if got is None:
             return f"{text} should return a Num with a number in .value, got {shown(result)}"
         if not close(got, a - b):
             swapped = not is_num[0] and close(got, b - a)
             return f"{text} gave {got:g}" + (SWAPPED if swapped else f", expected {a - b:g}")
-        changed = [v for v, num, o in zip((a, b), is_num, operands) if num and not close(_value(o), v)]
-        if changed:
-            return (
-                f"{text} changed its operand Num({changed[0]:g}): subtraction must return a NEW Num and "
-                "leave self and other as they were"
-            )
-    return Verdict(True)
+        if changed := [v for v, num, now in zip((a, b), is_num, after) if num and not close(now, v)]:
+            return f"{text} changed its operand Num({changed[0]:g}): return a NEW Num, leave both alone"
+    return True
 
 
 @solution("ch00.rsub")
@@ -77,35 +57,27 @@ class Num:
 
 
 # ---- 2. debug: closures made in a loop -------------------------------------------------------------
-
-LATE_BINDING = (
-    "every function gives 30 for x = 10, as if n were 3 in all of them: a closure reads n when it is "
-    "CALLED, not when it is made. What is n by the time you call them? Give each function its own n that "
-    "never changes (section 4 shows one way)"
-)
-
-
 @check("ch00.scalers")
 def check_scalers(scalers):
     """scalers: a list of three functions (or a function returning it); scalers[k](x) must be (k + 1) * x."""
-    if callable(scalers):
-        scalers, error = attempt(scalers)
-        if error:
-            return f"pass the list of three functions itself ({error})"
+    scalers, error = attempt(scalers) if callable(scalers) else (scalers, None)  # or a function returning it
     functions = first(scalers, 4)  # never more: an endless iterator must not hang the check
-    if not functions or len(functions) != 3 or not all(map(callable, functions)):
-        return f"pass a list of three functions, one per n in (1, 2, 3); got {shown(scalers)}"
-    xs = [10, -2.5]
-    outputs = [run_cases(f, f"scalers[{k}]", [(x,) for x in xs]) for k, f in enumerate(functions)]
-    if (refused := next((out for out in outputs if isinstance(out, Verdict)), None)) is not None:
-        return refused
-    if all(close(y, 3 * x) for row in outputs for y, x in zip(row, xs)):
-        return LATE_BINDING
-    for k, row in enumerate(outputs):
-        for y, x in zip(row, xs):
-            if not close(y, (k + 1) * x):
-                return f"scalers[{k}]({x:g}) gave {y:g}, expected {(k + 1) * x:g}"
-    return Verdict(True)
+    if error or len(functions or ()) != 3 or not all(map(callable, functions)):
+        return f"pass a list of three functions, one per n in (1, 2, 3); {error or f'got {shown(scalers)}'}"
+    cases = [(k, x) for k in range(3) for x in (10, -2.5)]  # scalers[k](x) should be (k + 1) * x
+    call = "scalers[{}]({:g})".format
+    results = run_cases(lambda k, x: functions[k](x), "scalers", cases, where=lambda case: call(*case))
+    if not isinstance(results, list):  # run_cases refused an answer
+        return results
+    if all(close(y, 3 * x) for y, (k, x) in zip(results, cases)):
+        return (
+            "every function gives 30 for x = 10, as if n were 3 in all of them: a closure reads n when it is "
+            "CALLED, not when it is made. Give each its own n that never changes (section 4 shows how)"
+        )
+    for y, (k, x) in zip(results, cases):
+        if not close(y, (k + 1) * x):
+            return f"{call(k, x)} gave {y:g}, expected {(k + 1) * x:g}"
+    return True
 
 
 @solution("ch00.scalers")
@@ -117,7 +89,6 @@ def fixed_scalers():
 
 
 # ---- 3. predict: a neuron given too few inputs -------------------------------------------------------
-
 ZIP_ANSWER = 0.5 * 4.0 + (-1.0) * 1.0  # zip stops after two pairs; the weight 2.0 is never used
 ZIP_MISTAKES = [
     (3.0, "the third weight is not multiplied by a stand-in input: zip never pairs it with anything"),
@@ -125,27 +96,16 @@ ZIP_MISTAKES = [
 ]
 
 
-def _is_error(answer):
-    if isinstance(answer, BaseException) or (isinstance(answer, type) and issubclass(answer, BaseException)):
-        return True
-    return isinstance(answer, str) and any(w in answer.lower() for w in ("error", "raise", "exception"))
-
-
 @check("ch00.zip_prediction")
 def check_zip_prediction(answer):
     """answer: the number TinyNeuron([0.5, -1.0, 2.0])([4.0, 1.0]) returns (or a function returning it)."""
-    if _is_error(answer):
-        return (
-            "it raises nothing: zip stops as soon as the shorter list runs out, without a word; "
-            "look at list(zip([0.5, -1.0, 2.0], [4.0, 1.0]))"
-        )
+    error_text = isinstance(answer, str) and any(w in answer.lower() for w in ("error", "raise", "exception"))
+    if error_text or issubclass(answer if isinstance(answer, type) else type(answer), BaseException):
+        return "it raises nothing: zip stops, silently, with the shorter list; try list(zip(weights, inputs))"
     number, hint = read_number(answer)
-    if hint:
-        return hint
-    if close(number, ZIP_ANSWER):
-        return Verdict(True)
-    hint = next((hint for wrong, hint in ZIP_MISTAKES if close(number, wrong)), None)
-    return hint or "write out the pairs list(zip(weights, inputs)) makes, then add the products"
+    if hint or close(number, ZIP_ANSWER):
+        return hint or True
+    return known_mistake(number, ZIP_MISTAKES) or "add up w * x over the pairs in list(zip(weights, inputs))"
 
 
 @solution("ch00.zip_prediction")
