@@ -73,9 +73,9 @@ _QUAD_MISTAKES = [  # A is never symmetric in the check, so each of these is wro
 ]
 
 
-@check("ch11.quadratic_backward")
+@check("ch11.quadratic_backward", takes="function")
 def check_quadratic_backward(quadratic_backward):
-    def two_arrays(got):
+    def two(got):  # (dA, dx) as two arrays
         pair = [as_array(part) for part in got] if len(got) == 2 else [None]
         return None if any(part is None for part in pair) else pair
 
@@ -93,7 +93,7 @@ def check_quadratic_backward(quadratic_backward):
     rng = np.random.default_rng(12)
     cases = [(rng.normal(size=(n, n)), rng.normal(size=n)) for n in (3, 2, 4)]
     copies = [(A.copy(), x.copy()) for A, x in cases]
-    pairs = run_cases(quadratic_backward, "quadratic_backward", copies, two_arrays, "a pair (dA, dx)", where)
+    pairs = run_cases(quadratic_backward, "", copies, two, "a pair (dA, dx)", where)
     return judge(pairs, cases, _quad_grads, _QUAD_MISTAKES, lambda p, w: all(map(_same, p, w)), otherwise)
 
 

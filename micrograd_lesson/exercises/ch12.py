@@ -40,10 +40,8 @@ def check_recall_precision(recall_precision):
         recall, precision = np.round(_rates(_CONFUSIONS[i]), 4).tolist()
         return f"for {_CONFUSIONS[i].tolist()} recall is {recall} and precision {precision}"
 
-    def at(case):
-        return f"for the {len(case[0])}-class matrix"
-
-    pairs = run_cases(recall_precision, "", [(c.copy(),) for c in _CONFUSIONS], as_array, _PAIR, at)
+    copies = [(c.copy(),) for c in _CONFUSIONS]
+    pairs = run_cases(recall_precision, "", copies, as_array, _PAIR, lambda c: f"for {len(c[0])} classes")
     same = partial(_same, rtol=1e-5, atol=1e-8)
     return judge(pairs, [(c,) for c in _CONFUSIONS], _rates, _RATE_MISTAKES, same, otherwise)
 

@@ -8,15 +8,11 @@ from ..engine import Value, grad
 from ._core import Verdict, as_number, attempt, check, close, shown, solution
 from ._shared import all_exact, judge, numbers, run_cases
 
-_NUDGED = ": close but not exact, as nudging would be; take exact derivatives"
 
 # ---- 13.1 a dual rule not shown: a ** b with both carrying a tangent ----
-# The learner gets duals of the notebook's own class when the check finds one (so the class's own
-# isinstance tests work); otherwise (in the tests, for the worked solution) a bare pair.
-_Pair = collections.namedtuple("Dual", "val dot")
-
-
 def _dual_class(fn):
+    # The learner gets duals of the notebook's own class when the check finds one (so the class's own
+    # isinstance tests work); otherwise (in the tests, for the worked solution) a bare pair.
     cls = getattr(fn, "__globals__", {}).get("Dual")
     return cls if isinstance(cls, type) and attempt(cls, 1.0, 0.0)[1] is None else _Pair
 
@@ -28,6 +24,8 @@ def _pow_rule(a, b, base=True, exponent=True, log=True):
     return u**v, by_base + (u**v * (math.log(u) if log else 1.0) * dv if exponent else 0.0)
 
 
+_Pair = collections.namedtuple("Dual", "val dot")
+_NUDGED = ": close but not exact, as nudging would be; take exact derivatives"  # 13.1 and 13.3
 # (a, b) as (val, dot): only the base moves, only the exponent, both (x ** x at 3), a fractional mix.
 _POW_CASES = [((2.0, 1.0), (3.0, 0.0)), ((2.0, 0.0), (3.0, 1.0)), ((3.0, 1.0), (3.0, 1.0))]
 _POW_CASES += [((1.5, 0.7), (-0.5, 2.0))]
