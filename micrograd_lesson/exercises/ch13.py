@@ -121,8 +121,6 @@ _NEWTON_CASES = [
     ("tanh(x) at x = 0.5", lambda v: v.tanh(), 0.5, 1 - _T * _T, -2 * _T * (1 - _T * _T)),
 ]
 _FLAT = ("x**3 + x at x = 0, where f''(x) = 0 (Newton only where f'' > 0)", lambda v: v**3 + v, 0.0, 1.0, 0.0)
-
-
 _NEWTON_MISTAKES = [
     (lambda d1, d2, x, lr: x - d1 / d2, "that is Newton's step everywhere: where f''(x) < 0 it climbs"),
     (lambda d1, d2, x, lr: x - lr * d1, "that is a gradient step everywhere: take Newton's where f''(x) > 0"),
