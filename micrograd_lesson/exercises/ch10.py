@@ -10,8 +10,7 @@ from ._shared import all_exact, judge, numbers, run_cases
 
 
 # ---- 1. find the bugs in a momentum step ----
-def _momentum(p, v, g, lr=0.1, mu=0.9, slips=()):
-    """One step of PyTorch's momentum rule (the reference), with the named slips made."""
+def _momentum(p, v, g, lr=0.1, mu=0.9, slips=()):  # PyTorch's momentum step (the reference), with slips
     mu = 0.9 if "fixed mu" in slips else mu
     if "plain" in slips:
         return p - lr * g, v
@@ -75,8 +74,7 @@ _LIMIT_MISTAKES = [
 ]
 
 
-def _ema_limit(lam, mu):
-    """The largest stable rate of v = mu*v + (1 - mu)*g, p -= lr*v on L = lam/2 * p**2."""
+def _ema_limit(lam, mu):  # the largest stable rate of v = mu*v + (1 - mu)*g, p -= lr*v on L = lam/2 p**2
     return 2 * (1 + mu) / ((1 - mu) * lam)
 
 
@@ -118,8 +116,7 @@ _ADAM_MISTAKES = [
 ]
 
 
-def _adam_change(g, t, lr):
-    """p_t - p_(t-1) for the package's Adam after t steps of the constant gradient g."""
+def _adam_change(g, t, lr):  # p_t - p_(t-1) for the package's Adam after t steps of the constant gradient g
     p = Value(0.0)
     opt = Adam([p], lr=lr, betas=(_B1, _B2), eps=_EPS)
     for _ in range(t):

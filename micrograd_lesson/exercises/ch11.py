@@ -125,7 +125,7 @@ _VISIT_MISTAKES = [  # each named only when it gives every answer, not where two
 @check("ch11.recursive_visits")
 def check_recursive_visits(recursive_visits):
     def otherwise(k):
-        return f"for k = {k} the recursive backward makes {_counted_visits(k)} calls, not {calls[k]:g}"
+        return f"for k = {k} the recursive backward's call count is {_counted_visits(k)}, not {calls[k]:g}"
 
     cases = [(k,) for k in range(13)]
     calls = run_cases(recursive_visits, "your recursive_visits function", cases)
