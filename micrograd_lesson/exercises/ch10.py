@@ -4,14 +4,13 @@ import math
 from functools import partial
 
 from ..engine import Value
-from ..optim import SGD, Adam
-from ._core import Verdict, check, close, solution
+from ..optim import Adam
+from ._core import check, close, solution
 from ._shared import all_exact, judge, numbers, run_cases
 
 
 # ---- 1. find the bugs in a momentum step ----
-def _momentum(p, v, g, lr=0.1, mu=0.9, slips=()):
-    """One step of PyTorch's momentum rule, with the named slips made."""
+def _momentum(p, v, g, lr=0.1, mu=0.9, slips=()):  # PyTorch's momentum step (the reference), with slips
     mu = 0.9 if "fixed mu" in slips else mu
     if "plain" in slips:
         return p - lr * g, v
@@ -40,38 +39,22 @@ _MOMENTUM_MISTAKES = [
         (("fixed mu",), "at the last step, mu = 0.5, v kept 0.9 of itself: use mu"),
     ]
 ]
-
-
-def _sgd_step(p, v, g, lr=0.1, mu=0.9):
-    """The reference: one step of the package's SGD from position p and velocity v."""
-    param = Value(p)
-    opt = SGD([param], lr=lr, momentum=mu)
-    opt.velocity[0], param.grad = v, g
-    opt.step()
-    return [param.data, opt.velocity[0]]
-
-
-def _two(got):
-    return numbers(list(got)) if len(got) == 2 else None  # a tuple, a list or an array of two
+_STEPS = [(1.0, 0.0, 1.0, 0.1, 0.9)]  # (p, v, g, lr, mu): seven steps, each from where the last ended
+for _next in [(g, 0.1, 0.9) for g in (2.0, -2.0, 0.5, 3.0, 0.01)] + [(1.0, 0.05, 0.5)]:
+    _STEPS.append((*_momentum(*_STEPS[-1]), *_next))
 
 
 @check("ch10.momentum_step")
 def check_momentum_step(momentum_step):
-    # Each step starts where the learner's last one ended, so no slip hides behind a later step.
-    cases, pairs, p, v = [], [], 1.0, 0.0
-    for g, lr, mu in [(g, 0.1, 0.9) for g in (1.0, 2.0, -2.0, 0.5, 3.0, 0.01)] + [(1.0, 0.05, 0.5)]:
-        cases.append((p, v, g, lr, mu))
-        pair = run_cases(momentum_step, "momentum_step", cases[-1:], _two, "two numbers (new_p, new_v)")
-        if isinstance(pair, Verdict):
-            return pair
-        pairs += pair
-        p, v = pair[0]
+    def two(got):  # a tuple, a list or an array of two numbers
+        return numbers(list(got)) if len(got) == 2 else None
 
     def otherwise(t):
-        values = "{:.6f} and v {:.6f}, got {:.6f} and {:.6f}".format(*_sgd_step(*cases[t]), *pairs[t])
+        values = "{:.6f} and v {:.6f}, got {:.6f} and {:.6f}".format(*_momentum(*_STEPS[t]), *pairs[t])
         return f"at step {t + 1} p should be {values}: v = mu*v + g, then p = p - lr*v"
 
-    return judge(pairs, cases, _sgd_step, _MOMENTUM_MISTAKES, all_exact, otherwise)
+    pairs = run_cases(momentum_step, "momentum_step", _STEPS, two, "two numbers (new_p, new_v)")
+    return judge(pairs, _STEPS, _momentum, _MOMENTUM_MISTAKES, all_exact, otherwise)
 
 
 @solution("ch10.momentum_step")
@@ -82,14 +65,7 @@ def momentum_step(p, v, g, lr, mu):
 
 
 # ---- 2. a stability limit, derived ----
-_CASES = [(100.0, 0.9), (1.0, 0.5), (4.0, 0.0), (50.0, 0.99), (0.25, 0.3)]
-
-
-def _ema_limit(lam, mu):
-    """The largest stable rate of v = mu*v + (1 - mu)*g, p -= lr*v on L = lam/2 * p**2."""
-    return 2 * (1 + mu) / ((1 - mu) * lam)
-
-
+_CASES = [(100.0, 0.9), (1.0, 0.5), (4.0, 0.0), (50.0, 0.99), (0.25, 0.3)]  # (lambda, mu)
 _LIMIT_MISTAKES = [
     (lambda lam, mu: 2 * (1 + mu) / lam, "that is PyTorch's form's limit; here g is scaled by 1 - mu"),
     (lambda lam, mu: 2 / lam, "2/lambda is plain descent's limit; the velocity lets a larger rate be stable"),
@@ -98,18 +74,18 @@ _LIMIT_MISTAKES = [
 ]
 
 
+def _ema_limit(lam, mu):  # the largest stable rate of v = mu*v + (1 - mu)*g, p -= lr*v on L = lam/2 p**2
+    return 2 * (1 + mu) / ((1 - mu) * lam)
+
+
 @check("ch10.stability_limit")
 def check_stability_limit(largest_rate):
-    rates = run_cases(largest_rate, "largest_rate", _CASES)
-
     def otherwise(i):
-        limit = _ema_limit(*_CASES[i])
-        return f"the limit should be {limit:.6g}, got {rates[i]:.6g}; set r = -1 in the recurrence"
+        return f"the limit should be {_ema_limit(*_CASES[i]):g}, got {got[i]:g}; set r = -1 in the recurrence"
 
-    def where(i):
-        return "for lambda = {}, mu = {}: ".format(*_CASES[i])
-
-    return judge(rates, _CASES, _ema_limit, _LIMIT_MISTAKES, otherwise=otherwise, where=where)
+    got = run_cases(largest_rate, "largest_rate", _CASES)
+    opening = ["for lambda = {}, mu = {}: ".format(*case) for case in _CASES]
+    return judge(got, _CASES, _ema_limit, _LIMIT_MISTAKES, otherwise=otherwise, where=opening.__getitem__)
 
 
 @solution("ch10.stability_limit")
@@ -120,15 +96,27 @@ def largest_rate(lam, mu):
 
 
 # ---- 3. Adam's step under a constant gradient, derived ----
+def _uncorrected(g, t, lr):  # Adam's step without bias correction
+    return -lr * (1 - _B1**t) * g / (math.sqrt((1 - _B2**t) * g * g) + _EPS)
+
+
 # (g, t, lr): gradients of both signs and sizes, early and late steps; at g = 1e-8 eps is as large
 # as g itself; g = 0 comes last (no step, and no division by g).
 _ADAM_CASES = [(3.0, 1, 0.1), (-0.5, 1, 0.1), (3.0, 5, 0.01), (-2.0, 100, 0.001), (1e-8, 3, 0.1)]
 _ADAM_CASES += [(2e-9, 1, 1.0), (0.0, 4, 0.1)]
 _B1, _B2, _EPS = 0.9, 0.999, 1e-8
+_ADAM_MISTAKES = [
+    (_uncorrected, "without bias correction: the hats divide m and v by (1 - beta**t), and then?"),
+    (lambda g, t, lr: -lr * math.copysign(1.0, g), "almost: that ignores eps (try g = 1e-8)"),
+    (lambda g, t, lr: -lr * ((g > 0) - (g < 0)), "almost: that ignores eps (try g = 1e-8)"),
+    (lambda g, t, lr: -lr * g / math.sqrt(g * g + _EPS), "eps goes outside the square root"),
+    (lambda g, t, lr: lr * g / (abs(g) + _EPS), "the sign is flipped: yours moves p with the gradient"),
+    (lambda g, t, lr: -lr * g, "that is plain gradient descent's step; Adam divides by the gradient's size"),
+    (lambda g, t, lr: -lr * g / (g * g + _EPS), "divide by the square ROOT of v_hat"),
+]
 
 
-def _adam_change(g, t, lr):
-    """p_t - p_(t-1) for the package's Adam after t steps of the constant gradient g."""
+def _adam_change(g, t, lr):  # p_t - p_(t-1) for the package's Adam after t steps of the constant gradient g
     p = Value(0.0)
     opt = Adam([p], lr=lr, betas=(_B1, _B2), eps=_EPS)
     for _ in range(t):
@@ -137,35 +125,16 @@ def _adam_change(g, t, lr):
     return p.data - before
 
 
-def _uncorrected(g, t, lr):
-    return -lr * (1 - _B1**t) * g / (math.sqrt((1 - _B2**t) * g * g) + _EPS)
-
-
-_ADAM_MISTAKES = [
-    (_uncorrected, "without bias correction: the hats divide m and v by (1 - beta**t), and then?"),
-    (lambda g, t, lr: -lr * math.copysign(1.0, g), "almost: that ignores eps (try g = 1e-8)"),
-    (lambda g, t, lr: -lr * ((g > 0) - (g < 0)), "almost: that ignores eps (try g = 1e-8)"),
-    (lambda g, t, lr: -lr * g / math.sqrt(g * g + _EPS), "eps goes outside the square root"),
-    (
-        lambda g, t, lr: lr * g / (abs(g) + _EPS),
-        "the sign is flipped: yours moves p with the gradient, Adam against it",
-    ),
-    (lambda g, t, lr: -lr * g, "that is plain gradient descent's step; Adam divides by the gradient's size"),
-    (lambda g, t, lr: -lr * g / (g * g + _EPS), "divide by the square ROOT of v_hat"),
-]
-
-
 @check("ch10.adam_constant_step")
 def check_adam_constant_step(adam_constant_step):
-    steps = run_cases(adam_constant_step, "adam_constant_step", _ADAM_CASES)
-
     def otherwise(i):
         g, t, lr = _ADAM_CASES[i]
         step = f"with g = {g}, at step t = {t} and lr = {lr}, Adam moves p by {_adam_change(g, t, lr):.12g}"
-        return f"{step}, got {steps[i]:.12g}: work out m_hat and v_hat for a gradient that never changes"
+        return f"{step}, got {got[i]:.12g}: work out m_hat and v_hat for a gradient that never changes"
 
+    got = run_cases(adam_constant_step, "adam_constant_step", _ADAM_CASES)
     same = partial(close, rel=1e-9, abs_tol=1e-15)
-    return judge(steps, _ADAM_CASES, _adam_change, _ADAM_MISTAKES, same, otherwise)
+    return judge(got, _ADAM_CASES, _adam_change, _ADAM_MISTAKES, same, otherwise)
 
 
 @solution("ch10.adam_constant_step")

@@ -1,5 +1,4 @@
-"""Chapter 11 exercises: a broadcast gradient summed back, a quadratic form's backward, and the
-cost of a recursive backward on stacked diamonds."""
+"""Chapter 11 exercises: a broadcast gradient summed back, a quadratic form's backward, recursion's cost."""
 
 from functools import partial
 
@@ -19,16 +18,7 @@ def _same(got, want):
 # stretched down, one number, both kinds at once; then 20 drawn at random.
 _SHAPES = [((3, 4), (3, 4)), ((4,), (3, 4)), ((3, 1), (3, 4)), ((1, 4), (3, 4)), ((), (2, 3))]
 _SHAPES += [((2, 1, 3), (4, 2, 5, 3)), ((1,), (5,))]
-
-
-def _random_broadcast(rng):
-    """A result of 1 to 4 axes, and an input that drops leading axes and has length 1 along others."""
-    result = tuple(int(n) for n in rng.integers(2, 5, size=rng.integers(1, 5)))
-    kept = result[rng.integers(0, len(result) + 1) :]
-    return tuple(1 if rng.random() < 0.4 else n for n in kept), result
-
-
-_UNBROADCAST_MISTAKES = [
+_SUM_MISTAKES = [
     (lambda grad, shape: grad, "the gradient still has the result's shape: sum it back to the input's"),
     (lambda grad, shape: grad.sum(axis=tuple(range(grad.ndim - len(shape)))), "sum the length-1 axes too"),
     (lambda grad, shape: _unbroadcast(grad, shape).squeeze(), "keep each length-1 axis (keepdims=True)"),
@@ -36,17 +26,15 @@ _UNBROADCAST_MISTAKES = [
 ]
 
 
-def _where(case):
-    return f"for an input of shape {case[1]} broadcast to {case[0].shape}"
-
-
 @check("ch11.unbroadcast")
 def check_unbroadcast(unbroadcast):
-    rng = np.random.default_rng(11)
-    shapes = _SHAPES + [_random_broadcast(rng) for _ in range(20)]
-    cases = [(rng.normal(size=result), shape) for shape, result in shapes]
-    copies = [(grad.copy(), shape) for grad, shape in cases]  # the learner may change grad in place
-    sums = run_cases(unbroadcast, "your unbroadcast function", copies, as_array, "an array", _where)
+    def drawn(rng):  # a result of 1 to 4 axes; the input drops leading axes and has length 1 along others
+        result = tuple(int(n) for n in rng.integers(2, 5, size=rng.integers(1, 5)))
+        kept = result[rng.integers(0, len(result) + 1) :]
+        return tuple(1 if rng.random() < 0.4 else n for n in kept), result
+
+    def at(case):
+        return f"for an input of shape {case[1]} broadcast to {case[0].shape}"
 
     def otherwise(i):
         (grad, shape), got = cases[i], sums[i]
@@ -54,8 +42,11 @@ def check_unbroadcast(unbroadcast):
             return f"the result must have the input's shape {shape}, got {got.shape}"
         return "right shape, wrong numbers" if shape != grad.shape else "nothing was broadcast: return grad"
 
-    where = [_where(case) + ": " for case in cases]
-    return judge(sums, cases, _unbroadcast, _UNBROADCAST_MISTAKES, _same, otherwise, where.__getitem__)
+    rng = np.random.default_rng(11)
+    cases = [(rng.normal(size=result), shape) for shape, result in _SHAPES + [drawn(rng) for _ in range(20)]]
+    copies = [(grad.copy(), shape) for grad, shape in cases]  # the learner may change grad in place
+    sums = run_cases(unbroadcast, "your unbroadcast function", copies, as_array, "an array", at)
+    return judge(sums, cases, _unbroadcast, _SUM_MISTAKES, _same, otherwise, lambda i: at(cases[i]) + ": ")
 
 
 @solution("ch11.unbroadcast")
@@ -69,35 +60,27 @@ def unbroadcast(grad, shape):
 
 
 # ---- 2. the backward of a quadratic form, where x is used twice ----
-def _quadratic_grads(A, x, dx_matrix=lambda A: A + A.T):
-    """(dA, dx) of L = x @ A @ x; with another dx_matrix(A), a mistaken dx."""
+def _quad_grads(A, x, dx_matrix=lambda A: A + A.T):  # (dA, dx) of L = x @ A @ x; other dx_matrix: a slip
     return np.outer(x, x), dx_matrix(A) @ x
 
 
-_QUADRATIC_MISTAKES = [  # A is never symmetric in the check, so each of these is wrong
-    (lambda A, x: _quadratic_grads(A, x)[::-1], "you returned (dx, dA): the order is (dA, dx)"),
-    (partial(_quadratic_grads, dx_matrix=lambda A: A), "x is used twice, in x @ A and A @ x: add both"),
-    (partial(_quadratic_grads, dx_matrix=lambda A: A.T), "x is used twice, in x @ A and A @ x: add both"),
-    (partial(_quadratic_grads, dx_matrix=lambda A: 2 * A), "2 A x needs a symmetric A; add A x and A.T x"),
-    (partial(_quadratic_grads, dx_matrix=lambda A: 2 * A.T), "2 A.T x needs a symmetric A; add A x, A.T x"),
+_QUAD_MISTAKES = [  # A is never symmetric in the check, so each of these is wrong
+    (lambda A, x: _quad_grads(A, x)[::-1], "you returned (dx, dA): the order is (dA, dx)"),
+    (partial(_quad_grads, dx_matrix=lambda A: A), "x is used twice, in x @ A and A @ x: add both"),
+    (partial(_quad_grads, dx_matrix=lambda A: A.T), "x is used twice, in x @ A and A @ x: add both"),
+    (partial(_quad_grads, dx_matrix=lambda A: 2 * A), "2 A x needs a symmetric A; add A x and A.T x"),
+    (partial(_quad_grads, dx_matrix=lambda A: 2 * A.T), "2 A.T x needs a symmetric A; add A x, A.T x"),
 ]
 
 
-def _two_arrays(got):
-    pair = [as_array(part) for part in got] if len(got) == 2 else [None]
-    return None if any(part is None for part in pair) else pair
-
-
-@check("ch11.quadratic_backward")
+@check("ch11.quadratic_backward", takes="function")
 def check_quadratic_backward(quadratic_backward):
-    rng = np.random.default_rng(12)
-    cases = [(rng.normal(size=(n, n)), rng.normal(size=n)) for n in (3, 2, 4)]
-    copies = [(A.copy(), x.copy()) for A, x in cases]
+    def two(got):  # (dA, dx) as two arrays
+        pair = [as_array(part) for part in got] if len(got) == 2 else [None]
+        return None if any(part is None for part in pair) else pair
 
     def where(case):
         return f"with A of shape {case[0].shape}"
-
-    pairs = run_cases(quadratic_backward, "quadratic_backward", copies, _two_arrays, "a pair (dA, dx)", where)
 
     def otherwise(i):
         (A, x), (dA, dx) = cases[i], pairs[i]
@@ -107,10 +90,11 @@ def check_quadratic_backward(quadratic_backward):
             return "dA is wrong: L = sum_ij x_i A_ij x_j"
         return f"with A of shape {A.shape}, dx should be {np.round((A + A.T) @ x, 4)}, got {np.round(dx, 4)}"
 
-    def same(pair, want):
-        return all(map(_same, pair, want))
-
-    return judge(pairs, cases, _quadratic_grads, _QUADRATIC_MISTAKES, same, otherwise)
+    rng = np.random.default_rng(12)
+    cases = [(rng.normal(size=(n, n)), rng.normal(size=n)) for n in (3, 2, 4)]
+    copies = [(A.copy(), x.copy()) for A, x in cases]
+    pairs = run_cases(quadratic_backward, "", copies, two, "a pair (dA, dx)", where)
+    return judge(pairs, cases, _quad_grads, _QUAD_MISTAKES, lambda p, w: all(map(_same, p, w)), otherwise)
 
 
 @solution("ch11.quadratic_backward")
@@ -123,9 +107,7 @@ def quadratic_backward(A, x):
 
 
 # ---- 3. visits of a recursive backward on k diamonds ----
-def _counted_visits(k):
-    """Run chapter 11's recursive walk over k stacked diamonds and count its calls."""
-
+def _counted_visits(k):  # chapter 11's recursive walk over k stacked diamonds, its calls counted
     def visit(level, node):  # a level's "sum" y has the inputs 2y' and 3y', which share y' below
         if node == "sum":
             return 1 + (visit(level, "2y'") + visit(level, "3y'") if level > 0 else 0)
@@ -142,14 +124,11 @@ _VISIT_MISTAKES = [  # each named only when it gives every answer, not where two
 
 @check("ch11.recursive_visits")
 def check_recursive_visits(recursive_visits):
+    def otherwise(k):
+        return f"for k = {k} the recursive backward's call count is {_counted_visits(k)}, not {calls[k]:g}"
+
     cases = [(k,) for k in range(13)]
     calls = run_cases(recursive_visits, "your recursive_visits function", cases)
-
-    def otherwise(k):
-        return (
-            f"for k = {k} the recursive backward's number of calls is {_counted_visits(k)}, not {calls[k]:g}"
-        )
-
     return judge(calls, cases, _counted_visits, _VISIT_MISTAKES, otherwise=otherwise)
 
 

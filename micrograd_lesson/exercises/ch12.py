@@ -1,5 +1,4 @@
-"""Chapter 12 exercises: recall and precision read off a confusion matrix, and the gradient of
-softmax cross-entropy."""
+"""Chapter 12 exercises: recall and precision from a confusion matrix; softmax cross-entropy's gradient."""
 
 from functools import partial
 
@@ -16,46 +15,33 @@ def _same(got, want, rtol=1e-7, atol=1e-10):
 
 
 # ---- 1. recall and precision from a confusion matrix ----
-# Rows are the true classes, columns the predictions. Row and column sums differ, so reading the
-# matrix the wrong way round shows; every row and column holds a point.
-_CONFUSIONS = [
-    np.array([[5, 1, 0], [2, 7, 1], [0, 3, 4]]),
-    np.array([[9, 1], [4, 6]]),
-    np.array([[3, 0, 0, 1], [0, 2, 2, 0], [1, 0, 5, 0], [0, 0, 1, 8]]),
-]
-
-
-def _rates(c, recall_axis=1, precision_axis=0):
-    """[recall, precision]: the diagonal over the row sums, and over the column sums."""
+def _rates(c, recall_axis=1, precision_axis=0):  # [recall, precision]: diagonal over row, column sums
     return np.array([np.diag(c) / c.sum(axis=recall_axis), np.diag(c) / c.sum(axis=precision_axis)])
 
 
+# Rows are the true classes, columns the predictions. Row and column sums differ, so reading the
+# matrix the wrong way round shows; every row and column holds a point.
+_CONFUSIONS = [np.array([[5, 1, 0], [2, 7, 1], [0, 3, 4]]), np.array([[9, 1], [4, 6]])]
+_CONFUSIONS += [np.array([[3, 0, 0, 1], [0, 2, 2, 0], [1, 0, 5, 0], [0, 0, 1, 8]])]
 _RATE_MISTAKES = [
     (lambda c: _rates(c)[::-1], "these are (precision, recall): rows are the true classes"),
     (partial(_rates, precision_axis=1), "precision divides by the column: all the times the class was said"),
     (partial(_rates, recall_axis=0), "recall divides by the row: all the points of that class"),
     (lambda c: np.array([np.diag(c) / c.sum()] * 2), "divide by a row or column, not by every point"),
 ]
-
-
 _PAIR = "a pair (recall, precision) of 1-D arrays, each with one entry per class"
 
 
-@check("ch12.recall_precision")
+@check("ch12.recall_precision", takes="function")
 def check_recall_precision(recall_precision):
-    copies = [(c.copy(),) for c in _CONFUSIONS]
-
-    def where(case):
-        return f"for the {len(case[0])}-class matrix"
-
-    pairs = run_cases(recall_precision, "your recall_precision function", copies, as_array, _PAIR, where)
-
     def otherwise(i):
         if pairs[i].shape != (2, len(_CONFUSIONS[i])):
             return f"return {_PAIR}"
         recall, precision = np.round(_rates(_CONFUSIONS[i]), 4).tolist()
         return f"for {_CONFUSIONS[i].tolist()} recall is {recall} and precision {precision}"
 
+    copies = [(c.copy(),) for c in _CONFUSIONS]
+    pairs = run_cases(recall_precision, "", copies, as_array, _PAIR, lambda c: f"for {len(c[0])} classes")
     same = partial(_same, rtol=1e-5, atol=1e-8)
     return judge(pairs, [(c,) for c in _CONFUSIONS], _rates, _RATE_MISTAKES, same, otherwise)
 
@@ -69,8 +55,7 @@ def recall_precision(confusion):
 
 
 # ---- 2. the gradient of softmax cross-entropy, derived ----
-def _grad(logits, labels):
-    """The reference: the engine's mean cross-entropy, differentiated by backward()."""
+def _grad(logits, labels):  # the reference: the engine's mean cross-entropy, differentiated by backward()
     z = Tensor(logits, requires_grad=True)
     cross_entropy(z, labels).backward()
     return z.grad
@@ -89,34 +74,30 @@ _CE_MISTAKES = [
 ]
 
 
-def _where(case):
-    return f"for {len(case[0])} rows of {case[0].shape[1]} logits"
-
-
-@check("ch12.cross_entropy_grad")
+@check("ch12.cross_entropy_grad", takes="function")
 def check_cross_entropy_grad(cross_entropy_grad):
-    rng = np.random.default_rng(13)
-    sizes = ((4, 3, 1.0), (7, 10, 3.0), (2, 5, 1000.0))  # the last overflows exp()
-    cases = [(rng.normal(size=(b, c)) * scale, rng.integers(0, c, size=b)) for b, c, scale in sizes]
-    cases.append((np.array([[1000.0, 0.0], [0.0, 1.0]]), np.array([0, 1])))  # rows far apart
-    copies = [(z.copy(), t.copy()) for z, t in cases]
-    with np.errstate(all="ignore"):  # a learner's overflow becomes a hint, not a warning
-        grads = run_cases(cross_entropy_grad, "cross_entropy_grad", copies, as_array, "an array", _where)
+    def at(case):
+        return f"for {len(case[0])} rows of {case[0].shape[1]} logits"
 
     def otherwise(i):
         got, want = grads[i], _grad(*cases[i])
         if got.shape != want.shape:
             return f"the gradient must have the logits' shape {want.shape}, got {got.shape}"
         if not np.all(np.isfinite(got)):
-            return (
-                "not finite: exp() overflows for large logits, and a row far below the batch's largest "
-                "logit underflows to 0/0; subtract each row's own maximum first"
-            )
+            why = "exp() overflows for large logits, and a row far below the batch's max underflows to 0/0"
+            return f"not finite: {why}; subtract each row's own maximum first"
         if not np.allclose(got.sum(axis=1), 0, atol=1e-9):
             return f"row 0 should be {np.round(want[0], 4)}; every row of the true gradient sums to 0"
         return f"wrong numbers, e.g. row 0 should be {np.round(want[0], 4)}, not {np.round(got[0], 4)}"
 
-    return judge(grads, cases, _grad, _CE_MISTAKES, _same, otherwise, lambda i: _where(cases[i]) + ": ")
+    rng = np.random.default_rng(13)  # (batch, classes, scale): the last overflows exp()
+    sizes = ((4, 3, 1.0), (7, 10, 3.0), (2, 5, 1000.0))
+    cases = [(rng.normal(size=(b, c)) * scale, rng.integers(0, c, size=b)) for b, c, scale in sizes]
+    cases.append((np.array([[1000.0, 0.0], [0.0, 1.0]]), np.array([0, 1])))  # rows far apart
+    copies = [(z.copy(), t.copy()) for z, t in cases]  # the learner may change them in place
+    with np.errstate(all="ignore"):  # a learner's overflow becomes a hint, not a warning
+        grads = run_cases(cross_entropy_grad, "", copies, as_array, "an array", at)
+    return judge(grads, cases, _grad, _CE_MISTAKES, _same, otherwise, lambda i: at(cases[i]) + ": ")
 
 
 @solution("ch12.cross_entropy_grad")

@@ -5,18 +5,14 @@ import math
 from functools import partial
 
 from ..engine import Value, grad
-from ._core import CORRECT, Verdict, as_number, attempt, check, close, not_a_function, shown, solution
+from ._core import Verdict, as_number, attempt, check, close, shown, solution
 from ._shared import all_exact, judge, numbers, run_cases
 
-_NUDGED = ": close but not exact, as nudging would be; take exact derivatives"
 
 # ---- 13.1 a dual rule not shown: a ** b with both carrying a tangent ----
-# The learner gets duals of the notebook's own class when the check finds one (so the class's own
-# isinstance tests work); otherwise (in the tests, for the worked solution) a bare pair.
-_Pair = collections.namedtuple("Dual", "val dot")
-
-
 def _dual_class(fn):
+    # The learner gets duals of the notebook's own class when the check finds one (so the class's own
+    # isinstance tests work); otherwise (in the tests, for the worked solution) a bare pair.
     cls = getattr(fn, "__globals__", {}).get("Dual")
     return cls if isinstance(cls, type) and attempt(cls, 1.0, 0.0)[1] is None else _Pair
 
@@ -28,6 +24,8 @@ def _pow_rule(a, b, base=True, exponent=True, log=True):
     return u**v, by_base + (u**v * (math.log(u) if log else 1.0) * dv if exponent else 0.0)
 
 
+_Pair = collections.namedtuple("Dual", "val dot")
+_NUDGED = ": close but not exact, as nudging would be; take exact derivatives"  # 13.1 and 13.3
 # (a, b) as (val, dot): only the base moves, only the exponent, both (x ** x at 3), a fractional mix.
 _POW_CASES = [((2.0, 1.0), (3.0, 0.0)), ((2.0, 0.0), (3.0, 1.0)), ((3.0, 1.0), (3.0, 1.0))]
 _POW_CASES += [((1.5, 0.7), (-0.5, 2.0))]
@@ -38,18 +36,10 @@ _POW_MISTAKES = [
 ]
 
 
-@check("ch13.dual_pow")
+@check("ch13.dual_pow", takes="function")
 def check_dual_pow(dual_pow):
-    if (wrong := not_a_function(dual_pow, "your dual_pow function")) is not None:
-        return wrong
-    cls, where = _dual_class(dual_pow), "for a = Dual{}, b = Dual{}".format
-
     def val_dot(got):
         return numbers([getattr(got, "val", None), getattr(got, "dot", None)])
-
-    duals = run_cases(
-        lambda a, b: dual_pow(cls(*a), cls(*b)), "", _POW_CASES, val_dot, "a Dual", lambda c: where(*c)
-    )
 
     def otherwise(i):
         (val, dot), (want_val, want_dot) = duals[i], _pow_rule(*_POW_CASES[i])
@@ -58,6 +48,10 @@ def check_dual_pow(dual_pow):
         nudged = _NUDGED if close(dot, want_dot, 1e-4) else ""
         return f"the tangent is {want_dot:.12g}, got {dot:.12g}{nudged}"
 
+    cls, where = _dual_class(dual_pow), "for a = Dual{}, b = Dual{}".format
+    duals = run_cases(
+        lambda a, b: dual_pow(cls(*a), cls(*b)), "", _POW_CASES, val_dot, "a Dual", lambda c: where(*c)
+    )
     same, opening = partial(all_exact, rel=1e-12), lambda i: where(*_POW_CASES[i]) + ": "
     return judge(duals, _POW_CASES, _pow_rule, _POW_MISTAKES, same, otherwise, opening)
 
@@ -78,35 +72,29 @@ def _truth(n, m):
     return ("either", 1.0) if n == m else ("forward", m / n) if n < m else ("reverse", n / m)
 
 
-def _pair(got):
-    return got if isinstance(got, (tuple, list)) and len(got) == 2 else None
-
-
-@check("ch13.cheaper_mode")
+@check("ch13.cheaper_mode", takes="function")
 def check_cheaper_mode(cheaper_mode):
+    def pair(got):
+        return got if isinstance(got, (tuple, list)) and len(got) == 2 else None
+
     where = "for f: R^{} -> R^{}".format
-    answers = run_cases(
-        cheaper_mode, "your cheaper_mode function", _SHAPES, _pair, "a pair", lambda c: where(*c)
-    )
+    answers = run_cases(cheaper_mode, "", _SHAPES, pair, "a pair", lambda c: where(*c))
     if isinstance(answers, Verdict):
         return answers
     for (n, m), (mode, factor) in zip(_SHAPES, answers):
-        want_mode, want_factor = _truth(n, m)
+        (want_mode, want_factor), at = _truth(n, m), where(n, m)
         if not isinstance(mode, str) or mode not in ("forward", "reverse", "either"):
-            hint = f"the mode is 'forward', 'reverse' or 'either'; got {shown(mode)}"
-        elif as_number(factor) is None:
-            hint = f"give the factor as a number, such as 2.0; got {shown(factor)}"
-        elif mode != want_mode and n == m:
-            hint = f"both modes need {'one pass' if n == 1 else f'{n} passes'}: answer ('either', 1.0)"
-        elif mode != want_mode:
-            hint = f"forward mode needs one pass per input ({n}), reverse mode one per output ({m})"
-        elif not close(factor, want_factor, rel=1e-9):
+            return f"{at}: the mode is 'forward', 'reverse' or 'either'; got {shown(mode)}"
+        if as_number(factor) is None:
+            return f"{at}: give the factor as a number, such as 2.0; got {shown(factor)}"
+        if mode != want_mode and n == m:
+            return f"{at}: both modes need {'one pass' if n == 1 else f'{n} passes'}: answer ('either', 1.0)"
+        if mode != want_mode:
+            return f"{at}: forward mode needs one pass per input ({n}), reverse mode one per output ({m})"
+        if not close(factor, want_factor, rel=1e-9):
             flipped = "upside down" if close(factor, 1 / want_factor, rel=1e-9) else f"got {shown(factor)}"
-            hint = f"{mode} mode is right; the factor is slower passes / faster passes, {flipped}"
-        else:
-            continue
-        return Verdict(False, f"{where(n, m)}: {hint}")
-    return CORRECT
+            return f"{at}: {mode} mode is right; the factor is slower passes / faster passes, {flipped}"
+    return True
 
 
 @solution("ch13.cheaper_mode")
@@ -120,6 +108,10 @@ def cheaper_mode(n, m):
 
 
 # ---- 13.3 a Newton step that cannot climb ----
+def _safe_step(d1, d2, x, lr, newton_when=lambda d2: d2 > 0):
+    return x - d1 / d2 if newton_when(d2) else x - lr * d1
+
+
 _T, _E = math.tanh(0.5), math.exp(0.5)
 # (description, f, x, f'(x), f''(x) by hand): curvature positive in the first two, negative in the rest.
 _NEWTON_CASES = [
@@ -129,50 +121,36 @@ _NEWTON_CASES = [
     ("tanh(x) at x = 0.5", lambda v: v.tanh(), 0.5, 1 - _T * _T, -2 * _T * (1 - _T * _T)),
 ]
 _FLAT = ("x**3 + x at x = 0, where f''(x) = 0 (Newton only where f'' > 0)", lambda v: v**3 + v, 0.0, 1.0, 0.0)
-
-
-def _safe_step(d1, d2, x, lr, newton_when=lambda d2: d2 > 0):
-    return x - d1 / d2 if newton_when(d2) else x - lr * d1
-
-
 _NEWTON_MISTAKES = [
     (lambda d1, d2, x, lr: x - d1 / d2, "that is Newton's step everywhere: where f''(x) < 0 it climbs"),
     (lambda d1, d2, x, lr: x - lr * d1, "that is a gradient step everywhere: take Newton's where f''(x) > 0"),
     (partial(_safe_step, newton_when=lambda d2: d2 < 0), "the test is the wrong way round"),
     (lambda d1, d2, x, lr: x - d1 / abs(d2), "not x - f'/|f''(x)|: a gradient step where f'' <= 0"),
-    (
-        lambda d1, d2, x, lr: _safe_step(-d1, d2, x, lr),
-        "the sign is flipped: yours steps along f'(x); both steps must go against it",
-    ),
+    (lambda d1, d2, x, lr: _safe_step(-d1, d2, x, lr), "the sign is flipped: yours steps along f'(x)"),
 ]
 
 
-def _judge_steps(safe_newton_step, known):
-    """The learner's steps on the `known` cases, judged against the safe step and its mistakes."""
-
+@check("ch13.safe_newton_step", takes="function")
+def check_safe_newton_step(safe_newton_step):
     def next_x(text, f, x):  # the learner's step from x, as a number
         got = safe_newton_step(f, x, 0.1)
         return got.data if isinstance(got, Value) else got
 
-    calls = [(f"for f(x) = {text}", f, x) for text, f, x, _, _ in known]
-    steps = run_cases(next_x, "", calls, as_number, "the next x as a number", lambda call: call[0])
-    cases = [(d1, d2, x, 0.1) for _, _, x, d1, d2 in known]
+    def judged(known):  # the learner's steps on the `known` cases, against the safe step and its mistakes
+        calls = [(f"for f(x) = {text}", f, x) for text, f, x, _, _ in known]
+        steps = run_cases(next_x, "", calls, as_number, "the next x as a number", lambda call: call[0])
+        cases = [(d1, d2, x, 0.1) for _, _, x, d1, d2 in known]
 
-    def otherwise(i):
-        want, got = _safe_step(*cases[i]), steps[i]
-        nudged = _NUDGED if math.isclose(got, want, rel_tol=1e-4) else ""
-        return f"{calls[i][0]} the next x is {want:.10f}, got {got:.10f}{nudged}"
+        def otherwise(i):
+            want, got = _safe_step(*cases[i]), steps[i]
+            nudged = _NUDGED if math.isclose(got, want, rel_tol=1e-4) else ""
+            return f"{calls[i][0]} the next x is {want:.10f}, got {got:.10f}{nudged}"
+
+        return judge(steps, cases, _safe_step, _NEWTON_MISTAKES, same, otherwise)
 
     same = partial(close, rel=1e-10, abs_tol=1e-12)
-    return judge(steps, cases, _safe_step, _NEWTON_MISTAKES, same, otherwise)
-
-
-@check("ch13.safe_newton_step")
-def check_safe_newton_step(safe_newton_step):
-    if (wrong := not_a_function(safe_newton_step, "your safe_newton_step function")) is not None:
-        return wrong
     # f'' = 0 comes last, alone, so that a plain Newton step, which divides by 0 there, is named.
-    return _judge_steps(safe_newton_step, _NEWTON_CASES) and _judge_steps(safe_newton_step, [_FLAT])
+    return judged(_NEWTON_CASES) and judged([_FLAT])
 
 
 @solution("ch13.safe_newton_step")
@@ -186,15 +164,7 @@ def safe_newton_step(f, x, lr):
 
 
 # ---- 13.4 reverse_rules(m): backward rules for the chain's full Jacobian, derived, not counted ----
-_CHAIN_LENGTHS = [*range(1, 21), 40, 128, 1000]
-
-
-def _chain_rules(m):
-    # Output k of h1 = tanh(t), h(k+1) = tanh(hk * t) holds 2k - 1 operations, one backward rule each;
-    # tests/test_exercises_ch13.py counts them in the real graphs.
-    return m * m
-
-
+_CHAINS = [(m,) for m in [*range(1, 21), 40, 128, 1000]]  # (m,): chain lengths
 _WRONG_COUNTS = [  # judged over every m at once
     (lambda m: m * (2 * m - 1), "you gave every backward pass the whole chain"),
     (lambda m: 2 * m - 1, "that is one backward pass, the last output's; reverse mode runs one per output"),
@@ -204,18 +174,22 @@ _WRONG_COUNTS = [  # judged over every m at once
 ]
 
 
-@check("ch13.reverse_rules")
-def check_reverse_rules(reverse_rules):
-    cases = [(m,) for m in _CHAIN_LENGTHS]
-    counts = run_cases(reverse_rules, "your reverse_rules function", cases, where=lambda c: f"for m = {c[0]}")
+def _chain_rules(m):
+    # Output k of h1 = tanh(t), h(k+1) = tanh(hk * t) holds 2k - 1 operations, one backward rule each;
+    # tests/test_exercises_ch13.py counts them in the real graphs.
+    return m * m
 
+
+@check("ch13.reverse_rules", takes="function")
+def check_reverse_rules(reverse_rules):
     def otherwise(i):
-        m = _CHAIN_LENGTHS[i]
+        (m,) = _CHAINS[i]
         rules = "one backward rule" if m == 1 else f"{_chain_rules(m)} backward rules"
         draw = "Draw the chain for m = 3: how many operations does each output's graph hold?"
         return f"for m = {m} reverse mode applies {rules}, got {counts[i]:g}. {draw}"
 
-    return judge(counts, cases, _chain_rules, _WRONG_COUNTS, otherwise=otherwise)
+    counts = run_cases(reverse_rules, "", _CHAINS, where=lambda c: f"for m = {c[0]}")
+    return judge(counts, _CHAINS, _chain_rules, _WRONG_COUNTS, otherwise=otherwise)
 
 
 @solution("ch13.reverse_rules")
