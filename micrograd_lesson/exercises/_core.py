@@ -1,15 +1,14 @@
 """What every chapter's exercises share: one registry of checks and solutions, and the guard.
 
-    @check("ch05.softsign")     # registers the check, exports `check_softsign`, and guards it
-    def check_softsign(softsign): ...
+    @check("ch05.softsign", takes="function")  # registers, exports and guards `check_softsign`
+    def check_softsign(softsign): ...          # True if right, else the hint (a str)
 
-    @solution("ch05.softsign")  # the worked solution (a student edition strips these)
+    @solution("ch05.softsign")  # the worked solution (the student edition strips these)
     def softsign(x): ...
 
-A check returns a Verdict, or for a wrong answer just its hint (a str). It compares the answer
-with a reference first; only a wrong answer is looked up in a table of known mistakes. The guard
-makes sure a check never raises (an error, even from a hostile answer's __repr__, becomes a hint),
-gives up after a time limit (an endless loop gets a hint, not a hung kernel), and records the answer.
+The guard makes sure a check never raises (an error, even from a hostile answer's __repr__,
+becomes a hint), gives up after a time limit (an endless loop gets a hint, not a hung kernel),
+and records the answer for grading.
 """
 
 import html
@@ -62,11 +61,6 @@ class Verdict:
 
     def __bool__(self):
         return self.ok
-
-    def __eq__(self, other):
-        return bool(self) == other if isinstance(other, (bool, Verdict)) else NotImplemented
-
-    __hash__ = None
 
     def __repr__(self):
         return "correct" if self.ok else _wrap(f"not yet: {self.hint}")
@@ -180,22 +174,20 @@ def _guarded(ex, fn, takes=None):
         try:
             result = _run_with_time_limit(lambda: read(answer), seconds)
         except _TimeUp:
-            return Verdict(
-                False,
+            result = (
                 f"the check gave up after {seconds:g} s: does your answer loop forever (a while "
-                "loop whose condition never turns false, a generator that never ends)?",
+                "loop whose condition never turns false, a generator that never ends)?"
             )
         except (Exception, SystemExit) as e:  # noqa: BLE001 - a hostile answer becomes a hint
-            return Verdict(
-                False,
+            result = (
                 f"reading your answer raised {_message(e)}. Submit plain numbers, lists, dicts, "
-                "Values or functions, as the exercise asks",
+                "Values or functions, as the exercise asks"
             )
-        if result is True:  # a check may return True for a right answer, and just the hint for a wrong one
-            return CORRECT
-        if isinstance(result, str):
-            return Verdict(False, result or "the check found nothing to say")
-        return result if isinstance(result, Verdict) else Verdict(False, "the check found nothing to say")
+        if result is True or isinstance(result, Verdict):
+            return CORRECT if result is True else result
+        return Verdict(
+            False, result if isinstance(result, str) and result else "the check found nothing to say"
+        )
 
     return guarded
 
