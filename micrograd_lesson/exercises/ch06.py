@@ -92,7 +92,7 @@ def check_grad_check(grad_check):
     got, error = attempt(grad_check, lambda v: (v - 2).relu(), 2.0)  # central: 0.5, one-sided: 0 or 1
     pair = None if error else numbers(first(got, 3))
     if pair and len(pair) == 2 and not close(pair[1], 0.5, rel=0.1):
-        return f"your nudge looks at one side of x only: {NUDGE}, the central difference"
+        return f"your nudge looks at one side of x only; use the central difference and {NUDGE}"
     return True
 
 
