@@ -1,41 +1,37 @@
 """Chapter 9 exercises: the squared hinge's gradient, a buggy mini-batch sampler, cross-entropy."""
 
-import math
 from functools import partial
 
 import numpy as np
 
 from ..engine import Value
-from ._core import CORRECT, Verdict, as_array, attempt, check, not_a_function, solution
+from ._core import as_array, attempt, check, solution
 from ._shared import all_exact, judge, run_cases
 
-# ---- 1. the squared hinge's gradient, derived ----
-# Points beyond, on and inside the margin, both labels; the square is smooth at margin 1.
-_HINGE_BATCHES = [
+
+def _squared_hinge(scores, ys, factor=2, n=True, clip=True, inner=True):  # 9.1, one step switchable off
+    s, y = np.asarray(scores, dtype=float), np.asarray(ys, dtype=float)
+    inside = np.maximum(0.0, 1 - y * s) if clip else 1 - y * s
+    return list(-factor * (y if inner else -1) * inside / (len(s) if n else 1))
+
+
+def _engine_grads(scores, ys):  # d/ds of mean(max(0, 1 - y*s)**2), built from Values, by backward()
+    values = [Value(s) for s in scores]
+    (sum(((1 - y * v).relu()) ** 2 for v, y in zip(values, ys)) * (1.0 / len(values))).backward()
+    return [v.grad for v in values]
+
+
+_HINGE_BATCHES = [  # points beyond, on and inside the margin, both labels; the square is smooth at 1
     ([2.0, -1.0, 0.5, -3.0, 0.0, 0.7], [1, -1, -1, 1, 1, 1]),
     ([0.3, -2.0, 1.0, 4.0], [1, 1, 1, -1]),
     ([-0.5, 0.25, 3.0], [-1, -1, 1]),
 ]
-
-
-def _squared_hinge(scores, ys, factor=2, n=True, clip=True, inner=True):
-    """d/ds of mean(max(0, 1 - y*s)**2), with one step of the derivation switchable off."""
-    count = len(scores) if n else 1
-    return [
-        -factor * (y if inner else -1) * (max(0.0, 1 - y * s) if clip else 1 - y * s) / count
-        for s, y in zip(scores, ys)
-    ]
-
-
 _HINGE_MISTAKES = [
     (partial(_squared_hinge, factor=1), "the square's derivative brings down a factor 2"),
     (partial(_squared_hinge, n=False), "the loss is a MEAN over the batch: divide by n"),
     (partial(_squared_hinge, inner=False), "chain rule: the inside, 1 - y*s, has derivative -y"),
-    (
-        lambda s, y: [-2 * max(0.0, 1 - yi * si) / len(s) for si, yi in zip(s, y)],
-        "chain rule: the inside, 1 - y*s, has derivative -y, not -1",
-    ),
-    (lambda s, y: [-g for g in _squared_hinge(s, y)], "the sign is flipped: raising y*s lowers the loss"),
+    (partial(_squared_hinge, factor=-2, inner=False), "chain rule: d(1 - y*s)/ds is -y, not -1"),
+    (partial(_squared_hinge, factor=-2), "the sign is flipped: raising y*s lowers the loss"),
     (partial(_squared_hinge, clip=False), "points beyond the margin (y*s > 1) cost nothing: gradient 0"),
     (
         lambda s, y: [-y / len(s) if y * x < 1 else 0.0 for x, y in zip(s, y)],
@@ -44,28 +40,18 @@ _HINGE_MISTAKES = [
 ]
 
 
-def _engine_grads(scores, ys):
-    """The reference: the mean squared hinge built from Values, differentiated by backward()."""
-    values = [Value(s) for s in scores]
-    (sum(((1 - y * v).relu()) ** 2 for v, y in zip(values, ys)) * (1.0 / len(values))).backward()
-    return [v.grad for v in values]
-
-
 @check("ch09.squared_hinge_grads")
 def check_squared_hinge_grads(squared_hinge_grads):
     copies = [(list(s), list(y)) for s, y in _HINGE_BATCHES]  # a learner's edits stay in the copies
     grads = run_cases(squared_hinge_grads, "squared_hinge_grads", copies, as_array, "one number per score")
 
-    def otherwise(i):
-        # Name a wrong point of a batch the notebook does not print, so the prediction stays the learner's.
+    def otherwise(i):  # names a point of a batch the notebook does not print: the prediction stays theirs
         (scores, ys), got = _HINGE_BATCHES[1], grads[1]
         if any(g.shape != (len(s),) for g, (s, _) in zip(grads, _HINGE_BATCHES)):
             return "return one number per score, in a list or an array"
-        want = _engine_grads(scores, ys)
-        for s, y, g, w in zip(scores, ys, got, want):
+        for s, y, g, w in zip(scores, ys, got, _engine_grads(scores, ys)):
             if not np.isclose(g, w):
-                point = f"with {len(scores)} points, the point with score {s} and label {y}"
-                return f"{point} should get {w:.4f}, got {g:.4f}"
+                return f"with {len(scores)} points, score {s} (label {y}) should get {w:.4f}, got {g:.4f}"
         return "right on one batch, wrong on another: does your rule use the batch's own size n?"
 
     def same(got, want):
@@ -76,18 +62,15 @@ def check_squared_hinge_grads(squared_hinge_grads):
 
 @solution("ch09.squared_hinge_grads")
 def squared_hinge_grads(scores, ys):
-    n = len(scores)
     # d/ds max(0, 1 - y*s)**2 = 2 * max(0, 1 - y*s) * (-y): the outer square, then the inside.
-    return [-2 * y * max(0.0, 1 - y * s) / n for s, y in zip(scores, ys)]
+    return [-2 * y * max(0.0, 1 - y * s) / len(scores) for s, y in zip(scores, ys)]
 
 
-# ---- 2. sampling a mini-batch ----
-_X = np.column_stack([np.arange(20.0), np.arange(20.0) ** 2])  # every row is different
+_X = np.column_stack([np.arange(20.0), np.arange(20.0) ** 2])  # 9.2: every row is different
 _Y = np.where(np.arange(20) % 3 == 0, 1, -1)
 
 
 def _rows_drawn(sample_batch, n, size, seed):
-    """The row numbers of X[:n] in a batch of `size` the learner's sampler draws, or a hint."""
     got, error = attempt(sample_batch, _X[:n].copy(), _Y[:n].copy(), size, np.random.default_rng(seed))
     if error:
         return f"sample_batch(X, y, {size}, rng) with X of {n} rows: {error}"
@@ -106,32 +89,25 @@ def _rows_drawn(sample_batch, n, size, seed):
     return rows
 
 
-@check("ch09.sample_batch")
+@check("ch09.sample_batch", takes="function")
 def check_sample_batch(sample_batch):
-    if (wrong := not_a_function(sample_batch, "sample_batch")) is not None:
-        return wrong
-    batches = []
-    for seed in [*range(100), 0]:  # seed 0 again last: the same rng must give the same batch
-        if isinstance(rows := _rows_drawn(sample_batch, 20, 8, seed), str):
-            return Verdict(False, rows)
-        batches.append(rows)
+    batches = [_rows_drawn(sample_batch, 20, 8, seed) for seed in [*range(100), 0]]  # 0 again: same batch
+    if hint := next((rows for rows in batches if isinstance(rows, str)), None):
+        return hint
     if batches[0] != batches[100]:
-        return Verdict(False, "the same rng seed gave a different batch: draw the indices with the rng given")
+        return "the same rng seed gave a different batch: draw the indices with the rng given"
     distinct = len({frozenset(b) for b in batches[:100]})  # 8 of 20 rows can be chosen 125,970 ways
     counts = np.bincount(np.concatenate(batches[:100]), minlength=20)  # each row about 40 times
     if distinct == 1:
-        return Verdict(
-            False, "every seed gave the same batch: draw the rows at random, with the rng you are given"
-        )
+        return "every seed gave the same batch: draw the rows at random, with the rng you are given"
     if distinct < 90 or counts.min() < 15 or counts.max() > 65:
-        return Verdict(
-            False,
+        return (
             f"100 seeds gave {distinct} different batches (want about 100), and row {counts.argmin()} was "
             f"picked {counts.min()} times (about 40): give every row the same chance, and any 8 rows a "
-            "chance to come together (a run of neighbouring rows is not a random batch)",
+            "chance to come together (a run of neighbouring rows is not a random batch)"
         )
     all_rows = _rows_drawn(sample_batch, 12, 12, 0)  # 12 distinct rows of X[:12]: a fixed 20 or 8 fails
-    return Verdict(False, all_rows) if isinstance(all_rows, str) else CORRECT
+    return all_rows if isinstance(all_rows, str) else True
 
 
 @solution("ch09.sample_batch")
@@ -141,27 +117,21 @@ def sample_batch(X, y, batch_size, rng):
     return X[idx], y[idx]  # the same rows of both, so labels stay with their points
 
 
-# ---- 3. binary cross-entropy on Values ----
-_BCE_CASES = [_HINGE_BATCHES[0], (_HINGE_BATCHES[0][0][:3], _HINGE_BATCHES[0][1][:3])]
-
-
-def _bce(scores, ys, target=lambda y: (y + 1) / 2, divide_by=len, grad_factor=1):
-    """[loss, d loss/d s_1, ...] of the mean cross-entropy, with one step switchable."""
-    ps, ts, n = [1 / (1 + math.exp(-s)) for s in scores], [target(y) for y in ys], divide_by(scores)
-    loss = -sum(t * math.log(p) + (1 - t) * math.log(1 - p) for p, t in zip(ps, ts)) / n
+def _bce(scores, ys, target=lambda y: (y + 1) / 2, divide_by=len, grad_factor=1):  # 9.3: [loss, *dloss/ds]
+    ps, ts, n = [1 / (1 + np.exp(-s)) for s in scores], [target(y) for y in ys], divide_by(scores)
+    loss = -sum(t * np.log(p) + (1 - t) * np.log(1 - p) for p, t in zip(ps, ts)) / n
     return [loss] + [grad_factor * (p - t) / n for p, t in zip(ps, ts)]  # d/ds of the log terms: p - t
 
 
+_BCE_CASES = [_HINGE_BATCHES[0], (_HINGE_BATCHES[0][0][:3], _HINGE_BATCHES[0][1][:3])]
+_BCE_WHERE = [f"for scores {_BCE_CASES[0][0]} and labels {_BCE_CASES[0][1]}: ", "on the first 3 examples: "]
 _BCE_MISTAKES = [
     (partial(_bce, divide_by=lambda s: 1), "that is the sum over the examples: divide by len(scores)"),
     (lambda s, y: [-x for x in _bce(s, y)], "the sign is flipped: the loss is MINUS the mean log p"),
     (partial(_bce, target=lambda y: y), "turn the labels -1/+1 into targets 0/1 first: t = (y + 1) / 2"),
+    (partial(_bce, target=lambda y: (1 - y) / 2), "targets are swapped: +1 costs -log p, not -log(1 - p)"),
     (
-        partial(_bce, target=lambda y: (1 - y) / 2),
-        "the targets are swapped: a +1 label costs -log p, not -log(1 - p)",
-    ),
-    (
-        lambda s, y: _bce(s, y)[:1] + [0.0] * len(s),
+        partial(_bce, grad_factor=0),
         "the loss is right, but no gradient reached the scores: build it from Value operations on them "
         "(sigmoid(), log()), not from floats wrapped in a Value at the end",
     ),
@@ -170,41 +140,30 @@ _BCE_MISTAKES = [
 ]
 
 
-@check("ch09.bce_loss")
+@check("ch09.bce_loss", takes="function")
 def check_bce_loss(bce_loss):
-    if (wrong := not_a_function(bce_loss, "bce_loss")) is not None:
-        return wrong
     results = []
     for scores, ys in _BCE_CASES:
         values = [Value(s) for s in scores]
         loss, error = attempt(bce_loss, values, list(ys))
         if error or not isinstance(loss, Value):
-            return Verdict(False, error or f"bce_loss should return a Value, got {type(loss).__name__}")
+            return error or f"bce_loss should return a Value, got {type(loss).__name__}"
         if error := attempt(loss.backward)[1]:
-            return Verdict(False, f"backward() through your loss failed: {error}")
+            return f"backward() through your loss failed: {error}"
         results.append([loss.data] + [v.grad for v in values])
 
-    def where(i):
-        scores, ys = _BCE_CASES[i]
-        return f"for scores {scores} and labels {ys}: " if i == 0 else "on the first 3 examples: "
-
     def otherwise(i):
-        (loss, *grads), (want, *want_grads) = results[i], _bce(*_BCE_CASES[i])
+        (loss, *grads), (want, *wants) = results[i], _bce(*_BCE_CASES[i])
         if not all_exact([loss], [want]):
             return f"the loss should be {want:.4f}, got {loss:.4f}"
-        j = max(range(len(grads)), key=lambda j: abs(grads[j] - want_grads[j]))
-        return (
-            f"the loss is right, its gradients not: d loss/d s{j} is {want_grads[j]:.4f}, got {grads[j]:.4f}"
-        )
+        j = max(range(len(grads)), key=lambda j: abs(grads[j] - wants[j]))
+        return f"the loss is right, its gradients not: d loss/d s{j} is {wants[j]:.4f}, got {grads[j]:.4f}"
 
-    return judge(results, _BCE_CASES, _bce, _BCE_MISTAKES, all_exact, otherwise, where)
+    return judge(results, _BCE_CASES, _bce, _BCE_MISTAKES, all_exact, otherwise, lambda i: _BCE_WHERE[i])
 
 
 @solution("ch09.bce_loss")
 def bce_loss(scores, ys):
-    losses = []
-    for s, y in zip(scores, ys):
-        p = s.sigmoid()  # the model's probability that the label is +1
-        t = (y + 1) / 2  # the label as a target: 1 for +1, 0 for -1
-        losses.append(-(t * p.log() + (1 - t) * (1 - p).log()))
-    return sum(losses) * (1.0 / len(losses))
+    ps = [s.sigmoid() for s in scores]  # the model's probabilities that the labels are +1
+    ts = [(y + 1) / 2 for y in ys]  # the labels as targets: 1 for +1, 0 for -1
+    return sum(-(t * p.log() + (1 - t) * (1 - p).log()) for p, t in zip(ps, ts)) * (1.0 / len(ps))
