@@ -68,6 +68,8 @@ def test_grad_check_names_the_mistake():
     assert failed_with(check_grad_check(lambda f, x: from_backward(f, x)), "pair")
     assert failed_with(check_grad_check(lambda f, x: (Value(x), Value(numeric(f, x)))), "plain numbers")
     assert failed_with(check_grad_check(lambda f, x: (numeric(f, x), from_backward(f, x))), "pair is swapped")
+    tripled = check_grad_check(lambda f, x: (3 * from_backward(f, x), numeric(f, x)))  # (36, 12): not a swap
+    assert failed_with(tripled, "first number should be backward()'s 12") and "swapped" not in tripled.hint
 
 
 @settings(max_examples=20, deadline=None)
