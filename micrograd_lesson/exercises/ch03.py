@@ -51,11 +51,13 @@ def check_backprop_h(grads):
 @solution("ch03.backprop_h")
 def backprop_h():
     a, b, c, d = 2.0, 1.0, -4.0, 3.0
-    s, g = a + b, (a + b) * c  # 3 and -12
+    s = a + b  # 3
+    g = s * c  # -12
     # Node by node from h: + passes the grad on; a product gives each factor the other times it.
-    e_grad, d_grad, g_grad = 1.0, g * 1.0, d * 1.0  # h = g*d + e, and dh/dh = 1
-    c_grad, s_grad = s * g_grad, c * g_grad  # g = s * c
-    return {"a": s_grad, "b": s_grad, "c": c_grad, "d": d_grad, "e": e_grad}  # s = a + b
+    e_grad = 1.0  # h = g*d + e, and dh/dh = 1
+    d_grad, g_grad = g * 1.0, d * 1.0  # the two factors of g*d
+    c_grad, s_grad = s * g_grad, c * g_grad  # the two factors of g = s * c
+    return {"a": s_grad, "b": s_grad, "c": c_grad, "d": d_grad, "e": e_grad}  # s = a + b passes s_grad on
 
 
 TWICE_GRADS = _by_engine(lambda a, b: {"u": (u := a * b), "h": (u + a) * u}, "uab", a=3, b=-2)  # -9, 12, -27
