@@ -105,7 +105,8 @@ def grad_check(f, x):
     v = Value(x)
     f(v).backward()
     h = 1e-6  # the central difference's error shrinks like h**2; much smaller and round-off grows
-    return v.grad, (f(Value(x + h)).data - f(Value(x - h)).data) / (2 * h)
+    numeric = (f(Value(x + h)).data - f(Value(x - h)).data) / (2 * h)
+    return v.grad, numeric  # (autograd, numeric)
 
 
 def _sigmoid(x):
