@@ -142,11 +142,7 @@ def _reader(fn, takes):
 
     def read(answer):
         # got None, got 3, or got a Value: never a repr with a memory address in it
-        got = (
-            shown(answer)
-            if isinstance(answer, (type(None), int, float, str))
-            else f"a {type(answer).__name__}"
-        )
+        got = shown(answer) if isinstance(answer, (type(None), int, float, str)) else _a(answer)
         if takes == "function" and not callable(answer):
             return f"pass your {what} function itself (its name, without calling it); got {got}"
         if takes == "class" and not isinstance(answer, type):
@@ -286,8 +282,14 @@ def shown(x, width=40):
     try:
         text = repr(x)
     except Exception:  # a learner's class may have a broken __repr__
-        return f"a {type(x).__name__}"
+        return _a(x)
     return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _a(x):
+    """'a Value', 'an object': x's type, for a hint."""
+    name = type(x).__name__
+    return f"{'an' if name[0].lower() in 'aeiou' else 'a'} {name}"
 
 
 def first(items, n):
@@ -302,13 +304,6 @@ def close(got, want, rel=1e-6, abs_tol=1e-9):
     """True when `got` is a real number within tolerance of `want`; False for junk."""
     got = as_number(got)
     return got is not None and math.isclose(got, want, rel_tol=rel, abs_tol=abs_tol)
-
-
-def not_a_function(fn, what):
-    """A Verdict with a hint if `fn` is not callable (e.g. the learner called it), else None."""
-    if callable(fn):
-        return None
-    return Verdict(False, f"pass {what} itself (its name, without calling it); got {type(fn).__name__}")
 
 
 def attempt(fn, *args):
