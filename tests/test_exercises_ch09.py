@@ -45,7 +45,8 @@ def test_squared_hinge_right_answers_pass(answer):
     "slip, words",
     [
         ({"factor": 1}, "factor 2"),
-        ({"n": False}, "MEAN"),
+        ({"n": 1}, "MEAN"),  # the sum
+        ({"n": 6}, "not a fixed 6"),  # the size of the batch the notebook prints
         ({"inner": False}, "chain rule"),
         ({"clip": False}, "beyond the margin"),
     ],

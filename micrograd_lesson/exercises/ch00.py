@@ -26,6 +26,8 @@ def check_rsub(Num):
         text = " - ".join(f"Num({v:g})" if num else f"{v:g}" for v, num in zip((a, b), is_num))
         operands = [Num(v) if num else v for v, num in zip((a, b), is_num)]
         result, error = attempt(lambda x, y: x - y, *operands)
+        if error and "RecursionError" in error:  # __rsub__ doing other - self calls __rsub__ again
+            return f"{text} failed: {error}: a - b inside __rsub__ calls __rsub__ again; subtract the .values"
         if error:
             return f"{text} failed: {error} ({IF_SUB_FAILS[is_num].format(a=a, b=b)})"
         # the .value of the result and of the operands, after the subtraction (a property may raise anything)

@@ -133,7 +133,7 @@ def check_numerical_gradient(numerical_gradient):
     if rel < 1e-3 and all_exact(grads, exact, 0.5) and _one_sided(numerical_gradient, func, inputs):
         return f"on {name}, {ONE_SIDED}"
     if not any(grads):  # exactly 0, as the stub returns; nudging them all at once gives about 0 on a*b + c
-        return "every partial derivative is 0: nudge input i of a copy by h, divide fn's change by h"
+        return "every partial derivative is 0: nudge input i of a copy up by h, of another down; divide by 2h"
     set_to_h = [  # what up[i] = h, meant as up[i] += h, gives: each slope taken with its input at 0
         (func(*inputs[:i], 1e-6, *inputs[i + 1 :]) - func(*inputs[:i], -1e-6, *inputs[i + 1 :])) / 2e-6
         for i in range(n)
@@ -153,8 +153,11 @@ def check_numerical_gradient(numerical_gradient):
         return hint
     i = next(i for i, (g, e) in enumerate(zip(grads, exact)) if not close(g, e, rel=rel, abs_tol=1e-9))
     why = f"nudge only input {i}, and divide the change by the size of the nudge"
-    if close(grads[i], exact[i], rel=0.25):
-        why = "close: the nudge is too large; use the central difference with h = 1e-6"
+    if close(grads[i], exact[i], rel=0.25):  # too large an h, or too small: a line has no truncation error
+        line = numbers(attempt(lambda: first(numerical_gradient(lambda *v: 1e3 + sum(v), [1.0] * n), n))[0])
+        small = line is not None and not all_exact(line, [1.0] * n, 1e-6)
+        why = "close: the nudge is too " + ("small: round-off swamps it" if small else "large")
+        why += "; use the central difference with h = 1e-6"
     return f"for {name} at {inputs}, input {i}'s slope is {exact[i]:.6f}, you returned {grads[i]:.6f}: {why}"
 
 

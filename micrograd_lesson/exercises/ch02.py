@@ -34,12 +34,14 @@ def check_subtraction(ValueWithSub):
         return f"_prev should remember both inputs as a tuple, (self, other); got {shown(z._prev, 60)}"
     if not (inputs[0] is x and inputs[1] is y):
         if inputs[0] is y and inputs[1] is x:
-            return "the inputs are in the wrong order: remember the tuple (self, other), left operand first"
+            return (
+                "the inputs are in the wrong order: remember the tuple (self, other), left first (not a set)"
+            )
         return "_prev should hold the two Value objects themselves, (self, other)"
     if z._op != "-":
         return f'the operation should be recorded as "-", got {shown(z._op, 60)}'
     if attempt(lambda: len(tuple((x - x)._prev)))[0] != 2:
-        return "x - x should remember x twice, (x, x)"
+        return "x - x should remember x twice: the tuple (x, x) (a set keeps one copy)"
     chain, error = attempt(lambda: (x - y) - one)
     if error:
         why = "What class is x - y, and does that class have __sub__? Make the result the same class as self"

@@ -19,6 +19,8 @@ def _by_hand(answer, want, slips):
         got = as_number(getattr(answer[name], "grad", answer[name]))  # a Value counts by its grad
         if got is None:
             return f"the gradient for {name!r} should be a number, got {shown(answer[name])}"
+        if not close(got, right, rel=0, abs_tol=1e-3) and close(getattr(answer[name], "data", None), right):
+            return f"dh/d{name}: right number, but in .data; a Value counts by its .grad: submit numbers"
         if not close(got, right, rel=0, abs_tol=1e-3):  # work by hand is often rounded to 3 or 4 decimals
             rows = [(wrong, hint) for names, wrong, hint in slips if name in names]
             mistake = known_mistake(got, rows, same=lambda got, wrong: close(got, wrong, rel=0, abs_tol=1e-3))

@@ -89,8 +89,11 @@ def check_grad_check(grad_check):
             )
         if not close(numeric, truth, rel=1e-5):
             copied = from_backward != truth and close(numeric, from_backward, rel=1e-4)
-            coarse = not copied and close(numeric, truth, rel=1e-2)  # the right formula, too large an h
-            how = "your h is too large: the error shrinks like h**2, try about 1e-6" if coarse else NUDGE
+            near = not copied and close(numeric, truth, rel=1e-2)  # the right formula, a poor h
+            line = numbers(first(attempt(grad_check, lambda v: v * 3.0 + 1e3, 1.0)[0], 3) or [])
+            small = bool(line) and not close(line[-1], 3.0, rel=1e-6)  # a line has no truncation error
+            how = "round-off (it grows like 1/h) swamps it" if small else "the error shrinks like h**2"
+            how = f"your h is too {'small' if small else 'large'}: {how}, try about 1e-6" if near else NUDGE
             said = f"{numeric:.6f}, backward()'s" if copied else f"{numeric:.6f}"
             return f"for {text} the second number should be about {truth:.6f}, got {said}: {how}"
     got, error = attempt(grad_check, lambda v: (v - 2).relu(), 2.0)  # central: 0.5, one-sided: 0 or 1
@@ -161,11 +164,15 @@ def check_find_bugs(find_bugs):
         names = set(items)
         if names - set(suspects):
             return f"on {which}: {sorted(names - set(suspects))} are not names of suspects"
+        if names == set(suspects) - buggy:
+            return f"on {which}: those are exactly the suspects whose gradients are RIGHT: flip your test"
         if names - buggy:
             return (
                 f"on {which}: {sorted(names - buggy)} have correct gradients; compare with gradcheck's "
                 "tolerances rather than exact equality, and stay inside [0.5, 3]"
             )
+        if not names:
+            return f"on {which}: you found none: does your test ever fire? gradcheck(...) is falsy on a bug"
         if names != buggy:
             return (
                 f"on {which}: you found {len(names)} of the {len(buggy)} buggy operations. Check each at "

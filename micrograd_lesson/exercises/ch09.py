@@ -12,7 +12,7 @@ from ._shared import all_exact, judge, run_cases
 def _squared_hinge(scores, ys, factor=2, n=True, clip=True, inner=True):  # 9.1, one step switchable off
     s, y = np.asarray(scores, dtype=float), np.asarray(ys, dtype=float)
     inside = np.maximum(0.0, 1 - y * s) if clip else 1 - y * s
-    return list(-factor * (y if inner else -1) * inside / (len(s) if n else 1))
+    return list(-factor * (y if inner else -1) * inside / (len(s) if n is True else n))
 
 
 def _engine_grads(scores, ys):  # d/ds of mean(max(0, 1 - y*s)**2), built from Values, by backward()
@@ -28,7 +28,11 @@ _HINGE_BATCHES = [  # points beyond, on and inside the margin, both labels; the 
 ]
 _HINGE_MISTAKES = [
     (partial(_squared_hinge, factor=1), "the square's derivative brings down a factor 2"),
-    (partial(_squared_hinge, n=False), "the loss is a MEAN over the batch: divide by n"),
+    (partial(_squared_hinge, n=1), "the loss is a MEAN over the batch: divide by n"),
+    (
+        partial(_squared_hinge, n=6),
+        "divide by the batch's own size, len(scores), not a fixed 6 (the example's size)",
+    ),
     (partial(_squared_hinge, inner=False), "chain rule: the inside, 1 - y*s, has derivative -y"),
     (partial(_squared_hinge, factor=-2, inner=False), "chain rule: d(1 - y*s)/ds is -y, not -1"),
     (partial(_squared_hinge, factor=-2), "the sign is flipped: raising y*s lowers the loss"),
