@@ -180,3 +180,11 @@ def test_rsub_refuses_a_num_that_wraps_only_ints():
 
     verdict = check_rsub(WrapsInts)
     assert not verdict and "Num(10) - 2.5" in verdict.hint and "int or float" in verdict.hint
+
+
+def test_rsub_that_calls_itself_is_told_why_it_recurses():
+    class Recursing(Num):
+        def __rsub__(self, other):
+            return other - self  # Python calls this __rsub__ again
+
+    assert "calls __rsub__ again" in hint_of(check_rsub, Recursing)

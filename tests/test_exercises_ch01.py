@@ -238,3 +238,13 @@ def reversed_order(fn, inputs):
 )
 def test_numerical_gradient_hints(fn, words):
     assert words in hint_of(check_numerical_gradient, fn)
+
+
+@pytest.mark.parametrize("h, size", [(1e-12, "too small"), (0.2, "too large")])
+def test_numerical_gradient_says_which_way_h_is_off(h, size):
+    """Round-off (h too small) and truncation (h too large) are told apart by a probe on a line."""
+    assert size in hint_of(check_numerical_gradient, difference_gradient(h, central=True))
+
+
+def test_numerical_gradient_stub_is_pointed_at_the_central_difference():
+    assert "divide by 2h" in hint_of(check_numerical_gradient, lambda fn, inputs: [0.0 for _ in inputs])

@@ -246,3 +246,8 @@ def test_subtraction_refuses_a_difference_without_its_sign():
 
     verdict = check_subtraction(BySize)
     assert not verdict and "3 - 5" in verdict.hint and "no abs" in verdict.hint
+
+
+def test_subtraction_with_a_set_for_prev_is_told_a_set_keeps_no_order():
+    hint = hint_of(check_subtraction, make_sub(lambda s, o: type(s)(s.data - o.data, {s, o}, "-")))
+    assert "set" in hint

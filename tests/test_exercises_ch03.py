@@ -161,3 +161,10 @@ def test_checks_never_raise_and_refuse_junk(check, junk):
     result = check(junk)
     assert not result
     assert result.hint
+
+
+def test_right_numbers_in_a_values_data_are_told_a_value_counts_by_its_grad():
+    from micrograd_lesson.exercises import check_used_twice
+
+    answer = {"a": Value(12.0), "b": Value(-27.0), "u": Value(-9.0)}  # .grad is 0 in each
+    assert "counts by its .grad" in hint_of(check_used_twice, answer)

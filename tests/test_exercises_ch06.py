@@ -171,3 +171,23 @@ def test_the_public_bug_hiding_places_are_where_the_comments_say():
     op = SUSPECTS["clip_at_2"]
     assert gradcheck(op, [0.7]).ok and gradcheck(op, [2.5]).ok is False
     assert math.isclose(gradcheck(SUSPECTS["log2"], [1.0]).numeric[0], 1 / math.log(2), rel_tol=1e-6)
+
+
+@pytest.mark.parametrize("h, size", [(1e-11, "too small"), (1e-2, "too large")])
+def test_grad_check_says_which_way_h_is_off(h, size):
+    def central(f, x):
+        return from_backward(f, x), (f(Value(x + h)).data - f(Value(x - h)).data) / (2 * h)
+
+    assert size in hint_of(check_grad_check, central)
+
+
+def test_find_bugs_names_inverted_logic_and_a_test_that_never_fires():
+    inputs = [0.6, 1.2, 1.8, 2.4, 2.9]
+    inverted = hint_of(
+        check_find_bugs, lambda s: {n for n, op in s.items() if all(gradcheck(op, [x]) for x in inputs)}
+    )
+    assert "RIGHT: flip your test" in inverted
+    never = hint_of(
+        check_find_bugs, lambda s: {n for n, op in s.items() if not all([gradcheck(op, [x])] for x in inputs)}
+    )
+    assert "found none" in never
