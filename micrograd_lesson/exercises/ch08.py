@@ -103,9 +103,7 @@ def check_learning_rate(lr):
         hint = "too cautious: work out what one update does to the distance w1 - 1, and leave none of it"
     else:
         grows = ": it never shrinks" if value >= 2 else f", to {value - 1:.0%} of it beyond the bottom"
-        hint = (
-            f"overshooting: each step multiplies the distance to the bottom by 1 - lr = {1 - value:g}{grows}"
-        )
+        hint = f"overshooting: each step scales the distance to the bottom by 1 - lr = {1 - value:g}{grows}"
     return f"lr = {value:g}: after 5 updates the loss is still {loss:.2e}; {hint}"
 
 
@@ -213,11 +211,8 @@ def check_clip_gradients(clip_gradients):
         return all(all_exact(got, want[m]) for m, got in answers.items())
 
     if not like():
-        hint = next((hint for slip, hint in _CLIP_MISTAKES if like(**slip)), None)
-        return (
-            hint
-            or f"[3, -4, 12] clipped to 6.5 is [1.5, -2, 6], not {answers[6.5]}: scale by max_norm / norm"
-        )
+        hint = f"[3, -4, 12] clipped to 6.5 is [1.5, -2, 6], not {answers[6.5]}: scale by max_norm / length"
+        return next((known for slip, known in _CLIP_MISTAKES if like(**slip)), hint)
     if (zero := run([0.0, 0.0], 1.0)) != [0.0, 0.0]:  # nothing to clip, nothing to divide by
         return f"with every gradient 0 you got {zero}; scale only when length > max_norm, never dividing by 0"
     return True
