@@ -99,9 +99,8 @@ def check_learning_rate(lr):
     # The bowl 0.5((w1 - 1)**2 + (w2 - 5)**2) from (2, 3): each update scales both distances by 1 - lr.
     if (loss := 2.5 * min(abs(1 - value), 1e10) ** 10) < 1e-6:
         return True
-    if value < 1:
-        hint = "too cautious: work out what one update does to the distance w1 - 1, and leave none of it"
-    else:
+    hint = "too cautious: work out what one update does to the distance w1 - 1, and leave none of it"
+    if value > 1:
         grows = ": it never shrinks" if value >= 2 else f", to {value - 1:.0%} of it beyond the bottom"
         hint = f"overshooting: each step scales the distance to the bottom by 1 - lr = {1 - value:g}{grows}"
     return f"lr = {value:g}: after 5 updates the loss is still {loss:.2e}; {hint}"
@@ -213,9 +212,8 @@ def check_clip_gradients(clip_gradients):
     if not like():
         hint = f"[3, -4, 12] clipped to 6.5 is [1.5, -2, 6], not {answers[6.5]}: scale by max_norm / length"
         return next((known for slip, known in _CLIP_MISTAKES if like(**slip)), hint)
-    if (zero := run([0.0, 0.0], 1.0)) != [0.0, 0.0]:  # nothing to clip, nothing to divide by
-        return f"with every gradient 0 you got {zero}; scale only when length > max_norm, never dividing by 0"
-    return True
+    zero = run([0.0, 0.0], 1.0)  # nothing to clip, nothing to divide by
+    return zero == [0.0, 0.0] or f"with every gradient 0: {zero}; scale only if length > max_norm"
 
 
 @solution("ch08.clip_gradients")
