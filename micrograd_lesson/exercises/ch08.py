@@ -63,12 +63,11 @@ def check_train_step(train_step):
                 return f"on step {i}: {error or 'return the loss as a number and keep every p.data a number'}"
         return rows
 
-    if isinstance(mine := run(train_step), str):
-        return mine
-
-    def like(m, part):  # every step of mine matches, in `part`, _step's with mistake m
+    def like(m, part):  # every step of mine (below) matches, in `part`, _step's with mistake m
         return all(all_exact(a[part], b[part]) for a, b in zip(mine, run(_step, m)))
 
+    if isinstance(mine := run(train_step), str):
+        return mine
     wrong_update = "the update does not match one whole-batch step: zero, backward() per example, update"
     wrong_loss = "the update is right; return the summed loss from before the update"
     for part, otherwise in [(slice(1, None), wrong_update), (slice(0, 1), wrong_loss)]:
@@ -162,7 +161,8 @@ def check_diagnosis(diagnosis):
     by_name = {normal(name): name for name in CAUSES}
     for letter, truth in sorted(_TRUTH.items()):
         if (cause := by_name.get(normal(said[letter]))) is None:
-            return f"for {letter}, {shown(said[letter])} is not one of the causes: pick a name from CAUSES"
+            names = ", ".join(map(repr, CAUSES))
+            return f"for {letter}, {shown(said[letter])} is not one of the causes: {names}"
         if cause != truth:
             return f"curve {letter} is not '{cause}': it {_SYMPTOMS[truth]}; '{cause}' {_SYMPTOMS[cause]}"
     return True
@@ -199,18 +199,18 @@ def check_clip_gradients(clip_gradients):
             return f"return the length before clipping, sqrt(sum of grad**2) = {length:g}; got {shown(got)}"
         return after
 
-    answers = {max_norm: run(_GRADS, max_norm) for max_norm in (6.5, 13.0, 26.0)}
-    if hint := next((answer for answer in answers.values() if isinstance(answer, str)), None):
-        return hint
-
-    def like(each=False, always=False, unit=False):  # every answer is _GRADS clipped with this slip
+    def like(each=False, always=False, unit=False):  # every answer (below) is _GRADS clipped with this slip
         want = {m: [g * (1 if unit else m) / 13 if always or m < 13 else g for g in _GRADS] for m in answers}
         if each:
             want = {m: [max(-m, min(m, g)) for g in _GRADS] for m in answers}
         return all(all_exact(got, want[m]) for m, got in answers.items())
 
+    answers = {max_norm: run(_GRADS, max_norm) for max_norm in (6.5, 13.0, 26.0)}
+    if hint := next((answer for answer in answers.values() if isinstance(answer, str)), None):
+        return hint
     if not like():
-        hint = f"[3, -4, 12] clipped to 6.5 is [1.5, -2, 6], not {answers[6.5]}: scale by max_norm / length"
+        got = ", ".join(f"{g:g}" for g in answers[6.5])
+        hint = f"[3, -4, 12] clipped to 6.5 is [1.5, -2, 6], not [{got}]: scale by max_norm / length"
         return next((known for slip, known in _CLIP_MISTAKES if like(**slip)), hint)
     zero = run([0.0, 0.0], 1.0)  # nothing to clip, nothing to divide by
     return zero == [0.0, 0.0] or f"with every gradient 0: {zero}; scale only if length > max_norm"
