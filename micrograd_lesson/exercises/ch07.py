@@ -1,5 +1,6 @@
 """Chapter 7 exercises: a parameter budget, a leaky-ReLU neuron, the size of a loss's graph."""
 
+import itertools
 import math
 import random
 from functools import partial
@@ -11,36 +12,26 @@ from ._shared import all_exact, exact, judge, numbers, run_cases
 
 
 def _parameters(nin, nouts, biases=True):
-    sizes = [nin] + list(nouts)
-    return sum((a + biases) * b for a, b in zip(sizes, sizes[1:]))
+    return sum((a + biases) * b for a, b in zip([nin] + list(nouts), nouts))
 
 
 def _judged(fn, name, cases, reference, mistakes):
-    """run_cases, then judge; a wrong answer no mistake explains is told what a case gave and should give."""
-    got = run_cases(fn, name, cases)
-
-    def gave(i):
+    def gave(i):  # a wrong answer no mistake explains: what case i gave, and should give
         return f"{name}{cases[i]} gave {got[i]:g}, expected {reference(*cases[i])}"
 
-    return judge(got, cases, reference, mistakes, otherwise=gave)
+    return judge(got := run_cases(fn, name, cases), cases, reference, mistakes, otherwise=gave)
 
 
 # ---- 1. the widest network a parameter budget allows ----
-def _widest(nin, budget, count=_parameters, hidden=2, fits=int.__le__):
-    """The largest h with count(MLP(nin, [h] * hidden + [1])) within the budget, by search."""
-    h = 0
-    while fits(count(nin, [h + 1] * hidden + [1]), budget):
-        h += 1
-    return h
+def _widest(nin, budget, count=_parameters, hidden=2, fits=int.__le__):  # the largest h that fits, by search
+    return next(h for h in itertools.count() if not fits(count(nin, [h + 1] * hidden + [1]), budget))
 
 
-def _root(nin, budget):
-    """The real h at which h**2 + (nin + 3)h + 1 parameters reach the budget."""
+def _root(nin, budget):  # the real h at which h**2 + (nin + 3)h + 1 parameters reach the budget
     return (math.sqrt((nin + 3) ** 2 - 4 * (1 - budget)) - nin - 3) / 2
 
 
-# Budgets exactly at a count (7, 41, 337) tell <= from <; 336 is one short of h = 16; at (3, 60)
-# rounding the root to the nearest width and forgetting the biases give different answers.
+# 7, 41, 337 are exact counts (<= or <?), 336 one short of h = 16; (3, 60) tells rounding from biases
 _BUDGETS = [(2, 337), (2, 336), (3, 41), (2, 7), (5, 3), (10, 5000), (784, 100000), (3, 60)]
 _WIDTH_MISTAKES = [
     (lambda nin, b: _widest(nin, b) + 1, "that width is one too many: the first that does NOT fit"),
@@ -68,20 +59,16 @@ def widest_hidden(nin, budget):
 
 
 # ---- 2. a neuron with a leaky ReLU ----
+def _leaky(x, slope=0.01, flows=(1, 1), tanh=False):
+    """[out, then d out/d (w1, w2, w3, b)]; flows: does gradient reach them on the (positive, leaky) side?"""
+    a = sum(w * xi for w, xi in zip(_WEIGHTS, x + [1.0]))
+    k, flow = (1.0, flows[0]) if a > 0 else (slope, flows[1])
+    out, k = (math.tanh(a), 1 - math.tanh(a) ** 2) if tanh else (a * k, k)
+    return [out] + [k * xi * flow for xi in x + [1.0]]
+
+
 _WEIGHTS = [0.5, -1.0, 2.0, 0.1]  # w1, w2, w3, then b
 _INPUTS = [([1.0, 2.0, 3.0],), ([-1.0, 2.0, -1.0],), ([2.0, 0.0, 1.0],)]  # a = 4.6, -4.4, 3.1
-
-
-def _leaky(x, slope=0.01, flows=(1, 1), tanh=False):
-    """[out, then the gradients of w1, w2, w3, b] of the neuron; `flows`: whether (1) or not (0) the
-    gradient reaches the weights on the positive and on the leaky side."""
-    a = sum(w * xi for w, xi in zip(_WEIGHTS, x)) + _WEIGHTS[3]
-    if tanh:
-        return [math.tanh(a)] + [(1 - math.tanh(a) ** 2) * xi for xi in x + [1.0]]
-    k, flow = (1.0, flows[0]) if a > 0 else (slope, flows[1])
-    return [a * k] + [k * xi * flow for xi in x + [1.0]]
-
-
 _NEURON_MISTAKES = [
     (partial(_leaky, tanh=True), "no tanh here: positive pre-activations pass through unchanged"),
     (partial(_leaky, slope=0.0), "that is a plain ReLU: a leaky one lets 0.01 * a through when a < 0"),
@@ -95,78 +82,60 @@ _NEURON_MISTAKES = [
 @check("ch07.leaky_neuron", takes="class")
 def check_leaky_neuron(LeakyNeuron):
     """LeakyNeuron(nin): out = a if a > 0 else 0.01 * a, where a = w . x + b, built from Values."""
-    neuron, error = attempt(LeakyNeuron, 3)
-    if error or not callable(getattr(neuron, "zero_grad", None)):  # the chapter's Module or the package's
-        return error or "make LeakyNeuron a subclass of Module: it gives zero_grad()"
-    params, error = attempt(neuron.parameters)
-    good = isinstance(params, list) and len(params) == 4 and all(isinstance(p, Value) for p in params)
-    if error or not good:
-        return f"LeakyNeuron(3).parameters() should be 4 Values: {error or shown(params)}"
-    for p, v in zip(params, _WEIGHTS):
-        p.data = v
 
-    def run(x):  # [out, then every parameter's gradient]
-        out = neuron(list(x))
-        if not isinstance(out, Value):
-            raise TypeError(f"the neuron should return a Value, got {type(out).__name__} on {x}")
-        for p in params:
-            p.grad = 0.0
+    def run(x):  # [out, then every parameter's gradient], from the weights set afresh
+        for value, weight in zip(values, _WEIGHTS):
+            value.data, value.grad = weight, 0.0
+        if not isinstance(out := neuron(list(x)), Value):
+            raise TypeError(f"the neuron should return a Value, got {type(out).__name__}")
         out.backward()
-        return [out.data] + [p.grad for p in params]
+        return [out.data] + [value.grad for value in values]
 
     def off(i):  # what the neuron gave on case i, against what it should give
-        x, got, want = _INPUTS[i][0], runs[i], _leaky(*_INPUTS[i])
+        (x,), got, want = _INPUTS[i], runs[i], _leaky(*_INPUTS[i])
+        setup = f"on x = {x}, with w = [0.5, -1, 2] and b = 0.1 set in the order parameters() lists them"
         if not exact(got[0], want[0]):
-            return (
-                f"on x = {x}, with w = [0.5, -1, 2] and b = 0.1 set in the order parameters() lists them, "
-                f"a = w . x + b = {want[0] / (1 if want[0] > 0 else 0.01):g}: your neuron gave {got[0]:.6g}, "
-                f"expected {want[0]:.6g}"
-            )
+            a = want[0] / (1 if want[0] > 0 else 0.01)
+            return f"{setup}, a = w . x + b = {a:g}: your neuron gave {got[0]:.6g}, expected {want[0]:.6g}"
         return f"on x = {x} the output is right, but d out/d (w1, w2, w3, b) = {got[1:]}, expected {want[1:]}"
 
+    for nin, count in [(2, 3), (3, 4)]:  # LeakyNeuron(2) tells a neuron that ignores nin; the cases use 3
+        neuron, error = attempt(LeakyNeuron, nin)
+        if error or not callable(getattr(neuron, "zero_grad", None)):  # the chapter's Module or the package's
+            return f"LeakyNeuron({nin}): " + (error or "make it a subclass of Module: it gives zero_grad()")
+        values, error = attempt(neuron.parameters)
+        ok = isinstance(values, list) and len(values) == count and all(isinstance(v, Value) for v in values)
+        if error or not ok:
+            return f"LeakyNeuron({nin}).parameters(): {error or shown(values)}, not {count} Values (use nin)"
     runs = run_cases(run, "the neuron on", _INPUTS, read=numbers, want="a Value")
-    if not (verdict := judge(runs, _INPUTS, _leaky, _NEURON_MISTAKES, same=all_exact, otherwise=off)):
-        return verdict
-    params, error = attempt(lambda: LeakyNeuron(2).parameters())
-    if error or not isinstance(params, list) or len(params) != 3:
-        return f"LeakyNeuron(2).parameters() should be 3 Values: use nin, got {error or shown(params)}"
-    return True
+    return judge(runs, _INPUTS, _leaky, _NEURON_MISTAKES, same=all_exact, otherwise=off)
 
 
 @solution("ch07.leaky_neuron")
 class LeakyNeuron(Module):
     def __init__(self, nin):
-        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
-        self.b = Value(0.0)
+        self.w, self.b = [Value(random.uniform(-1, 1)) for _ in range(nin)], Value(0.0)
 
     def __call__(self, x):
         a = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
-        # Both branches are Value operations on a, so backward() follows either one.
-        return a if a.data > 0 else 0.01 * a
+        return a if a.data > 0 else 0.01 * a  # both are Value operations on a: backward() follows either
 
     def parameters(self):
         return self.w + [self.b]
 
 
 # ---- 3. predict the size of a loss's graph ----
-def _true_loss_node_count(nin, nouts, n_examples):
-    """Build the network and the summed squared-error loss on float inputs; count its nodes."""
+def _true_loss_node_count(nin, nouts, n_examples):  # built on float inputs, nodes counted
     state = random.getstate()  # do not disturb the learner's random stream
     model = MLP(nin, nouts, activation="tanh")
     random.setstate(state)
-    loss = sum((model([0.5] * nin) - 1.0) ** 2 for _ in range(n_examples))
-    return len(loss.topological_order())
+    return len(sum((model([0.5] * nin) - 1.0) ** 2 for _ in range(n_examples)).topological_order())
 
 
 def _loss_nodes(nin, nouts, n, params=True, shared=True, wrapped=True, summing=1, tanh=True):
-    """The count, with one piece of the reasoning switchable off: what a learner may forget."""
-    layers = list(zip([nin] + list(nouts), nouts))
-    per_example = nin * nouts[0] if wrapped else nin  # each float input is wrapped once per neuron
-    per_example += sum(2 * k * m for k, m in layers)  # a product and a running sum per weight
-    per_example += sum(nouts[:-1]) * tanh  # a tanh per hidden neuron
-    per_example += 3  # the target, the subtraction, the square
-    total = n * per_example + n + summing  # sum(): its 0 (summing = 1), and one + per example
-    return total + params * _parameters(nin, nouts) * (1 if shared else n)
+    wraps = nin * nouts[0] if wrapped else nin
+    per_example = wraps + 2 * _parameters(nin, nouts, biases=False) + sum(nouts[:-1]) * tanh + 3
+    return n * (per_example + 1) + summing + params * _parameters(nin, nouts) * (1 if shared else n)
 
 
 _LOSS_GRAPHS = [(3, [4, 4, 1], 4), (3, [4, 4, 1], 1), (2, [1], 3), (1, [3, 2, 1], 5), (4, [5, 1], 2)]
@@ -188,12 +157,9 @@ def check_count_loss_nodes(count_loss_nodes):
 
 @solution("ch07.count_loss_nodes")
 def count_loss_nodes(nin, nouts, n_examples):
-    sizes = [nin] + nouts
-    layers = list(zip(sizes, sizes[1:]))  # (inputs, neurons) of each layer
-    parameters = sum((k + 1) * m for k, m in layers)  # shared: in the graph once
+    layers = list(zip([nin] + nouts, nouts))  # (inputs, neurons) of each layer
+    parameters = sum((k + 1) * m for k, m in layers)  # shared by every example: in the graph once
     per_example = nin * nouts[0]  # each float input is wrapped once per first-layer neuron
     per_example += sum(2 * k * m for k, m in layers)  # a product and a running sum per weight
-    per_example += sum(nouts[:-1])  # one tanh per hidden neuron; the output layer is linear
-    per_example += 3  # (prediction - target) ** 2: the target, the subtraction, the square
-    summing = 1 + n_examples  # sum() starts from a 0 and adds each example's error
-    return parameters + n_examples * per_example + summing
+    per_example += sum(nouts[:-1]) + 3  # a tanh per hidden neuron; the target, the -, the ** 2
+    return parameters + n_examples * (per_example + 1) + 1  # sum() starts from a 0, then + per example

@@ -10,8 +10,8 @@ from ._core import as_array, check, solution
 from ._shared import judge, run_cases
 
 
-def _same(got, want, rtol=1e-7, atol=1e-10):
-    return got.shape == np.shape(want) and np.allclose(got, want, rtol=rtol, atol=atol)
+def _same(got, want, tol=1e-7):  # the shape, then every entry within tol (relative), or tol * 1e-3 near 0
+    return got.shape == np.shape(want) and np.allclose(got, want, rtol=tol, atol=tol * 1e-3)
 
 
 # ---- 1. recall and precision from a confusion matrix ----
@@ -19,8 +19,7 @@ def _rates(c, recall_axis=1, precision_axis=0):  # [recall, precision]: diagonal
     return np.array([np.diag(c) / c.sum(axis=recall_axis), np.diag(c) / c.sum(axis=precision_axis)])
 
 
-# Rows are the true classes, columns the predictions. Row and column sums differ, so reading the
-# matrix the wrong way round shows; every row and column holds a point.
+# Rows are true classes, columns predictions. Row and column sums differ (a swap shows); none is empty.
 _CONFUSIONS = [np.array([[5, 1, 0], [2, 7, 1], [0, 3, 4]]), np.array([[9, 1], [4, 6]])]
 _CONFUSIONS += [np.array([[3, 0, 0, 1], [0, 2, 2, 0], [1, 0, 5, 0], [0, 0, 1, 8]])]
 _RATE_MISTAKES = [
@@ -34,24 +33,21 @@ _PAIR = "a pair (recall, precision) of 1-D arrays, each with one entry per class
 
 @check("ch12.recall_precision", takes="function")
 def check_recall_precision(recall_precision):
-    def otherwise(i):
-        if pairs[i].shape != (2, len(_CONFUSIONS[i])):
+    def off(i):  # what is wrong on case i, when no known mistake explains it
+        if got[i].shape != (2, len(_CONFUSIONS[i])):
             return f"return {_PAIR}"
         recall, precision = np.round(_rates(_CONFUSIONS[i]), 4).tolist()
         return f"for {_CONFUSIONS[i].tolist()} recall is {recall} and precision {precision}"
 
     copies = [(c.copy(),) for c in _CONFUSIONS]
-    pairs = run_cases(recall_precision, "", copies, as_array, _PAIR, lambda c: f"for {len(c[0])} classes")
-    same = partial(_same, rtol=1e-5, atol=1e-8)
-    return judge(pairs, [(c,) for c in _CONFUSIONS], _rates, _RATE_MISTAKES, same, otherwise)
+    got = run_cases(recall_precision, "", copies, as_array, _PAIR, lambda c: f"for {len(c[0])} classes")
+    return judge(got, [(c,) for c in _CONFUSIONS], _rates, _RATE_MISTAKES, partial(_same, tol=1e-5), off)
 
 
 @solution("ch12.recall_precision")
 def recall_precision(confusion):
-    correct = np.diag(confusion)
-    recall = correct / confusion.sum(axis=1)  # of each class's points (its row), how many were found
-    precision = correct / confusion.sum(axis=0)  # of its predictions (its column), how many were right
-    return recall, precision
+    # Recall divides the hits by each row (a class's points), precision by each column (its predictions).
+    return np.diag(confusion) / confusion.sum(axis=1), np.diag(confusion) / confusion.sum(axis=0)
 
 
 # ---- 2. the gradient of softmax cross-entropy, derived ----
@@ -61,15 +57,11 @@ def _grad(logits, labels):  # the reference: the engine's mean cross-entropy, di
     return z.grad
 
 
-def _one_hot(z, t):
-    return np.eye(z.shape[1])[t] / len(t)
-
-
 _CE_MISTAKES = [
     (lambda z, t: _grad(z, t) * len(t), "too big: the loss is a MEAN over the batch, so divide by its size"),
     (lambda z, t: -_grad(z, t), "the sign is flipped: softmax minus one-hot, not one-hot minus softmax"),
-    (lambda z, t: _grad(z, t) + _one_hot(z, t), "that is the log-sum-exp term alone; -z_t contributes too"),
-    (lambda z, t: -_one_hot(z, t), "that is the derivative of -z_t alone; log-sum-exp contributes too"),
+    (lambda z, t: _grad(z, t) + np.eye(z.shape[1])[t] / len(t), "log-sum-exp term alone: -z_t counts too"),
+    (lambda z, t: -np.eye(z.shape[1])[t] / len(t), "that is -z_t alone: log-sum-exp contributes too"),
     (lambda z, t: _grad(z, t) * len(t) / z.shape[1], "divide by the batch size, not the number of classes"),
 ]
 
@@ -79,13 +71,12 @@ def check_cross_entropy_grad(cross_entropy_grad):
     def at(case):
         return f"for {len(case[0])} rows of {case[0].shape[1]} logits"
 
-    def otherwise(i):
+    def off(i):  # what is wrong on case i, when no known mistake explains it
         got, want = grads[i], _grad(*cases[i])
         if got.shape != want.shape:
             return f"the gradient must have the logits' shape {want.shape}, got {got.shape}"
         if not np.all(np.isfinite(got)):
-            why = "exp() overflows for large logits, and a row far below the batch's max underflows to 0/0"
-            return f"not finite: {why}; subtract each row's own maximum first"
+            return "not finite: exp() overflowed or underflowed to 0/0: subtract each row's own maximum first"
         if not np.allclose(got.sum(axis=1), 0, atol=1e-9):
             return f"row 0 should be {np.round(want[0], 4)}; every row of the true gradient sums to 0"
         return f"wrong numbers, e.g. row 0 should be {np.round(want[0], 4)}, not {np.round(got[0], 4)}"
@@ -97,12 +88,11 @@ def check_cross_entropy_grad(cross_entropy_grad):
     copies = [(z.copy(), t.copy()) for z, t in cases]  # the learner may change them in place
     with np.errstate(all="ignore"):  # a learner's overflow becomes a hint, not a warning
         grads = run_cases(cross_entropy_grad, "", copies, as_array, "an array", at)
-    return judge(grads, cases, _grad, _CE_MISTAKES, _same, otherwise, lambda i: at(cases[i]) + ": ")
+    return judge(grads, cases, _grad, _CE_MISTAKES, _same, off, lambda i: at(cases[i]) + ": ")
 
 
 @solution("ch12.cross_entropy_grad")
 def cross_entropy_grad(logits, labels):
     shifted = logits - logits.max(axis=1, keepdims=True)  # no overflow in exp
     probs = np.exp(shifted) / np.exp(shifted).sum(axis=1, keepdims=True)
-    one_hot = np.eye(logits.shape[1])[labels]
-    return (probs - one_hot) / len(labels)  # the loss averages over the batch
+    return (probs - np.eye(logits.shape[1])[labels]) / len(labels)  # the loss averages over the batch
