@@ -151,7 +151,7 @@ def _reader(fn, takes):
             number, hint = read_number(answer)
             return hint or fn(number)
         if takes == "value":
-            value, hint = call_or_value(answer)
+            value, hint = attempt(answer) if callable(answer) else (answer, None)  # reveal passes a function
             return hint or fn(value)
         return fn(answer)
 
@@ -216,7 +216,7 @@ def hidden(name):
 def reveal(name):
     """Show a worked solution folded away until clicked (printed outside Jupyter); run its check."""
     if name in EXERCISES and EXERCISES[name].solution is None:  # the student edition
-        return NotInThisEdition(name)
+        return _Said(f"Worked solutions are not part of this edition ({name}): ask your instructor.")
     if name not in SOLUTIONS:
         raise KeyError(f"no solution named {name!r}; there are: {', '.join(sorted(SOLUTIONS))}")
     ex = EXERCISES[name]
@@ -229,27 +229,16 @@ def reveal(name):
     else:
         summary = f"<summary>Show the solution ({html.escape(name)})</summary>"
         display(HTML(f"<details>{summary}<pre><code>{html.escape(code)}</code></pre></details>"))
-    run = ex.check(ex.solution, record=False)
-    return SolutionRun(run, run.hint)
+    run = ex.check(ex.solution, record=False)  # in words: a stored notebook must not read "correct"
+    if run:
+        return _Said("the worked solution above passes its own check")
+    return _Said(_wrap(f"the worked solution fails its check (please report this): {run.hint}"))
 
 
-class SolutionRun(Verdict):
-    """The solution's own check, in words: a stored notebook must not read as if the learner passed."""
+class _Said(str):
+    """Text shown under a cell as it is (a str's repr would add quotes)."""
 
-    def __repr__(self):
-        if self.ok:
-            return "the worked solution above passes its own check"
-        return _wrap(f"the worked solution fails its check (please report this): {self.hint}")
-
-
-class NotInThisEdition:
-    """What `reveal` shows in the student edition, where the worked solutions are left out."""
-
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return f"Worked solutions are not part of this edition ({self.name}): ask your instructor."
+    __repr__ = str.__str__
 
 
 # ---- small helpers every check uses; none of them raises or hangs ---------------------------------
@@ -314,14 +303,9 @@ def attempt(fn, *args):
         return None, f"your function raised {_message(e)}"
 
 
-def call_or_value(x, *args):
-    """A learner may pass a number or a function that computes it: (value, None) or (None, hint)."""
-    return attempt(x, *args) if callable(x) else (x, None)
-
-
 def read_number(answer):
     """(float, None) for a finite number or a function returning one, else (None, hint)."""
-    value, hint = call_or_value(answer)
+    value, hint = attempt(answer) if callable(answer) else (answer, None)
     number = as_number(value)
     if hint is None and value is None:
         hint = "your answer is still None: replace it with your number (or a function returning it)"
