@@ -54,16 +54,13 @@ class _Watched(Value):
         Value._backward(self)
 
 
-def _name(node):
-    return node.label or f"the node with data {shown(node.data)}"
-
-
 def _run(fn, root):
     """fn(root): the graph's nodes (inputs first), their inputs, which fired, fn's result, its error."""
     nodes, fired = graph.topological_order(root), []
     ins = {id(node): graph.inputs(node) for node in nodes}  # before the learner's code can change them
     for node in nodes:
         node.__class__, node.fired = _Watched, fired
+        node.label = node.label or f"the node with data {shown(node.data)}"  # a name for the hints
     result, error = attempt(fn, root)
     for node in nodes:
         node.__class__ = Value
@@ -75,12 +72,10 @@ def _run(fn, root):
 
 
 def _walk_hint(fn, problem):
-    """The hint for the first graph fn walks wrongly, as problem(nodes, ins, fired, result, copy) says."""
     for (text, root), (_, copy) in zip(_graphs(), _graphs()):
         nodes, ins, fired, result, error = _run(fn, root)
         if hint := error or problem(nodes, ins, fired, result, copy):
             return f"on {text}: {hint}"
-    return None
 
 
 # ---- 4.1 topological_order, by counting users ----------------------------------------------------
@@ -96,9 +91,9 @@ def _order_problem(nodes, ins, fired, order, copy):
         if id(node) not in ins:
             return f"your list holds {shown(node)}, not a node of this graph: list the Values themselves"
         if id(node) in position:
-            return f"{_name(node)} appears twice: keep a `visited` set so each node is listed once"
+            return f"{node.label} appears twice: keep a `visited` set so each node is listed once"
         position[id(node)] = i
-    if missing := [_name(node) for node in nodes if id(node) not in position]:
+    if missing := [node.label for node in nodes if id(node) not in position]:
         return f"{', '.join(missing[:3])} missing: follow _prev down to the leaves, and list the leaves too"
     edges = [(node, child) for node in nodes for child in ins[id(node)]]
     late = [(node, child) for node, child in edges if position[id(child)] > position[id(node)]]
@@ -107,9 +102,9 @@ def _order_problem(nodes, ins, fired, order, copy):
     if len(late) == len(edges):
         return "your list is in backward order (root first): reverse it, so that inputs come first"
     node, child = late[0]
-    hint = f"{_name(node)} comes before its input {_name(child)}: append a node only after all of its inputs"
+    hint = f"{node.label} comes before its input {child.label}: append a node only after all of its inputs"
     if any(ins[id(user)].count(child) > 1 for user in nodes):
-        hint += f". If you count users, count uses: {_name(child)} is used twice by one node"
+        hint += f". If you count users, count uses: {child.label} is used twice by one node"
     return hint
 
 
@@ -202,25 +197,24 @@ def _backward_problem(nodes, ins, fired, result, copy):
         for before, after in zip(order, order[1:]):
             if depth[id(after)] < depth[id(before)]:
                 return (
-                    f"every grad is right, but {_name(after)} (distance {depth[id(after)]} from the root) "
-                    f"fired after {_name(before)} (distance {depth[id(before)]}): fix the classmate's pass, "
-                    "which fires by distance, rather than replace it"
+                    f"every grad is right, but {after.label} fired after {before.label}, farther from the"
+                    " root: fix the classmate's pass, which fires by distance, rather than replace it"
                 )
         return None
     if not any(as_number(node.grad) for node in nodes):
-        return f"every gradient is still 0: set {_name(nodes[-1])}.grad = 1.0 first, then fire the nodes"
+        return f"every gradient is still 0: set {nodes[-1].label}.grad = 1.0 first, then fire the nodes"
     node, right = wrong[0]
     value = f"{node.grad:.4f}" if as_number(node.grad) is not None else shown(node.grad)
-    got = f"{_name(node)}.grad = {value} instead of {right:.4f}"
+    got = f"{node.label}.grad = {value} instead of {right:.4f}"
     when = {id(node): i for i, node in reversed(list(enumerate(fired)))}  # backwards: the first firing wins
     # (node, a user of it) for every node but the leaves: a leaf passes nothing on, so it may fire any time
     uses = [(child, user) for user in nodes for child in ins[id(user)] if ins[id(child)]]
     for child, user in uses:
         if when.get(id(child), math.inf) < when.get(id(user), -1):  # child fired before a user of it
             if len(fired) > 1 and fired[-1] is nodes[-1]:
-                return f"{got}: the root {_name(nodes[-1])} fired last: fire it first, then outwards from it"
+                return f"{got}: the root {nodes[-1].label} fired last: fire it first, then outwards from it"
             return (
-                f"{got}: {_name(child)} fired before {_name(user)}, which uses it, had sent back its share. "
+                f"{got}: {child.label} fired before {user.label}, which uses it, had sent back its share. "
                 "Depth as first met breadth-first does not ensure that: which distance from the root does?"
             )
     count = Counter(map(id, fired))
@@ -229,7 +223,7 @@ def _backward_problem(nodes, ins, fired, result, copy):
         if ins[id(node)] and times != 1:
             what = f"fired {times} times, passing on its whole grad each time" if times else "never fired"
             root = "the root " if node is nodes[-1] else ""
-            return f"{got}: {root}{_name(node)} {what}. Fire each node exactly once, after all of its users"
+            return f"{got}: {root}{node.label} {what}. Fire each node exactly once, after all of its users"
     return f"{got}: seed the root with 1.0, then fire each node once"
 
 
