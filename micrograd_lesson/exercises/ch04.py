@@ -14,8 +14,7 @@ def _as(label, node):
     return node
 
 
-def _graphs():
-    """Each graph the walks are tried on, built fresh (a walk changes grads), and how a hint names it."""
+def _graphs():  # (how a hint names it, root) of each graph, built fresh: a walk changes grads
     yield "a graph that is a single leaf x", Value(2.0, label="x")
     x = Value(2.0, label="x")
     yield "z = x*y + x", _as("z", _as("p", x * Value(3.0, label="y")) + x)
@@ -39,9 +38,7 @@ def _graphs():
     yield "b = 2x, t = tanh(x), c = tanh(t), s = b + c", _as("s", _as("b", x * 2.0) + c)
 
 
-class _Watched(Value):
-    """A node that refuses the package's walks and writes itself down in `fired` when it fires."""
-
+class _Watched(Value):  # refuses the package's walks; writes itself down in `fired` when it fires
     def backward(self):
         raise RuntimeError("do not call root.backward() here: walk the graph yourself")
 
@@ -54,8 +51,7 @@ class _Watched(Value):
         Value._backward(self)
 
 
-def _run(fn, root):
-    """fn(root): the graph's nodes (inputs first), their inputs, which fired, fn's result, its error."""
+def _run(fn, root):  # fn(root) -> the nodes (inputs first), their inputs, which fired, result, error
     nodes, fired = graph.topological_order(root), []
     ins = {id(node): graph.inputs(node) for node in nodes}  # before the learner's code can change them
     for node in nodes:
@@ -79,8 +75,7 @@ def _walk_hint(fn, problem):
 
 
 # ---- 4.1 topological_order, by counting users ----------------------------------------------------
-def _order_problem(nodes, ins, fired, order, copy):
-    """None if `order` lists every node once, each after all of its inputs; else what is wrong."""
+def _order_problem(nodes, ins, fired, order, copy):  # None if every node is listed once, after its inputs
     if isinstance(order, (set, frozenset, dict)):
         return f"return a list: a {type(order).__name__} keeps no order, and the order is the answer"
     listed = first(order, 2 * len(nodes) + 1)  # enough to show a repeat; an endless iterator stops
@@ -128,12 +123,10 @@ def check_topological_order(topological_order):
 def topological_order(root):
     users, todo = {root: 0}, [root]  # how many nodes use each node
     while todo:
-        node = todo.pop()
-        for child in node._prev:
+        for child in todo.pop()._prev:
             if child not in users:
-                users[child] = 0
                 todo.append(child)
-            users[child] += 1  # b = a + a: a is used twice by b, and counts twice
+            users[child] = users.get(child, 0) + 1  # b = a + a: a is used twice by b, and counts twice
     order, ready = [], [root]  # nobody uses the root
     while ready:
         node = ready.pop()
@@ -169,9 +162,8 @@ def check_bfs_prediction(prediction):
 
 @solution("ch04.bfs_prediction")
 def bfs_prediction():
-    # On paper: L fires first and gives u.grad = 1 and t.grad = 1 (L = u + t). Breadth-first,
-    # u fires next, holding only that 1, and x receives 3 * 1 = 3. Later 2u adds 2 (1 - tanh(3)**2)
-    # to u.grad, but u has already fired: x never gets that share. Confirmed by running the pass:
+    # On paper: L fires first and gives u.grad = 1. Breadth-first, u fires next, holding only that 1,
+    # so x gets 3 * 1 = 3; the share 2u adds to u.grad later never reaches x. Confirmed by running it:
     x = Value(0.5, label="x")
     u = x * 3.0
     two_u = u * 2.0
@@ -183,8 +175,7 @@ def bfs_prediction():
     return x.grad  # 3.0, where L.backward() gives 3.0592
 
 
-def _backward_problem(nodes, ins, fired, result, copy):
-    """None if every grad is what backward() gives on a fresh copy; else why the first wrong one is."""
+def _backward_problem(nodes, ins, fired, result, copy):  # None if every grad is as backward() gives it
     want = graph.topological_order(copy)
     copy.backward()
     wrong = [(node, right.grad) for node, right in zip(nodes, want) if not close(node.grad, right.grad)]
@@ -240,8 +231,7 @@ def run_backward(root):
     while queue:
         node = queue.pop(0)
         for child in node._prev:
-            # The fix: a node's depth is its LONGEST distance from the root, so every node that
-            # uses it is shallower and fires first. (The first-met distance is the shortest.)
+            # The fix: the LONGEST distance from the root, so every user of child is shallower, fires first
             if depth.get(child, -1) < depth[node] + 1:
                 depth[child] = depth[node] + 1
                 queue.append(child)
