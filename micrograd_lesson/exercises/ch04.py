@@ -1,5 +1,4 @@
-"""Chapter 4 exercises: automating the backward pass. The walks are tried on graphs where a node
-is used twice, which breadth-first, pre-order or counting users get wrong, and on a 5,000-deep chain."""
+"""Chapter 4 exercises: automating the backward pass, on graphs that use a node twice and a deep chain."""
 
 import math
 from collections import Counter
@@ -85,9 +84,8 @@ def _order_problem(nodes, ins, fired, order, copy):  # None if every node is lis
     for i, node in enumerate(listed):
         if id(node) not in ins:
             return f"your list holds {shown(node)}, not a node of this graph: list the Values themselves"
-        if id(node) in position:
+        if position.setdefault(id(node), i) != i:  # listed before
             return f"{node.label} appears twice: keep a `visited` set so each node is listed once"
-        position[id(node)] = i
     if missing := [node.label for node in nodes if id(node) not in position]:
         return f"{', '.join(missing[:3])} missing: follow _prev down to the leaves, and list the leaves too"
     edges = [(node, child) for node in nodes for child in ins[id(node)]]
@@ -210,8 +208,7 @@ def _backward_problem(nodes, ins, fired, result, copy):  # None if every grad is
             )
     count = Counter(map(id, fired))
     for node in reversed(nodes):  # the root first
-        times = count[id(node)]
-        if ins[id(node)] and times != 1:
+        if ins[id(node)] and (times := count[id(node)]) != 1:
             what = f"fired {times} times, passing on its whole grad each time" if times else "never fired"
             root = "the root " if node is nodes[-1] else ""
             return f"{got}: {root}{node.label} {what}. Fire each node exactly once, after all of its users"
