@@ -107,9 +107,8 @@ def check_topological_order(topological_order):
     if hint := _walk_hint(topological_order, _order_problem):
         return hint
     x = Value(1.0, label="x")  # r = tanh(d), d = c + x, c = 2d: a loop no operation can build, made by hand
-    c = _as("c", x * 2.0)
-    d = _as("d", c + x)
-    c._a = d  # c now takes d as its input, and d takes c
+    d = _as("d", _as("c", x * 2.0) + x)
+    d._a._a = d  # c (d's first input) now takes d as its input, and d takes c
     _, error = attempt(topological_order, _as("r", d.tanh()))
     if error and error.startswith("your function raised ValueError"):
         return True
@@ -196,9 +195,8 @@ def _backward_problem(nodes, ins, fired, result, copy):  # None if every grad is
     value = f"{node.grad:.4f}" if as_number(node.grad) is not None else shown(node.grad)
     got = f"{node.label}.grad = {value} instead of {right:.4f}"
     when = {id(node): i for i, node in reversed(list(enumerate(fired)))}  # backwards: the first firing wins
-    # (node, a user of it) for every node but the leaves: a leaf passes nothing on, so it may fire any time
-    uses = [(child, user) for user in nodes for child in ins[id(user)] if ins[id(child)]]
-    for child, user in uses:
+    # (child, user) for every child but the leaves: a leaf passes nothing on, so it may fire any time
+    for child, user in [(c, u) for u in nodes for c in ins[id(u)] if ins[id(c)]]:
         if when.get(id(child), math.inf) < when.get(id(user), -1):  # child fired before a user of it
             if len(fired) > 1 and fired[-1] is nodes[-1]:
                 return f"{got}: the root {nodes[-1].label} fired last: fire it first, then outwards from it"
