@@ -184,10 +184,8 @@ def _backward_problem(nodes, ins, fired, result, copy):  # None if every grad is
         order = [node for node in fired if ins[id(node)]]  # a leaf passes nothing on
         for before, after in zip(order, order[1:]):
             if depth[id(after)] < depth[id(before)]:
-                return (
-                    f"every grad is right, but {after.label} fired after {before.label}, farther from the"
-                    " root: fix the classmate's pass, which fires by distance, rather than replace it"
-                )
+                where = f"{after.label} fired after {before.label}, farther from the root"
+                return f"every grad is right, but {where}: fix the classmate's pass, which fires by distance"
         return None
     if not any(as_number(node.grad) for node in nodes):
         return f"every gradient is still 0: set {nodes[-1].label}.grad = 1.0 first, then fire the nodes"
@@ -200,10 +198,8 @@ def _backward_problem(nodes, ins, fired, result, copy):  # None if every grad is
         if when.get(id(child), math.inf) < when.get(id(user), -1):  # child fired before a user of it
             if len(fired) > 1 and fired[-1] is nodes[-1]:
                 return f"{got}: the root {nodes[-1].label} fired last: fire it first, then outwards from it"
-            return (
-                f"{got}: {child.label} fired before {user.label}, which uses it, had sent back its share. "
-                "Depth as first met breadth-first does not ensure that: which distance from the root does?"
-            )
+            where = f"{child.label} fired before {user.label}, which uses it, had sent back its share"
+            return f"{got}: {where}. Depth as first met does not ensure that: which distance does?"
     count = Counter(map(id, fired))
     for node in reversed(nodes):  # the root first
         if ins[id(node)] and (times := count[id(node)]) != 1:
@@ -271,8 +267,7 @@ def check_div(div):
         got, want = grads(div, y, a0, b0), grads(Value.__truediv__, y, a0, b0)
         if isinstance(got, str) or not all_exact(got, want):
             slip = got if isinstance(got, str) else known_mistake(got, slips, same=all_exact)
-            expected = f"expected a.grad, b.grad = {want[0]:g}, {want[1]:g}, got {shown(got)}"
-            return f"{y}: {slip or expected}"
+            return f"{y}: {slip or f'expected a.grad, b.grad = {want[0]:g}, {want[1]:g}, got {shown(got)}'}"
     return True
 
 
