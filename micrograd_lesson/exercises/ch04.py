@@ -37,24 +37,24 @@ def _graphs():  # (how a hint names it, root) of each graph, built fresh: a walk
     yield "b = 2x, t = tanh(x), c = tanh(t), s = b + c", _as("s", _as("b", x * 2.0) + c)
 
 
-class _Watched(Value):  # refuses the package's walks; writes itself down in `fired` when it fires
-    def backward(self):
-        raise RuntimeError("do not call root.backward() here: walk the graph yourself")
-
-    def topological_order(self):
-        raise RuntimeError("do not call .topological_order() here: order the nodes yourself")
-
-    def _backward(self):
-        if len(self.fired) < 50_000:  # enough to tell the order; an endless loop grows no list
-            self.fired.append(self)
-        Value._backward(self)
-
-
 def _run(fn, root):  # fn(root) -> the nodes (inputs first), their inputs, which fired, result, error
     nodes, fired = graph.topological_order(root), []
+
+    class Watched(Value):  # refuses the package's walks; writes itself down in `fired` when it fires
+        def backward(self):
+            raise RuntimeError("do not call root.backward() here: walk the graph yourself")
+
+        def topological_order(self):
+            raise RuntimeError("do not call .topological_order() here: order the nodes yourself")
+
+        def _backward(self):
+            if len(fired) < 50_000:  # enough to tell the order; an endless loop grows no list
+                fired.append(self)
+            Value._backward(self)
+
     ins = {id(node): graph.inputs(node) for node in nodes}  # before the learner's code can change them
     for node in nodes:
-        node.__class__, node.fired = _Watched, fired
+        node.__class__ = Watched
         node.label = node.label or f"the node with data {shown(node.data)}"  # a name for the hints
     result, error = attempt(fn, root)
     for node in nodes:
@@ -140,7 +140,8 @@ def topological_order(root):
 # ---- 4.2 predict what breadth-first firing gives; 4.3 fix it --------------------------------------
 TRUE_X_GRAD = 3.0 + 6.0 * (1.0 - math.tanh(3.0) ** 2)  # 3.0592 on u = 3x, L = u + tanh(2u) at x = 0.5
 BFS_X_GRAD = 3.0  # u fires with only L's share, 1, and passes 3 * 1 to x
-BFS_MISTAKES = [
+BFS_ANSWERS = [  # a prediction within 5e-4 of one of these gets its verdict: right (True), or the hint
+    (BFS_X_GRAD, True),
     (TRUE_X_GRAD, "3.0592 is the true gradient: what does u.grad hold at the moment u fires?"),
     (TRUE_X_GRAD - 3.0, "0.0592 is the share that goes through tanh(2u); breadth-first loses that one"),
     (0.0, "x does receive something: u fires once, with the share L gave it"),
@@ -151,16 +152,13 @@ BFS_MISTAKES = [
 @check("ch04.bfs_prediction", takes="number")
 def check_bfs_prediction(prediction):
     """prediction: x.grad that a breadth-first backward gives on u = 3x, L = u + tanh(2u) at x = 0.5."""
-    if abs(prediction - BFS_X_GRAD) <= 5e-4:
-        return True
-    hint = known_mistake(prediction, BFS_MISTAKES, same=lambda got, wrong: abs(got - wrong) <= 5e-4)
-    return hint or "fire L, u, t, 2u, x in turn: when u fires, x gets 3 × what u.grad holds"
+    verdict = known_mistake(prediction, BFS_ANSWERS, same=lambda got, answer: abs(got - answer) <= 5e-4)
+    return verdict or "fire L, u, t, 2u, x in turn: when u fires, x gets 3 × what u.grad holds"
 
 
 @solution("ch04.bfs_prediction")
 def bfs_prediction():
-    # On paper: L fires first and gives u.grad = 1. Breadth-first, u fires next, holding only that 1,
-    # so x gets 3 * 1 = 3; the share 2u adds to u.grad later never reaches x. Confirmed by running it:
+    # Breadth-first, u fires right after L, holding only L's share 1, so x gets 3; 2u's comes too late:
     x = Value(0.5, label="x")
     u = x * 3.0
     two_u = u * 2.0
@@ -222,8 +220,7 @@ def run_backward(root):
     while queue:
         node = queue.pop(0)
         for child in node._prev:
-            # The fix: the LONGEST distance from the root, so every user of child is shallower, fires first
-            if depth.get(child, -1) < depth[node] + 1:
+            if depth.get(child, -1) < depth[node] + 1:  # the fix: the LONGEST distance, so users fire first
                 depth[child] = depth[node] + 1
                 queue.append(child)
     for node in sorted(depth, key=depth.get):  # shallow first: the root, then outwards
