@@ -38,8 +38,6 @@ def _graphs():  # (how a hint names it, root) of each graph, built fresh: a walk
 
 
 def _run(fn, root):  # fn(root) -> the nodes (inputs first), their inputs, which fired, result, error
-    nodes, fired = graph.topological_order(root), []
-
     class Watched(Value):  # refuses the package's walks; writes itself down in `fired` when it fires
         def backward(self):
             raise RuntimeError("do not call root.backward() here: walk the graph yourself")
@@ -52,6 +50,7 @@ def _run(fn, root):  # fn(root) -> the nodes (inputs first), their inputs, which
                 fired.append(self)
             Value._backward(self)
 
+    nodes, fired = graph.topological_order(root), []
     ins = {id(node): graph.inputs(node) for node in nodes}  # before the learner's code can change them
     for node in nodes:
         node.__class__ = Watched
@@ -191,8 +190,7 @@ def _backward_problem(nodes, ins, fired, result, copy):  # None if every grad is
     value = f"{node.grad:.4f}" if as_number(node.grad) is not None else shown(node.grad)
     got = f"{node.label}.grad = {value} instead of {right:.4f}"
     when = {id(node): i for i, node in reversed(list(enumerate(fired)))}  # backwards: the first firing wins
-    # (child, user) for every child but the leaves: a leaf passes nothing on, so it may fire any time
-    for child, user in [(c, u) for u in nodes for c in ins[id(u)] if ins[id(c)]]:
+    for child, user in [(c, u) for u in nodes for c in ins[id(u)] if ins[id(c)]]:  # leaves fire any time
         if when.get(id(child), math.inf) < when.get(id(user), -1):  # child fired before a user of it
             if len(fired) > 1 and fired[-1] is nodes[-1]:
                 return f"{got}: the root {nodes[-1].label} fired last: fire it first, then outwards from it"
