@@ -157,7 +157,7 @@ def check_bfs_prediction(prediction):
 
 @solution("ch04.bfs_prediction")
 def bfs_prediction():
-    # Breadth-first, u fires right after L, holding only L's share 1, so x gets 3; 2u's comes too late:
+    # Breadth-first, u fires right after L, holding only L's 1, so x gets 3 * 1: 2u's share comes too late.
     x = Value(0.5, label="x")
     u = x * 3.0
     two_u = u * 2.0
