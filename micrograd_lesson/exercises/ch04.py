@@ -1,9 +1,7 @@
-"""Chapter 4 exercises: automating the backward pass. The walks are tried on graphs where a node
-is used twice, which breadth-first, pre-order or counting users get wrong, and on a 5,000-deep chain."""
+"""Chapter 4 exercises: automating the backward pass, on graphs that use a node twice and a deep chain."""
 
 import math
 from collections import Counter
-from functools import partial
 
 from .. import Value, graph
 from ._core import as_number, attempt, check, close, first, known_mistake, shown, solution
@@ -15,8 +13,7 @@ def _as(label, node):
     return node
 
 
-def _graphs():
-    """Each graph the walks are tried on, built fresh (a walk changes grads), and how a hint names it."""
+def _graphs():  # (how a hint names it, root) of each graph, built fresh: a walk changes grads
     yield "a graph that is a single leaf x", Value(2.0, label="x")
     x = Value(2.0, label="x")
     yield "z = x*y + x", _as("z", _as("p", x * Value(3.0, label="y")) + x)
@@ -33,40 +30,31 @@ def _graphs():
     a, b = Value(-2.0, label="a"), Value(3.0, label="b")
     f = _as("f", _as("d", a * b) * _as("e", a + b))
     yield "d = a*b, e = a + b, f = d*e, g = tanh(0.1 f)", _as("g", (f * 0.1).tanh())
-    y = x = Value(1.0, label="x")
-    for _ in range(5000):
-        y = y + x
-    yield "y = x + x + ... + x (5,000 additions)", _as("y", y)
+    x = Value(1.0, label="x")
+    yield "y = x + x + ... + x (5,000 additions)", _as("y", sum([x] * 5000, x))  # ((x + x) + x) + ...
     x = Value(0.5, label="x")  # the shallow input first: a depth-first order is not an order by distance
     c = _as("c", _as("t", x.tanh()).tanh())
     yield "b = 2x, t = tanh(x), c = tanh(t), s = b + c", _as("s", _as("b", x * 2.0) + c)
 
 
-class _Watched(Value):
-    """A node that refuses the package's walks and writes itself down in `fired` when it fires."""
+def _run(fn, root):  # fn(root) -> the nodes (inputs first), their inputs, which fired, result, error
+    class Watched(Value):  # refuses the package's walks; writes itself down in `fired` when it fires
+        def backward(self):
+            raise RuntimeError("do not call root.backward() here: walk the graph yourself")
 
-    def backward(self):
-        raise RuntimeError("do not call root.backward() here: walk the graph yourself")
+        def topological_order(self):
+            raise RuntimeError("do not call .topological_order() here: order the nodes yourself")
 
-    def topological_order(self):
-        raise RuntimeError("do not call .topological_order() here: order the nodes yourself")
+        def _backward(self):
+            if len(fired) < 50_000:  # enough to tell the order; an endless loop grows no list
+                fired.append(self)
+            Value._backward(self)
 
-    def _backward(self):
-        if len(self.fired) < 50_000:  # enough to tell the order; an endless loop grows no list
-            self.fired.append(self)
-        Value._backward(self)
-
-
-def _name(node):
-    return node.label or f"the node with data {shown(node.data)}"
-
-
-def _run(fn, root):
-    """fn(root): the graph's nodes (inputs first), their inputs, which fired, fn's result, its error."""
     nodes, fired = graph.topological_order(root), []
     ins = {id(node): graph.inputs(node) for node in nodes}  # before the learner's code can change them
     for node in nodes:
-        node.__class__, node.fired = _Watched, fired
+        node.__class__ = Watched
+        node.label = node.label or f"the node with data {shown(node.data)}"  # a name for the hints
     result, error = attempt(fn, root)
     for node in nodes:
         node.__class__ = Value
@@ -78,17 +66,14 @@ def _run(fn, root):
 
 
 def _walk_hint(fn, problem):
-    """The hint for the first graph fn walks wrongly, as problem(nodes, ins, fired, result, copy) says."""
     for (text, root), (_, copy) in zip(_graphs(), _graphs()):
         nodes, ins, fired, result, error = _run(fn, root)
         if hint := error or problem(nodes, ins, fired, result, copy):
             return f"on {text}: {hint}"
-    return None
 
 
 # ---- 4.1 topological_order, by counting users ----------------------------------------------------
-def _order_problem(nodes, ins, fired, order, copy):
-    """None if `order` lists every node once, each after all of its inputs; else what is wrong."""
+def _order_problem(nodes, ins, fired, order, copy):  # None if every node is listed once, after its inputs
     if isinstance(order, (set, frozenset, dict)):
         return f"return a list: a {type(order).__name__} keeps no order, and the order is the answer"
     listed = first(order, 2 * len(nodes) + 1)  # enough to show a repeat; an endless iterator stops
@@ -98,10 +83,9 @@ def _order_problem(nodes, ins, fired, order, copy):
     for i, node in enumerate(listed):
         if id(node) not in ins:
             return f"your list holds {shown(node)}, not a node of this graph: list the Values themselves"
-        if id(node) in position:
-            return f"{_name(node)} appears twice: keep a `visited` set so each node is listed once"
-        position[id(node)] = i
-    if missing := [_name(node) for node in nodes if id(node) not in position]:
+        if position.setdefault(id(node), i) != i:  # listed before
+            return f"{node.label} appears twice: keep a `visited` set so each node is listed once"
+    if missing := [node.label for node in nodes if id(node) not in position]:
         return f"{', '.join(missing[:3])} missing: follow _prev down to the leaves, and list the leaves too"
     edges = [(node, child) for node in nodes for child in ins[id(node)]]
     late = [(node, child) for node, child in edges if position[id(child)] > position[id(node)]]
@@ -110,9 +94,9 @@ def _order_problem(nodes, ins, fired, order, copy):
     if len(late) == len(edges):
         return "your list is in backward order (root first): reverse it, so that inputs come first"
     node, child = late[0]
-    hint = f"{_name(node)} comes before its input {_name(child)}: append a node only after all of its inputs"
+    hint = f"{node.label} comes before its input {child.label}: append a node only after all of its inputs"
     if any(ins[id(user)].count(child) > 1 for user in nodes):
-        hint += f". If you count users, count uses: {_name(child)} is used twice by one node"
+        hint += f". If you count users, count uses: {child.label} is used twice by one node"
     return hint
 
 
@@ -122,29 +106,23 @@ def check_topological_order(topological_order):
     if hint := _walk_hint(topological_order, _order_problem):
         return hint
     x = Value(1.0, label="x")  # r = tanh(d), d = c + x, c = 2d: a loop no operation can build, made by hand
-    c = _as("c", x * 2.0)
-    d = _as("d", c + x)
-    c._a = d  # c now takes d as its input, and d takes c
+    d = _as("d", _as("c", x * 2.0) + x)
+    d._a._a = d  # c (d's first input) now takes d as its input, and d takes c
     _, error = attempt(topological_order, _as("r", d.tanh()))
     if error and error.startswith("your function raised ValueError"):
         return True
     what = error.replace("your function ", "") if error else "returned a list"
-    return (
-        f"on r = tanh(d), d = c + x, c = 2d (a loop, made by hand) no order exists, and yours {what}: "
-        "counting notices, since c and d never reach 0; raise ValueError when nodes are left over"
-    )
+    return f"r = tanh(d), d = c + x, c = 2d is a loop; yours {what}: raise ValueError if counts never reach 0"
 
 
 @solution("ch04.topological_order")
 def topological_order(root):
     users, todo = {root: 0}, [root]  # how many nodes use each node
     while todo:
-        node = todo.pop()
-        for child in node._prev:
+        for child in todo.pop()._prev:
             if child not in users:
-                users[child] = 0
                 todo.append(child)
-            users[child] += 1  # b = a + a: a is used twice by b, and counts twice
+            users[child] = users.get(child, 0) + 1  # b = a + a: a is used twice by b, and counts twice
     order, ready = [], [root]  # nobody uses the root
     while ready:
         node = ready.pop()
@@ -161,7 +139,8 @@ def topological_order(root):
 # ---- 4.2 predict what breadth-first firing gives; 4.3 fix it --------------------------------------
 TRUE_X_GRAD = 3.0 + 6.0 * (1.0 - math.tanh(3.0) ** 2)  # 3.0592 on u = 3x, L = u + tanh(2u) at x = 0.5
 BFS_X_GRAD = 3.0  # u fires with only L's share, 1, and passes 3 * 1 to x
-BFS_MISTAKES = [
+BFS_ANSWERS = [  # a prediction within 5e-4 of one of these gets its verdict: right (True), or the hint
+    (BFS_X_GRAD, True),
     (TRUE_X_GRAD, "3.0592 is the true gradient: what does u.grad hold at the moment u fires?"),
     (TRUE_X_GRAD - 3.0, "0.0592 is the share that goes through tanh(2u); breadth-first loses that one"),
     (0.0, "x does receive something: u fires once, with the share L gave it"),
@@ -172,18 +151,13 @@ BFS_MISTAKES = [
 @check("ch04.bfs_prediction", takes="number")
 def check_bfs_prediction(prediction):
     """prediction: x.grad that a breadth-first backward gives on u = 3x, L = u + tanh(2u) at x = 0.5."""
-    near = partial(close, rel=0, abs_tol=5e-4)
-    if near(prediction, BFS_X_GRAD):
-        return True
-    hint = known_mistake(prediction, BFS_MISTAKES, same=near)
-    return hint or "fire L, u, t, 2u, x in turn: when u fires, x gets 3 × what u.grad holds"
+    verdict = known_mistake(prediction, BFS_ANSWERS, same=lambda got, answer: abs(got - answer) <= 5e-4)
+    return verdict or "fire L, u, t, 2u, x in turn: when u fires, x gets 3 × what u.grad holds"
 
 
 @solution("ch04.bfs_prediction")
 def bfs_prediction():
-    # On paper: L fires first and gives u.grad = 1 and t.grad = 1 (L = u + t). Breadth-first,
-    # u fires next, holding only that 1, and x receives 3 * 1 = 3. Later 2u adds 2 (1 - tanh(3)**2)
-    # to u.grad, but u has already fired: x never gets that share. Confirmed by running the pass:
+    # Breadth-first, u fires right after L, holding only L's 1, so x gets 3 * 1: 2u's share comes too late.
     x = Value(0.5, label="x")
     u = x * 3.0
     two_u = u * 2.0
@@ -195,8 +169,7 @@ def bfs_prediction():
     return x.grad  # 3.0, where L.backward() gives 3.0592
 
 
-def _backward_problem(nodes, ins, fired, result, copy):
-    """None if every grad is what backward() gives on a fresh copy; else why the first wrong one is."""
+def _backward_problem(nodes, ins, fired, result, copy):  # None if every grad is as backward() gives it
     want = graph.topological_order(copy)
     copy.backward()
     wrong = [(node, right.grad) for node, right in zip(nodes, want) if not close(node.grad, right.grad)]
@@ -208,35 +181,27 @@ def _backward_problem(nodes, ins, fired, result, copy):
         order = [node for node in fired if ins[id(node)]]  # a leaf passes nothing on
         for before, after in zip(order, order[1:]):
             if depth[id(after)] < depth[id(before)]:
-                return (
-                    f"every grad is right, but {_name(after)} (distance {depth[id(after)]} from the root) "
-                    f"fired after {_name(before)} (distance {depth[id(before)]}): fix the classmate's pass, "
-                    "which fires by distance, rather than replace it"
-                )
+                where = f"{after.label} fired after {before.label}, farther from the root"
+                return f"every grad is right, but {where}: fix the classmate's pass, which fires by distance"
         return None
     if not any(as_number(node.grad) for node in nodes):
-        return f"every gradient is still 0: set {_name(nodes[-1])}.grad = 1.0 first, then fire the nodes"
+        return f"every gradient is still 0: set {nodes[-1].label}.grad = 1.0 first, then fire the nodes"
     node, right = wrong[0]
     value = f"{node.grad:.4f}" if as_number(node.grad) is not None else shown(node.grad)
-    got = f"{_name(node)}.grad = {value} instead of {right:.4f}"
+    got = f"{node.label}.grad = {value} instead of {right:.4f}"
     when = {id(node): i for i, node in reversed(list(enumerate(fired)))}  # backwards: the first firing wins
-    # (node, a user of it) for every node but the leaves: a leaf passes nothing on, so it may fire any time
-    uses = [(child, user) for user in nodes for child in ins[id(user)] if ins[id(child)]]
-    for child, user in uses:
+    for child, user in [(c, u) for u in nodes for c in ins[id(u)] if ins[id(c)]]:  # leaves fire any time
         if when.get(id(child), math.inf) < when.get(id(user), -1):  # child fired before a user of it
             if len(fired) > 1 and fired[-1] is nodes[-1]:
-                return f"{got}: the root {_name(nodes[-1])} fired last: fire it first, then outwards from it"
-            return (
-                f"{got}: {_name(child)} fired before {_name(user)}, which uses it, had sent back its share. "
-                "Depth as first met breadth-first does not ensure that: which distance from the root does?"
-            )
+                return f"{got}: the root {nodes[-1].label} fired last: fire it first, then outwards from it"
+            where = f"{child.label} fired before {user.label}, which uses it, had sent back its share"
+            return f"{got}: {where}. Depth as first met does not ensure that: which distance does?"
     count = Counter(map(id, fired))
     for node in reversed(nodes):  # the root first
-        times = count[id(node)]
-        if ins[id(node)] and times != 1:
+        if ins[id(node)] and (times := count[id(node)]) != 1:
             what = f"fired {times} times, passing on its whole grad each time" if times else "never fired"
             root = "the root " if node is nodes[-1] else ""
-            return f"{got}: {root}{_name(node)} {what}. Fire each node exactly once, after all of its users"
+            return f"{got}: {root}{node.label} {what}. Fire each node exactly once, after all of its users"
     return f"{got}: seed the root with 1.0, then fire each node once"
 
 
@@ -253,9 +218,7 @@ def run_backward(root):
     while queue:
         node = queue.pop(0)
         for child in node._prev:
-            # The fix: a node's depth is its LONGEST distance from the root, so every node that
-            # uses it is shallower and fires first. (The first-met distance is the shortest.)
-            if depth.get(child, -1) < depth[node] + 1:
+            if depth.get(child, -1) < depth[node] + 1:  # the fix: the LONGEST distance, so users fire first
                 depth[child] = depth[node] + 1
                 queue.append(child)
     for node in sorted(depth, key=depth.get):  # shallow first: the root, then outwards
@@ -280,31 +243,26 @@ DIV_CASES = [  # (y as a hint names it; a; b, None for div(a, a); known slips: (
 ]
 
 
-def _div_grads(div, y, a0, b0):
-    """(a.grad, b.grad) after backward() from y; or a hint saying what went wrong."""
-    a = Value(a0, label="a")
-    b = a if b0 is None else Value(b0, label="b")
-    q, error = attempt(div, a, b)
-    if error or not isinstance(q, Value) or not close(q.data, a0 / b.data):
-        return error or f"return a Value with data {a0 / b.data:g}, got {shown(q)}"
-    if div is not Value.__truediv__ and "_backward" not in vars(q):
-        return (
-            "out has no _backward of its own: write the rule in a closure and attach it, "
-            "out._backward = _backward (a / b alone would use the package's rule)"
-        )
-    _, error = attempt((q * 4.0 + a if y.startswith("4 *") else q).backward)
-    return f"backward() through your div failed: {error}" if error else (a.grad, b.grad)
-
-
 @check("ch04.div", takes="function")
 def check_div(div):
     """div(a, b) returns a Value a/b whose closure passes 1/b to a and -a/b**2 to b."""
+
+    def grads(div, y, a0, b0):  # (a.grad, b.grad) after backward() from y, or what went wrong
+        a = Value(a0, label="a")
+        b = a if b0 is None else Value(b0, label="b")
+        q, error = attempt(div, a, b)
+        if error or not isinstance(q, Value) or not close(q.data, a0 / b.data):
+            return error or f"return a Value with data {a0 / b.data:g}, got {shown(q)}"
+        if div is not Value.__truediv__ and "_backward" not in vars(q):  # a / b: the package's rule
+            return "out has no _backward of its own: write a closure and attach it, out._backward = _backward"
+        _, error = attempt((q * 4.0 + a if y.startswith("4 *") else q).backward)
+        return f"backward() through your div failed: {error}" if error else (a.grad, b.grad)
+
     for y, a0, b0, slips in DIV_CASES:
-        got, want = _div_grads(div, y, a0, b0), _div_grads(Value.__truediv__, y, a0, b0)
+        got, want = grads(div, y, a0, b0), grads(Value.__truediv__, y, a0, b0)
         if isinstance(got, str) or not all_exact(got, want):
             slip = got if isinstance(got, str) else known_mistake(got, slips, same=all_exact)
-            expected = f"expected a.grad, b.grad = {want[0]:g}, {want[1]:g}, got {shown(got)}"
-            return f"{y}: {slip or expected}"
+            return f"{y}: {slip or f'expected a.grad, b.grad = {want[0]:g}, {want[1]:g}, got {shown(got)}'}"
     return True
 
 
