@@ -59,24 +59,26 @@ def momentum_step(p, v, g, lr, mu):
 
 
 # ---- 2. a stability limit, derived ----
+def _ema_limit(lam, mu):  # the largest stable rate of v = mu*v + (1 - mu)*g, p -= lr*v on L = lam/2 p**2
+    return 2 * (1 + mu) / ((1 - mu) * lam)
+
+
 @check("ch10.stability_limit")
 def check_stability_limit(largest_rate):
-    def ema_limit(lam, mu):  # the largest stable rate of v = mu*v + (1 - mu)*g, p -= lr*v on L = lam/2 p**2
-        return 2 * (1 + mu) / ((1 - mu) * lam)
-
     def otherwise(i):
-        return f"the limit should be {ema_limit(*cases[i]):g}, got {got[i]:g}; set r = -1 in the recurrence"
+        return f"the limit should be {_ema_limit(*cases[i]):g}, got {got[i]:g}; set r = -1 in the recurrence"
 
     cases = [(100.0, 0.9), (1.0, 0.5), (4.0, 0.0), (50.0, 0.99), (0.25, 0.3)]  # (lambda, mu)
     mistakes = [
         (lambda lam, mu: 2 * (1 + mu) / lam, "that is PyTorch's form's limit; here g is scaled by 1 - mu"),
         (lambda lam, mu: 2 / lam, "2/lambda is plain descent's limit; with velocity a larger rate is stable"),
         (lambda lam, mu: 2 / ((1 - mu) * lam), "close: the limit has a factor (1 + mu) as well"),
-        (lambda lam, mu: 1 / ema_limit(lam, mu), "that is the reciprocal: rates above the limit diverge"),
+        (lambda lam, mu: 1 / _ema_limit(lam, mu), "that is the reciprocal: rates above the limit diverge"),
     ]
     got = run_cases(largest_rate, "largest_rate", cases)
-    opening = ["for lambda = {}, mu = {}: ".format(*case) for case in cases]
-    return judge(got, cases, ema_limit, mistakes, otherwise=otherwise, where=opening.__getitem__)
+    return judge(
+        got, cases, _ema_limit, mistakes, exact, otherwise, lambda i: f"for (lambda, mu) = {cases[i]}: "
+    )
 
 
 @solution("ch10.stability_limit")
