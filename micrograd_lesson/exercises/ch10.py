@@ -76,9 +76,7 @@ def check_stability_limit(largest_rate):
         (lambda lam, mu: 1 / _ema_limit(lam, mu), "that is the reciprocal: rates above the limit diverge"),
     ]
     got = run_cases(largest_rate, "largest_rate", cases)
-    return judge(
-        got, cases, _ema_limit, mistakes, exact, otherwise, lambda i: f"for (lambda, mu) = {cases[i]}: "
-    )
+    return judge(got, cases, _ema_limit, mistakes, exact, otherwise, lambda i: f"(lambda, mu) = {cases[i]}: ")
 
 
 @solution("ch10.stability_limit")

@@ -10,9 +10,7 @@ from ._shared import all_exact, exact, judge, numbers, run_cases
 
 
 # ---- 13.1 a dual rule not shown: a ** b with both carrying a tangent ----
-def _dual_class(
-    fn,
-):  # the notebook's own Dual class if it has one (so its isinstance tests work), else a pair
+def _dual_class(fn):  # the notebook's own Dual class if it has one (so its isinstance tests work), else _Pair
     cls = getattr(fn, "__globals__", {}).get("Dual")
     return cls if isinstance(cls, type) and attempt(cls, 1.0, 0.0)[1] is None else _Pair
 
