@@ -34,7 +34,7 @@ _POW_MISTAKES = [
 
 @check("ch13.dual_pow", takes="function")
 def check_dual_pow(dual_pow):
-    def val_dot(got):
+    def read(got):  # (val, dot) as numbers
         return numbers([getattr(got, "val", None), getattr(got, "dot", None)])
 
     def otherwise(i):
@@ -46,7 +46,7 @@ def check_dual_pow(dual_pow):
 
     cls, where = _dual_class(dual_pow), "for a = Dual{}, b = Dual{}".format
     duals = run_cases(
-        lambda a, b: dual_pow(cls(*a), cls(*b)), "", _POW_CASES, val_dot, "a Dual", lambda c: where(*c)
+        lambda a, b: dual_pow(cls(*a), cls(*b)), "", _POW_CASES, read, "a Dual", lambda c: where(*c)
     )
     same, opening = partial(all_exact, rel=1e-12), lambda i: where(*_POW_CASES[i]) + ": "
     return judge(duals, _POW_CASES, _pow_rule, _POW_MISTAKES, same, otherwise, opening)
@@ -93,9 +93,7 @@ def check_cheaper_mode(cheaper_mode):
 @solution("ch13.cheaper_mode")
 def cheaper_mode(n, m):
     # Forward mode builds one column of the m x n Jacobian per pass (n passes), reverse one row (m).
-    if n == m:
-        return "either", 1.0
-    return ("forward", m / n) if n < m else ("reverse", n / m)
+    return ("either", 1.0) if n == m else ("forward", m / n) if n < m else ("reverse", n / m)
 
 
 # ---- 13.3 a Newton step that cannot climb ----
