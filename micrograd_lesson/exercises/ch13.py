@@ -22,9 +22,6 @@ def _pow_rule(a, b, base=True, exponent=True, log=True):  # (val, dot) of a ** b
 
 _Pair = collections.namedtuple("Dual", "val dot")
 _NUDGED = ": close but not exact, as nudging would be; take exact derivatives"  # 13.1 and 13.3
-# (a, b) as (val, dot): only the base moves, only the exponent, both (x ** x at 3), a fractional mix.
-_POW_CASES = [((2.0, 1.0), (3.0, 0.0)), ((2.0, 0.0), (3.0, 1.0)), ((3.0, 1.0), (3.0, 1.0))]
-_POW_CASES += [((1.5, 0.7), (-0.5, 2.0))]
 _POW_MISTAKES = [
     (partial(_pow_rule, exponent=False), "that is the power rule alone; the exponent's tangent counts too"),
     (partial(_pow_rule, base=False), "that is the exponential rule alone; the base's tangent counts too"),
@@ -34,22 +31,23 @@ _POW_MISTAKES = [
 
 @check("ch13.dual_pow", takes="function")
 def check_dual_pow(dual_pow):
-    def read(got):  # (val, dot) as numbers
-        return numbers([getattr(got, "val", None), getattr(got, "dot", None)])
+    def read(dual):  # (val, dot) as numbers
+        return numbers([getattr(dual, "val", None), getattr(dual, "dot", None)])
 
     def otherwise(i):
-        (val, dot), (want_val, want_dot) = duals[i], _pow_rule(*_POW_CASES[i])
+        (val, dot), (want_val, want_dot) = got[i], _pow_rule(*cases[i])
         if not math.isclose(val, want_val, rel_tol=1e-12):
             return f"the value a.val ** b.val is {want_val:g}, got {val!r}"
         nudged = _NUDGED if close(dot, want_dot, 1e-4) else ""
         return f"the tangent is {want_dot:.12g}, got {dot:.12g}{nudged}"
 
+    # (a, b) as (val, dot): only the base moves, only the exponent, both (x ** x at 3), a fractional mix.
+    cases = [((2.0, 1.0), (3.0, 0.0)), ((2.0, 0.0), (3.0, 1.0)), ((3.0, 1.0), (3.0, 1.0))]
+    cases += [((1.5, 0.7), (-0.5, 2.0))]
     cls, where = _dual_class(dual_pow), "for a = Dual{}, b = Dual{}".format
-    duals = run_cases(
-        lambda a, b: dual_pow(cls(*a), cls(*b)), "", _POW_CASES, read, "a Dual", lambda c: where(*c)
-    )
-    same, opening = partial(all_exact, rel=1e-12), lambda i: where(*_POW_CASES[i]) + ": "
-    return judge(duals, _POW_CASES, _pow_rule, _POW_MISTAKES, same, otherwise, opening)
+    got = run_cases(lambda a, b: dual_pow(cls(*a), cls(*b)), "", cases, read, "a Dual", lambda c: where(*c))
+    same, opening = partial(all_exact, rel=1e-12), lambda i: where(*cases[i]) + ": "
+    return judge(got, cases, _pow_rule, _POW_MISTAKES, same, otherwise, opening)
 
 
 @solution("ch13.dual_pow")
