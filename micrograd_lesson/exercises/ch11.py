@@ -1,7 +1,5 @@
 """Chapter 11 exercises: a broadcast gradient summed back, a quadratic form's backward, recursion's cost."""
 
-from functools import partial
-
 import numpy as np
 
 from ..tensor import _unbroadcast
@@ -14,18 +12,6 @@ def _same(got, want):
 
 
 # ---- 1. unbroadcast ----
-# (input shape, result shape): nothing broadcast, a bias over rows, a column stretched across, a row
-# stretched down, one number, both kinds at once; then 20 drawn at random.
-_SHAPES = [((3, 4), (3, 4)), ((4,), (3, 4)), ((3, 1), (3, 4)), ((1, 4), (3, 4)), ((), (2, 3))]
-_SHAPES += [((2, 1, 3), (4, 2, 5, 3)), ((1,), (5,))]
-_SUM_MISTAKES = [
-    (lambda grad, shape: grad, "the gradient still has the result's shape: sum it back to the input's"),
-    (lambda grad, shape: grad.sum(axis=tuple(range(grad.ndim - len(shape)))), "sum the length-1 axes too"),
-    (lambda grad, shape: _unbroadcast(grad, shape).squeeze(), "keep each length-1 axis (keepdims=True)"),
-    (lambda grad, shape: _unbroadcast(grad, shape) * np.prod(shape) / grad.size, "you averaged: sum"),
-]
-
-
 @check("ch11.unbroadcast")
 def check_unbroadcast(unbroadcast):
     def drawn(rng):  # a result of 1 to 4 axes; the input drops leading axes and has length 1 along others
@@ -42,11 +28,21 @@ def check_unbroadcast(unbroadcast):
             return f"the result must have the input's shape {shape}, got {got.shape}"
         return "right shape, wrong numbers" if shape != grad.shape else "nothing was broadcast: return grad"
 
+    # (input shape, result shape): nothing broadcast, a bias over rows, a column stretched across, a row
+    # stretched down, one number, both kinds at once; then 20 drawn at random.
+    shapes = [((3, 4), (3, 4)), ((4,), (3, 4)), ((3, 1), (3, 4)), ((1, 4), (3, 4)), ((), (2, 3))]
+    shapes += [((2, 1, 3), (4, 2, 5, 3)), ((1,), (5,))]
+    mistakes = [
+        (lambda g, shape: g, "the gradient still has the result's shape: sum it back to the input's"),
+        (lambda g, shape: g.sum(axis=tuple(range(g.ndim - len(shape)))), "sum the length-1 axes too"),
+        (lambda g, shape: _unbroadcast(g, shape).squeeze(), "keep each length-1 axis (keepdims=True)"),
+        (lambda g, shape: _unbroadcast(g, shape) * np.prod(shape) / g.size, "you averaged: sum"),
+    ]
     rng = np.random.default_rng(11)
-    cases = [(rng.normal(size=result), shape) for shape, result in _SHAPES + [drawn(rng) for _ in range(20)]]
+    cases = [(rng.normal(size=result), shape) for shape, result in shapes + [drawn(rng) for _ in range(20)]]
     copies = [(grad.copy(), shape) for grad, shape in cases]  # the learner may change grad in place
     sums = run_cases(unbroadcast, "your unbroadcast function", copies, as_array, "an array", at)
-    return judge(sums, cases, _unbroadcast, _SUM_MISTAKES, _same, otherwise, lambda i: at(cases[i]) + ": ")
+    return judge(sums, cases, _unbroadcast, mistakes, _same, otherwise, lambda i: at(cases[i]) + ": ")
 
 
 @solution("ch11.unbroadcast")
@@ -60,27 +56,14 @@ def unbroadcast(grad, shape):
 
 
 # ---- 2. the backward of a quadratic form, where x is used twice ----
-def _quad_grads(A, x, dx_matrix=lambda A: A + A.T):  # (dA, dx) of L = x @ A @ x; other dx_matrix: a slip
-    return np.outer(x, x), dx_matrix(A) @ x
-
-
-_QUAD_MISTAKES = [  # A is never symmetric in the check, so each of these is wrong
-    (lambda A, x: _quad_grads(A, x)[::-1], "you returned (dx, dA): the order is (dA, dx)"),
-    (partial(_quad_grads, dx_matrix=lambda A: A), "x is used twice, in x @ A and A @ x: add both"),
-    (partial(_quad_grads, dx_matrix=lambda A: A.T), "x is used twice, in x @ A and A @ x: add both"),
-    (partial(_quad_grads, dx_matrix=lambda A: 2 * A), "2 A x needs a symmetric A; add A x and A.T x"),
-    (partial(_quad_grads, dx_matrix=lambda A: 2 * A.T), "2 A.T x needs a symmetric A; add A x, A.T x"),
-]
-
-
 @check("ch11.quadratic_backward", takes="function")
 def check_quadratic_backward(quadratic_backward):
+    def grads(A, x):  # (dA, dx) of L = x @ A @ x
+        return np.outer(x, x), (A + A.T) @ x
+
     def two(got):  # (dA, dx) as two arrays
         pair = [as_array(part) for part in got] if len(got) == 2 else [None]
         return None if any(part is None for part in pair) else pair
-
-    def where(case):
-        return f"with A of shape {case[0].shape}"
 
     def otherwise(i):
         (A, x), (dA, dx) = cases[i], pairs[i]
@@ -90,20 +73,25 @@ def check_quadratic_backward(quadratic_backward):
             return "dA is wrong: L = sum_ij x_i A_ij x_j"
         return f"with A of shape {A.shape}, dx should be {np.round((A + A.T) @ x, 4)}, got {np.round(dx, 4)}"
 
+    mistakes = [  # A is never symmetric in the check, so each of these is wrong
+        (lambda A, x: grads(A, x)[::-1], "you returned (dx, dA): the order is (dA, dx)"),
+        (lambda A, x: (np.outer(x, x), A @ x), "x is used twice, in x @ A and A @ x: add both"),
+        (lambda A, x: (np.outer(x, x), A.T @ x), "x is used twice, in x @ A and A @ x: add both"),
+        (lambda A, x: (np.outer(x, x), 2 * A @ x), "2 A x needs a symmetric A; add A x and A.T x"),
+        (lambda A, x: (np.outer(x, x), 2 * A.T @ x), "2 A.T x needs a symmetric A; add A x, A.T x"),
+    ]
     rng = np.random.default_rng(12)
     cases = [(rng.normal(size=(n, n)), rng.normal(size=n)) for n in (3, 2, 4)]
-    copies = [(A.copy(), x.copy()) for A, x in cases]
-    pairs = run_cases(quadratic_backward, "", copies, two, "a pair (dA, dx)", where)
-    return judge(pairs, cases, _quad_grads, _QUAD_MISTAKES, lambda p, w: all(map(_same, p, w)), otherwise)
+    fresh = [(A.copy(), x.copy()) for A, x in cases]
+    pairs = run_cases(quadratic_backward, "", fresh, two, "a pair", lambda c: f"with A of shape {c[0].shape}")
+    return judge(pairs, cases, grads, mistakes, lambda p, w: all(map(_same, p, w)), otherwise)
 
 
 @solution("ch11.quadratic_backward")
 def quadratic_backward(A, x):
     # L = sum_ij x_i A_ij x_j. A_ij meets x_i x_j; x meets A on both sides, so its two
     # uses add up, as a Value used twice did in chapter 4.
-    dA = np.outer(x, x)
-    dx = A @ x + A.T @ x
-    return dA, dx
+    return np.outer(x, x), A @ x + A.T @ x  # (dA, dx)
 
 
 # ---- 3. visits of a recursive backward on k diamonds ----
@@ -116,20 +104,18 @@ def _counted_visits(k):  # chapter 11's recursive walk over k stacked diamonds, 
     return visit(k, "sum")
 
 
-_VISIT_MISTAKES = [  # each named only when it gives every answer, not where two formulas meet
-    (lambda k: 3 * k + 1, "3k + 1 counts nodes, what a topological backward visits; recursion visits more"),
-    (lambda k: 2**k, "2**k counts the paths to x alone; the nodes above x are reached by many paths too"),
-]
-
-
 @check("ch11.recursive_visits")
 def check_recursive_visits(recursive_visits):
     def otherwise(k):
         return f"for k = {k} the recursive backward's call count is {_counted_visits(k)}, not {calls[k]:g}"
 
+    mistakes = [  # each named only when it gives every answer, not where two formulas meet
+        (lambda k: 3 * k + 1, "3k + 1 counts nodes (a topological backward's visits); recursion visits more"),
+        (lambda k: 2**k, "2**k counts the paths to x alone; the nodes above x are reached by many paths too"),
+    ]
     cases = [(k,) for k in range(13)]
     calls = run_cases(recursive_visits, "your recursive_visits function", cases)
-    return judge(calls, cases, _counted_visits, _VISIT_MISTAKES, otherwise=otherwise)
+    return judge(calls, cases, _counted_visits, mistakes, otherwise=otherwise)
 
 
 @solution("ch11.recursive_visits")

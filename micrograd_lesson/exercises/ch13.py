@@ -6,29 +6,22 @@ from functools import partial
 
 from ..engine import Value, grad
 from ._core import Verdict, as_number, attempt, check, close, shown, solution
-from ._shared import all_exact, judge, numbers, run_cases
+from ._shared import all_exact, exact, judge, numbers, run_cases
 
 
 # ---- 13.1 a dual rule not shown: a ** b with both carrying a tangent ----
-def _dual_class(fn):
-    # The learner gets duals of the notebook's own class when the check finds one (so the class's own
-    # isinstance tests work); otherwise (in the tests, for the worked solution) a bare pair.
+def _dual_class(fn):  # the notebook's own Dual class if it has one (so its isinstance tests work), else _Pair
     cls = getattr(fn, "__globals__", {}).get("Dual")
     return cls if isinstance(cls, type) and attempt(cls, 1.0, 0.0)[1] is None else _Pair
 
 
-def _pow_rule(a, b, base=True, exponent=True, log=True):
-    """(val, dot) of a ** b for duals a = (val, dot), b = (val, dot), with parts switchable off."""
+def _pow_rule(a, b, base=True, exponent=True, log=True):  # (val, dot) of a ** b for duals a, b = (val, dot)
     (u, du), (v, dv) = a, b
-    by_base = v * u ** (v - 1) * du if base else 0.0
-    return u**v, by_base + (u**v * (math.log(u) if log else 1.0) * dv if exponent else 0.0)
+    return u**v, base * v * u ** (v - 1) * du + exponent * u**v * (math.log(u) if log else 1.0) * dv
 
 
 _Pair = collections.namedtuple("Dual", "val dot")
 _NUDGED = ": close but not exact, as nudging would be; take exact derivatives"  # 13.1 and 13.3
-# (a, b) as (val, dot): only the base moves, only the exponent, both (x ** x at 3), a fractional mix.
-_POW_CASES = [((2.0, 1.0), (3.0, 0.0)), ((2.0, 0.0), (3.0, 1.0)), ((3.0, 1.0), (3.0, 1.0))]
-_POW_CASES += [((1.5, 0.7), (-0.5, 2.0))]
 _POW_MISTAKES = [
     (partial(_pow_rule, exponent=False), "that is the power rule alone; the exponent's tangent counts too"),
     (partial(_pow_rule, base=False), "that is the exponential rule alone; the base's tangent counts too"),
@@ -38,36 +31,33 @@ _POW_MISTAKES = [
 
 @check("ch13.dual_pow", takes="function")
 def check_dual_pow(dual_pow):
-    def val_dot(got):
-        return numbers([getattr(got, "val", None), getattr(got, "dot", None)])
+    def read(dual):  # (val, dot) as numbers
+        return numbers([getattr(dual, "val", None), getattr(dual, "dot", None)])
 
     def otherwise(i):
-        (val, dot), (want_val, want_dot) = duals[i], _pow_rule(*_POW_CASES[i])
+        (val, dot), (want_val, want_dot) = got[i], _pow_rule(*cases[i])
         if not math.isclose(val, want_val, rel_tol=1e-12):
             return f"the value a.val ** b.val is {want_val:g}, got {val!r}"
         nudged = _NUDGED if close(dot, want_dot, 1e-4) else ""
         return f"the tangent is {want_dot:.12g}, got {dot:.12g}{nudged}"
 
+    # (a, b) as (val, dot): only the base moves, only the exponent, both (x ** x at 3), a fractional mix.
+    cases = [((2.0, 1.0), (3.0, 0.0)), ((2.0, 0.0), (3.0, 1.0)), ((3.0, 1.0), (3.0, 1.0))]
+    cases += [((1.5, 0.7), (-0.5, 2.0))]
     cls, where = _dual_class(dual_pow), "for a = Dual{}, b = Dual{}".format
-    duals = run_cases(
-        lambda a, b: dual_pow(cls(*a), cls(*b)), "", _POW_CASES, val_dot, "a Dual", lambda c: where(*c)
-    )
-    same, opening = partial(all_exact, rel=1e-12), lambda i: where(*_POW_CASES[i]) + ": "
-    return judge(duals, _POW_CASES, _pow_rule, _POW_MISTAKES, same, otherwise, opening)
+    got = run_cases(lambda a, b: dual_pow(cls(*a), cls(*b)), "", cases, read, "a Dual", lambda c: where(*c))
+    same, opening = partial(all_exact, rel=1e-12), lambda i: where(*cases[i]) + ": "
+    return judge(got, cases, _pow_rule, _POW_MISTAKES, same, otherwise, opening)
 
 
 @solution("ch13.dual_pow")
 def dual_pow(a, b):
     # u**v = exp(v ln u): the product rule on v ln u gives both tangents' shares.
     val = a.val**b.val
-    dot = b.val * a.val ** (b.val - 1) * a.dot + val * math.log(a.val) * b.dot
-    return type(a)(val, dot)
+    return type(a)(val, b.val * a.val ** (b.val - 1) * a.dot + val * math.log(a.val) * b.dot)
 
 
 # ---- 13.2 cheaper_mode(n, m): which mode builds the full Jacobian in fewer passes ----
-_SHAPES = [(1, 1), (337, 1), (1, 3), (1000, 10), (50, 200), (3, 3), (2, 5), (100000, 1), (7, 2)]
-
-
 def _truth(n, m):
     return ("either", 1.0) if n == m else ("forward", m / n) if n < m else ("reverse", n / m)
 
@@ -77,11 +67,12 @@ def check_cheaper_mode(cheaper_mode):
     def pair(got):
         return got if isinstance(got, (tuple, list)) and len(got) == 2 else None
 
+    shapes = [(1, 1), (337, 1), (1, 3), (1000, 10), (50, 200), (3, 3), (2, 5), (100000, 1), (7, 2)]
     where = "for f: R^{} -> R^{}".format
-    answers = run_cases(cheaper_mode, "", _SHAPES, pair, "a pair", lambda c: where(*c))
+    answers = run_cases(cheaper_mode, "", shapes, pair, "a pair", lambda c: where(*c))
     if isinstance(answers, Verdict):
         return answers
-    for (n, m), (mode, factor) in zip(_SHAPES, answers):
+    for (n, m), (mode, factor) in zip(shapes, answers):
         (want_mode, want_factor), at = _truth(n, m), where(n, m)
         if not isinstance(mode, str) or mode not in ("forward", "reverse", "either"):
             return f"{at}: the mode is 'forward', 'reverse' or 'either'; got {shown(mode)}"
@@ -100,18 +91,10 @@ def check_cheaper_mode(cheaper_mode):
 @solution("ch13.cheaper_mode")
 def cheaper_mode(n, m):
     # Forward mode builds one column of the m x n Jacobian per pass (n passes), reverse one row (m).
-    if n == m:
-        return "either", 1.0
-    if n < m:
-        return "forward", m / n
-    return "reverse", n / m
+    return ("either", 1.0) if n == m else ("forward", m / n) if n < m else ("reverse", n / m)
 
 
 # ---- 13.3 a Newton step that cannot climb ----
-def _safe_step(d1, d2, x, lr, newton_when=lambda d2: d2 > 0):
-    return x - d1 / d2 if newton_when(d2) else x - lr * d1
-
-
 _T, _E = math.tanh(0.5), math.exp(0.5)
 # (description, f, x, f'(x), f''(x) by hand): curvature positive in the first two, negative in the rest.
 _NEWTON_CASES = [
@@ -124,31 +107,32 @@ _FLAT = ("x**3 + x at x = 0, where f''(x) = 0 (Newton only where f'' > 0)", lamb
 _NEWTON_MISTAKES = [
     (lambda d1, d2, x, lr: x - d1 / d2, "that is Newton's step everywhere: where f''(x) < 0 it climbs"),
     (lambda d1, d2, x, lr: x - lr * d1, "that is a gradient step everywhere: take Newton's where f''(x) > 0"),
-    (partial(_safe_step, newton_when=lambda d2: d2 < 0), "the test is the wrong way round"),
+    (lambda d1, d2, x, lr: x - d1 / d2 if d2 < 0 else x - lr * d1, "the test is the wrong way round"),
     (lambda d1, d2, x, lr: x - d1 / abs(d2), "not x - f'/|f''(x)|: a gradient step where f'' <= 0"),
-    (lambda d1, d2, x, lr: _safe_step(-d1, d2, x, lr), "the sign is flipped: yours steps along f'(x)"),
+    (lambda d1, d2, x, lr: x + (d1 / d2 if d2 > 0 else lr * d1), "the sign is flipped: you step along f'(x)"),
 ]
 
 
 @check("ch13.safe_newton_step", takes="function")
 def check_safe_newton_step(safe_newton_step):
-    def next_x(text, f, x):  # the learner's step from x, as a number
+    def safe_step(d1, d2, x, lr):  # the right rule, on hand-derived f'(x) and f''(x)
+        return x - d1 / d2 if d2 > 0 else x - lr * d1
+
+    def next_x(text, f, x, *_):  # the learner's step from x, as a number
         got = safe_newton_step(f, x, 0.1)
         return got.data if isinstance(got, Value) else got
 
     def judged(known):  # the learner's steps on the `known` cases, against the safe step and its mistakes
-        calls = [(f"for f(x) = {text}", f, x) for text, f, x, _, _ in known]
-        steps = run_cases(next_x, "", calls, as_number, "the next x as a number", lambda call: call[0])
+        steps = run_cases(next_x, "", known, as_number, "a number", lambda c: f"for f(x) = {c[0]}")
         cases = [(d1, d2, x, 0.1) for _, _, x, d1, d2 in known]
 
         def otherwise(i):
-            want, got = _safe_step(*cases[i]), steps[i]
+            want, got = safe_step(*cases[i]), steps[i]
             nudged = _NUDGED if math.isclose(got, want, rel_tol=1e-4) else ""
-            return f"{calls[i][0]} the next x is {want:.10f}, got {got:.10f}{nudged}"
+            return f"for f(x) = {known[i][0]} the next x is {want:.10f}, got {got:.10f}{nudged}"
 
-        return judge(steps, cases, _safe_step, _NEWTON_MISTAKES, same, otherwise)
+        return judge(steps, cases, safe_step, _NEWTON_MISTAKES, exact, otherwise)
 
-    same = partial(close, rel=1e-10, abs_tol=1e-12)
     # f'' = 0 comes last, alone, so that a plain Newton step, which divides by 0 there, is named.
     return judged(_NEWTON_CASES) and judged([_FLAT])
 
@@ -164,36 +148,30 @@ def safe_newton_step(f, x, lr):
 
 
 # ---- 13.4 reverse_rules(m): backward rules for the chain's full Jacobian, derived, not counted ----
-_CHAINS = [(m,) for m in [*range(1, 21), 40, 128, 1000]]  # (m,): chain lengths
-_WRONG_COUNTS = [  # judged over every m at once
-    (lambda m: m * (2 * m - 1), "you gave every backward pass the whole chain"),
-    (lambda m: 2 * m - 1, "that is one backward pass, the last output's; reverse mode runs one per output"),
-    (lambda m: m, "that is the number of backward passes; each applies one rule per operation it reaches"),
-    (lambda m: m * m + 2 * m - 1, "you added the forward pass's 2m - 1 values"),
-    (lambda m: 2 * (2 * m - 1), "that is forward mode's cost (a value and a tangent per operation)"),
-]
-
-
-def _chain_rules(m):
-    # Output k of h1 = tanh(t), h(k+1) = tanh(hk * t) holds 2k - 1 operations, one backward rule each;
-    # tests/test_exercises_ch13.py counts them in the real graphs.
+def _chain_rules(m):  # m * m: tests/test_exercises_ch13.py counts them in the real graphs
     return m * m
 
 
 @check("ch13.reverse_rules", takes="function")
 def check_reverse_rules(reverse_rules):
     def otherwise(i):
-        (m,) = _CHAINS[i]
-        rules = "one backward rule" if m == 1 else f"{_chain_rules(m)} backward rules"
-        draw = "Draw the chain for m = 3: how many operations does each output's graph hold?"
-        return f"for m = {m} reverse mode applies {rules}, got {counts[i]:g}. {draw}"
+        (m,) = chains[i]
+        count = f"for m = {m} the number of backward rules is {_chain_rules(m)}, got {counts[i]:g}"
+        return f"{count}. Draw the chain for m = 3: how many operations does each output's graph hold?"
 
-    counts = run_cases(reverse_rules, "", _CHAINS, where=lambda c: f"for m = {c[0]}")
-    return judge(counts, _CHAINS, _chain_rules, _WRONG_COUNTS, otherwise=otherwise)
+    chains = [(m,) for m in [*range(1, 21), 40, 128, 1000]]  # chain lengths m
+    wrong_counts = [  # judged over every m at once
+        (lambda m: m * (2 * m - 1), "you gave every backward pass the whole chain"),
+        (lambda m: 2 * m - 1, "one backward pass, the last output's; reverse mode runs one per output"),
+        (lambda m: m, "m is the number of backward passes; each applies one rule per operation it reaches"),
+        (lambda m: m * m + 2 * m - 1, "you added the forward pass's 2m - 1 values"),
+        (lambda m: 2 * (2 * m - 1), "that is forward mode's cost (a value and a tangent per operation)"),
+    ]
+    counts = run_cases(reverse_rules, "", chains, where=lambda c: f"for m = {c[0]}")
+    return judge(counts, chains, _chain_rules, wrong_counts, otherwise=otherwise)
 
 
 @solution("ch13.reverse_rules")
 def reverse_rules(m):
     # Output k's graph: tanh(t), then (times t, tanh) k - 1 times: 2k - 1 operations, one rule each.
-    # Summed over the m backward passes: 1 + 3 + 5 + ... + (2m - 1) = m squared.
-    return sum(2 * k - 1 for k in range(1, m + 1))
+    return sum(2 * k - 1 for k in range(1, m + 1))  # over the m backward passes: m squared
