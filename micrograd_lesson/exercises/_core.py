@@ -31,7 +31,6 @@ class Exercise:
     check: object = None  # the guarded check, as exported
     solution: object = None
     hidden: list = field(default_factory=list)  # guarded extra cases for a grader (issue 17)
-    seconds: float = None  # this check's own time limit; None means TIME_LIMIT
     last_answer: object = NO_ANSWER
 
 
@@ -166,7 +165,7 @@ def _guarded(ex, fn, takes=None):
     def guarded(answer, record=True):
         if record:
             ex.last_answer = answer
-        seconds = ex.seconds or TIME_LIMIT
+        seconds = TIME_LIMIT  # read at each call: tests lower it
         try:
             result = _run_with_time_limit(lambda: read(answer), seconds)
         except _TimeUp:
@@ -188,12 +187,12 @@ def _guarded(ex, fn, takes=None):
     return guarded
 
 
-def check(name, takes=None, seconds=None):
+def check(name, takes=None):
     """Register the decorated function as the guarded check of exercise `name` ("chNN.short");
     `micrograd_lesson.exercises` exports it under the function's own name. takes="function",
     "class", "number" or "value" reads the answer first (see _reader): the check gets it only if
     it is of that kind."""
-    return lambda fn: _register(name, seconds=seconds, check=_guarded(_register(name), fn, takes)).check
+    return lambda fn: _register(name, check=_guarded(_register(name), fn, takes)).check
 
 
 def solution(name):

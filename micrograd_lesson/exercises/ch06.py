@@ -27,10 +27,6 @@ CENTRAL_MISTAKES = [  # (a plausible wrong prediction, its hint)
 ]
 
 
-def _central_error(h, x=2.0):
-    return abs(((x + h) ** 3 - (x - h) ** 3) / (2 * h) - 12.0)
-
-
 @check("ch06.central_h", takes="number")
 def check_central_h(h):
     """h: the nudge you predict is best for the central difference of x**3 at x = 2."""
@@ -39,8 +35,9 @@ def check_central_h(h):
     if CENTRAL_H / 1.6 <= h <= CENTRAL_H * 1.6:
         return True
     side = "round-off" if h < CENTRAL_H else "truncation"
+    off = abs(((2 + h) ** 3 - (2 - h) ** 3) / (2 * h) - 12.0)  # the central difference's error at h
     return known_mistake(h, CENTRAL_MISTAKES, lambda h, wrong: close(h, wrong, rel=0.05)) or (
-        f"at h = {h:.1e} the central difference is off by {_central_error(h):.1e} and {side} dominates. "
+        f"at h = {h:.1e} the central difference is off by {off:.1e} and {side} dominates. "
         "Balance the truncation (|f'''| / 6) * h**2 against the round-off eps * |f(x)| / h; solve for h"
     )
 
