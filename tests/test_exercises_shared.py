@@ -25,3 +25,17 @@ def test_judge_names_a_mistake_only_when_it_explains_every_case():
     assert verdict([2.0, 2.0, 2.0]).hint == "always two"  # right on case 2 does not hide the mistake
     assert verdict([1.0, 2.0, 4.0]).hint == "case 2 is wrong"  # off by one on one case only
     assert verdict([1.0, 3.0, 4.0]).hint == "case 1 is wrong"
+
+
+def test_run_cases_hands_the_learner_copies_so_in_place_edits_never_reach_the_cases():
+    import numpy as np
+
+    cases = [([1.0, 2.0], np.array([3.0, 4.0]))]
+
+    def vandal(xs, arr):  # changes its arguments in place, then answers
+        xs.append(9.0)
+        arr *= 0
+        return 1.0
+
+    assert run_cases(vandal, "vandal", cases) == [1.0]
+    assert cases[0][0] == [1.0, 2.0] and cases[0][1].tolist() == [3.0, 4.0]

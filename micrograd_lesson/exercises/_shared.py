@@ -15,8 +15,8 @@ def run_cases(fn, name, cases, read=as_number, want="a number", where=None):
     if not callable(fn):  # the learner called their function, or passed something else
         return Verdict(False, f"pass {name} itself (its name, without calling it); got {_a(fn)}")
     results = []
-    for case in cases:
-        got, error = attempt(fn, *case)
+    for case in cases:  # each list or array a copy: a learner's in-place edit never reaches the reference
+        got, error = attempt(fn, *(c.copy() if callable(getattr(c, "copy", None)) else c for c in case))
         value = None if error else attempt(read, got)[0]
         if value is None:
             opening = where(case) if where else f"{name}({', '.join(shown(c) for c in case)})"

@@ -46,8 +46,9 @@ _HINGE_MISTAKES = [
 
 @check("ch09.squared_hinge_grads")
 def check_squared_hinge_grads(squared_hinge_grads):
-    copies = [(list(s), list(y)) for s, y in _HINGE_BATCHES]  # a learner's edits stay in the copies
-    grads = run_cases(squared_hinge_grads, "squared_hinge_grads", copies, as_array, "one number per score")
+    grads = run_cases(
+        squared_hinge_grads, "squared_hinge_grads", _HINGE_BATCHES, as_array, "a number per score"
+    )
 
     def otherwise(i):  # names a point of a batch the notebook does not print: the prediction stays theirs
         (scores, ys), got = _HINGE_BATCHES[1], grads[1]

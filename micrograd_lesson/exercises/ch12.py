@@ -39,9 +39,9 @@ def check_recall_precision(recall_precision):
         recall, precision = np.round(_rates(_CONFUSIONS[i]), 4).tolist()
         return f"for {_CONFUSIONS[i].tolist()} recall is {recall} and precision {precision}"
 
-    copies = [(c.copy(),) for c in _CONFUSIONS]
-    got = run_cases(recall_precision, "", copies, as_array, _PAIR, lambda c: f"for {len(c[0])} classes")
-    return judge(got, [(c,) for c in _CONFUSIONS], _rates, _RATE_MISTAKES, partial(_same, tol=1e-5), off)
+    cases = [(c,) for c in _CONFUSIONS]
+    got = run_cases(recall_precision, "", cases, as_array, _PAIR, lambda c: f"for {len(c[0])} classes")
+    return judge(got, cases, _rates, _RATE_MISTAKES, partial(_same, tol=1e-5), off)
 
 
 @solution("ch12.recall_precision")
@@ -85,9 +85,8 @@ def check_cross_entropy_grad(cross_entropy_grad):
     sizes = ((4, 3, 1.0), (7, 10, 3.0), (2, 5, 1000.0))
     cases = [(rng.normal(size=(b, c)) * scale, rng.integers(0, c, size=b)) for b, c, scale in sizes]
     cases.append((np.array([[1000.0, 0.0], [0.0, 1.0]]), np.array([0, 1])))  # rows far apart
-    copies = [(z.copy(), t.copy()) for z, t in cases]  # the learner may change them in place
     with np.errstate(all="ignore"):  # a learner's overflow becomes a hint, not a warning
-        grads = run_cases(cross_entropy_grad, "", copies, as_array, "an array", at)
+        grads = run_cases(cross_entropy_grad, "", cases, as_array, "an array", at)
     return judge(grads, cases, _grad, _CE_MISTAKES, _same, off, lambda i: at(cases[i]) + ": ")
 
 
