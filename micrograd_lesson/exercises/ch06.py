@@ -169,7 +169,7 @@ def check_find_bugs(find_bugs):
                 "tolerances rather than exact equality, and stay inside [0.5, 3]"
             )
         if not names:
-            return f"on {which}: you found none: does your test ever fire? gradcheck(...) is falsy on a bug"
+            return f"on {which}: found none: try gradcheck(op, [x]) at several x; a bug makes it falsy"
         if names != buggy:
             return (
                 f"on {which}: you found {len(names)} of the {len(buggy)} buggy operations. Check each at "
