@@ -234,9 +234,7 @@ def reveal(name):
     return _Said(_wrap(f"the worked solution fails its check (please report this): {run.hint}"))
 
 
-class _Said(str):
-    """Text shown under a cell as it is (a str's repr would add quotes)."""
-
+class _Said(str):  # text shown under a cell as it is (a str's repr would add quotes)
     __repr__ = str.__str__
 
 
@@ -274,8 +272,7 @@ def shown(x, width=40):
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def _a(x):
-    """'a Value', 'an object': x's type, for a hint."""
+def _a(x):  # 'a Value', 'an object': x's type, for a hint
     name = type(x).__name__
     return f"{'an' if name[0].lower() in 'aeiou' else 'a'} {name}"
 

@@ -2,6 +2,7 @@
 
 import math
 from collections import Counter
+from collections.abc import Iterator
 
 from .. import Value, graph
 from ._core import as_number, attempt, check, close, first, known_mistake, shown, solution
@@ -74,8 +75,8 @@ def _walk_hint(fn, problem):
 
 # ---- 4.1 topological_order, by counting users ----------------------------------------------------
 def _order_problem(nodes, ins, fired, order, copy):  # None if every node is listed once, after its inputs
-    if isinstance(order, (set, frozenset, dict)):
-        return f"return a list: a {type(order).__name__} keeps no order, and the order is the answer"
+    if isinstance(order, (set, frozenset, dict, Iterator)):  # no order; or, read later, a ValueError later
+        return f"return a list, not a {type(order).__name__}: the order (or the ValueError) is the answer"
     listed = first(order, 2 * len(nodes) + 1)  # enough to show a repeat; an endless iterator stops
     if listed is None:
         return f"return a list of nodes, got {shown(order)}"
@@ -189,6 +190,12 @@ def _backward_problem(nodes, ins, fired, result, copy):  # None if every grad is
     node, right = wrong[0]
     value = f"{node.grad:.4f}" if as_number(node.grad) is not None else shown(node.grad)
     got = f"{node.label}.grad = {value} instead of {right:.4f}"
+    count = Counter(map(id, fired))
+    for node in reversed(nodes):  # the root first
+        if ins[id(node)] and (times := count[id(node)]) != 1:
+            what = f"fired {times} times, passing on its whole grad each time" if times else "never fired"
+            root = "the root " if node is nodes[-1] else ""
+            return f"{got}: {root}{node.label} {what}. Fire each node exactly once, after all of its users"
     when = {id(node): i for i, node in reversed(list(enumerate(fired)))}  # backwards: the first firing wins
     for child, user in [(c, u) for u in nodes for c in ins[id(u)] if ins[id(c)]]:  # leaves fire any time
         if when.get(id(child), math.inf) < when.get(id(user), -1):  # child fired before a user of it
@@ -196,12 +203,6 @@ def _backward_problem(nodes, ins, fired, result, copy):  # None if every grad is
                 return f"{got}: the root {nodes[-1].label} fired last: fire it first, then outwards from it"
             where = f"{child.label} fired before {user.label}, which uses it, had sent back its share"
             return f"{got}: {where}. Depth as first met does not ensure that: which distance does?"
-    count = Counter(map(id, fired))
-    for node in reversed(nodes):  # the root first
-        if ins[id(node)] and (times := count[id(node)]) != 1:
-            what = f"fired {times} times, passing on its whole grad each time" if times else "never fired"
-            root = "the root " if node is nodes[-1] else ""
-            return f"{got}: {root}{node.label} {what}. Fire each node exactly once, after all of its users"
     return f"{got}: seed the root with 1.0, then fire each node once"
 
 
@@ -234,12 +235,14 @@ DIV_MISTAKES = [  # (a.grad, b.grad) at a = 3, b = -2 from a plausible wrong rul
     ((-0.75, -0.5), "the two local derivatives are swapped: a gets 1/b, b gets -a/b**2"),
 ]
 ADD_UP = "a gets two shares: add each with +=, do not assign with ="
+ADD_B = "b gets two shares too: add each with +=, do not assign with ="
 FROM_ABOVE = "your rule ignores the gradient that arrives from above: multiply by out.grad"
+REUSED = [((0.5, 0.25), FROM_ABOVE), ((-2.0, -2.0), ADD_UP), ((-2.0, -3.0), ADD_UP), ((-1.0, -3.0), ADD_B)]
 DIV_CASES = [  # (y as a hint names it; a; b, None for div(a, a); known slips: (a.grad, b.grad) -> hint)
     ("div(a, b) at a = 3, b = -2", 3.0, -2.0, DIV_MISTAKES),
     ("div(a, b) at a = -1.5, b = 0.5", -1.5, 0.5, []),
     ("div(a, a) at a = 3", 3.0, None, [((-1 / 3, -1 / 3), ADD_UP), ((1 / 3, 1 / 3), ADD_UP)]),
-    ("4 * div(a, b) + a at a = 3, b = -2", 3.0, -2.0, [((0.5, -0.75), FROM_ABOVE), ((-2.0, -3.0), ADD_UP)]),
+    ("4 * div(a, b) + a + b at a = 3, b = -2", 3.0, -2.0, REUSED),  # a and b each used twice
 ]
 
 
@@ -255,7 +258,7 @@ def check_div(div):
             return error or f"return a Value with data {a0 / b.data:g}, got {shown(q)}"
         if div is not Value.__truediv__ and "_backward" not in vars(q):  # a / b: the package's rule
             return "out has no _backward of its own: write a closure and attach it, out._backward = _backward"
-        _, error = attempt((q * 4.0 + a if y.startswith("4 *") else q).backward)
+        _, error = attempt((q * 4.0 + a + b if y.startswith("4 *") else q).backward)
         return f"backward() through your div failed: {error}" if error else (a.grad, b.grad)
 
     for y, a0, b0, slips in DIV_CASES:

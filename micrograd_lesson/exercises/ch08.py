@@ -28,7 +28,7 @@ def _step(model, xs, ys, lr, mistake=None):  # the right step, or one of _STEP_M
     for x, y in zip(xs, ys):
         if mistake == "zero inside":
             model.zero_grad()
-        loss = (model(x) - y) ** 2
+        loss = (model(x) - y) ** 2 * (0.5 if mistake == "half" else 1.0)
         loss.backward()  # gradients of the examples add up in p.grad
         total = loss.data if mistake == "last loss" else total + loss.data
     lr = {"uphill": -lr, "fixed rate": 0.05, "mean gradient": lr / len(xs), "zero after": 0}.get(mistake, lr)
@@ -47,6 +47,7 @@ _STEP_MISTAKES = {  # the slips _step can make -> their hints
     "fixed rate": "the last step, at lr = 0.02, moved as far as the steps at 0.05: use the lr argument",
     "last loss": "the update is right, but you returned the last example's loss, not the total",
     "mean": "the update is right, but you returned the mean of the squared errors; this loss is their sum",
+    "half": "the loss is the sum of (model(x) - y)**2, with no factor 1/2: a half halves every gradient",
 }
 
 
@@ -203,13 +204,13 @@ def check_clip_gradients(clip_gradients):
         want = {m: [g * (1 if unit else m) / 13 if always or m < 13 else g for g in _GRADS] for m in answers}
         if each:
             want = {m: [max(-m, min(m, g)) for g in _GRADS] for m in answers}
-        return all(all_exact(got, want[m]) for m, got in answers.items())
+        return all(all_exact(got, want[m], rel=1e-6) for m, got in answers.items())  # PyTorch adds eps 1e-6
 
     answers = {max_norm: run(_GRADS, max_norm) for max_norm in (6.5, 13.0, 26.0)}
     if hint := next((answer for answer in answers.values() if isinstance(answer, str)), None):
         return hint
     if not like():
-        got = ", ".join(f"{g:g}" for g in answers[6.5])
+        got = ", ".join(f"{g:.7g}" for g in answers[6.5])
         hint = f"[3, -4, 12] clipped to 6.5 is [1.5, -2, 6], not [{got}]: scale by max_norm / length"
         return next((known for slip, known in _CLIP_MISTAKES if like(**slip)), hint)
     zero = run([0.0, 0.0], 1.0)  # nothing to clip, nothing to divide by
