@@ -591,3 +591,20 @@ def test_a_missing_nodes_hint_stays_short_on_the_deep_chain():
 
     hint = hint_of(check_topological_order, loses_the_chain)
     assert "5,000 additions" in hint and "missing" in hint and len(hint) < 300
+
+
+def test_div_refuses_assigning_to_b_before_a_adds():
+    """b.grad = ... first, then a.grad += ...: div(a, a) comes out right (the += restores the total), so
+    only a graph that uses b again, 4 * div(a, b) + a + b, tells it apart."""
+
+    def div(a, b):
+        out = Value(a.data / b.data, (a, b), "/")
+
+        def _backward():
+            b.grad = -a.data / b.data**2 * out.grad  # = : b's other share is lost
+            a.grad += out.grad / b.data
+
+        out._backward = _backward
+        return out
+
+    assert "b gets two shares" in hint_of(check_div, div)

@@ -296,3 +296,30 @@ def test_clip_gradients_refuses_dividing_by_a_zero_length():
 
     verdict = check_clip_gradients(clip_gradients)
     assert not verdict and "every gradient 0" in verdict.hint and "ZeroDivisionError" in verdict.hint
+
+
+def test_clipping_with_pytorchs_eps_passes():
+    """torch.nn.utils.clip_grad_norm_ scales by min(1, max_norm / (length + 1e-6)): a right answer."""
+
+    def clip(params, max_norm):
+        length = math.sqrt(sum(p.grad**2 for p in params))
+        for p in params:
+            p.grad *= min(1.0, max_norm / (length + 1e-6))
+        return length
+
+    assert check_clip_gradients(clip)
+
+
+def test_a_half_in_front_of_the_squared_error_is_named():
+    def half(model, xs, ys, lr):
+        model.zero_grad()
+        total = 0.0
+        for x, y in zip(xs, ys):
+            loss = 0.5 * (model(x) - y) ** 2
+            loss.backward()
+            total += loss.data
+        for p in model.parameters():
+            p.data -= lr * p.grad
+        return total
+
+    assert "no factor 1/2" in hint_of(check_train_step, half)
