@@ -6,7 +6,7 @@ import random
 import sys
 
 import pytest
-from claimlib import claim
+from claimlib import chapter_namespace, claim
 
 from micrograd_lesson import make_moons, nn
 
@@ -17,11 +17,17 @@ ALLOCATORS = BUILDERS | {"_node", "_as_value", "__init__", "__sub__", "relu", "_
 NO_GRAPH_WORK = {"_depth_first", "backward"}
 
 
-def collection_starts(steps, seed):
-    """{generation: Counter(function running when a collection of it started)} over `steps` steps."""
+@pytest.fixture(scope="module")
+def ch12():
+    return chapter_namespace("12")
+
+
+def collection_starts(ch12, steps, seed):
+    """{generation: Counter(function running when a collection of it started)} over `steps` of the
+    chapter's own scalar_step, on a fresh draw of the moons (its data are the names it reads)."""
     random.seed(seed)
     X, y = make_moons(100, noise=0.1, seed=seed)
-    xs, ys = X.tolist(), y.tolist()
+    ch12["xs"], ch12["ys"] = X.tolist(), y.tolist()
     model = nn.MLP(2, [16, 16, 1])
     starts = collections.defaultdict(collections.Counter)
 
@@ -33,25 +39,19 @@ def collection_starts(steps, seed):
     loss = None
     gc.callbacks.append(watch)
     try:
-        for k in range(steps):  # the chapter's step: the previous loss stays alive meanwhile
-            params = model.parameters()
-            scores = [model(x) for x in xs]
-            data_loss = sum((1 - label * s).relu() for s, label in zip(scores, ys)) * (1.0 / len(ys))
-            loss = data_loss + 1e-4 * sum(p * p for p in params)
-            model.zero_grad()
-            loss.backward()
-            for p in params:
-                p.data -= (1.0 - 0.9 * k / 100) * p.grad
+        for k in range(steps):  # as in the chapter, the previous loss stays alive meanwhile
+            loss = ch12["scalar_step"](model, k)
     finally:
         gc.callbacks.remove(watch)
+    del loss
     return starts
 
 
 @pytest.mark.slow
 @claim("ch12-profile-collector-lands")
-def test_collections_start_in_the_functions_that_make_nodes():
+def test_collections_start_in_the_functions_that_make_nodes(ch12):
     for seed in range(3):
-        starts = collection_starts(steps=3, seed=seed)
+        starts = collection_starts(ch12, steps=3, seed=seed)
         every = sum(starts.values(), collections.Counter())
         total = sum(every.values())
         assert total > 100  # tens of thousands of nodes a step: many collections
