@@ -65,18 +65,8 @@ def breadth_first(root):
     return order
 
 
-def breadth_first_backward(root):
-    """The notebook's classmate: fire in order of the depth at which each node is first met."""
-    root.grad = 1.0
-    depth, queue = {root: 0}, [root]
-    while queue:
-        node = queue.pop(0)
-        for child in node._prev:
-            if child not in depth:
-                depth[child] = depth[node] + 1
-                queue.append(child)
-    for node in sorted(depth, key=depth.get):
-        node._backward()
+# The notebook's classmate (exercises 4.2 and 4.3), run from its own cell: fires by first-met depth.
+breadth_first_backward = chapter_namespace("04", tag="classmate")["breadth_first_backward"]
 
 
 def is_topological(order):

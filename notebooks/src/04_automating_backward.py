@@ -929,7 +929,7 @@ reveal("ch04.topological_order")
 # `breadth_first_backward` on it to see whether you were right.
 
 
-# %%
+# %% tags=["classmate"]
 def breadth_first_backward(root):
     """The classmate's version: fire each node once, in order of the depth at which it is first met."""
     root.grad = 1.0
@@ -944,6 +944,7 @@ def breadth_first_backward(root):
         node._backward()
 
 
+# %%
 my_prediction = 0.0  # replace with the x.grad you predict; then run breadth_first_backward to see
 check_bfs_prediction(my_prediction)
 
