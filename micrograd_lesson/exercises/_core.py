@@ -140,8 +140,7 @@ def _reader(fn, takes):
     what = next(iter(inspect.signature(fn).parameters))  # the check's parameter: softsign, Num, ...
 
     def read(answer):
-        # got None, got 3, or got a Value: never a repr with a memory address in it
-        got = shown(answer) if isinstance(answer, (type(None), int, float, str)) else _a(answer)
+        got = kind(answer)  # never a repr with a memory address in it
         if takes == "function" and not callable(answer):
             return f"pass your {what} function itself (its name, without calling it); got {got}"
         if takes == "class" and not isinstance(answer, type):
@@ -268,11 +267,13 @@ def shown(x, width=40):
     try:
         text = repr(x)
     except Exception:  # a learner's class may have a broken __repr__
-        return _a(x)
+        return kind(x)
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def _a(x):  # 'a Value', 'an object': x's type, for a hint
+def kind(x):  # for "got ...": None, 3 or 'text' as it is; anything else by its type, 'a Value'
+    if type(x) in (type(None), bool, int, float, str):  # exact types: their repr cannot fail
+        return shown(x)
     name = type(x).__name__
     return f"{'an' if name[0].lower() in 'aeiou' else 'a'} {name}"
 

@@ -1,7 +1,7 @@
 """The pattern most checks follow: run the learner's function on fixed cases, compare with a
 reference, and only then look the answers up among known mistaken rules."""
 
-from ._core import CORRECT, Verdict, _a, as_number, attempt, close, known_mistake, shown
+from ._core import CORRECT, Verdict, as_number, attempt, close, kind, known_mistake, shown
 
 
 def exact(got, want):
@@ -13,7 +13,7 @@ def run_cases(fn, name, cases, read=as_number, want="a number", where=None):
     """[read(fn(*case)) for every case], or a failed Verdict at the first case that raises or reads
     None; its hint opens with where(case), by default the call itself."""
     if not callable(fn):  # the learner called their function, or passed something else
-        return Verdict(False, f"pass {name} itself (its name, without calling it); got {_a(fn)}")
+        return Verdict(False, f"pass {name} itself (its name, without calling it); got {kind(fn)}")
     results = []
     for case in cases:  # each list or array a copy: a learner's in-place edit never reaches the reference
         got, error = attempt(fn, *(c.copy() if callable(getattr(c, "copy", None)) else c for c in case))
