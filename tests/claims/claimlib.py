@@ -1,4 +1,5 @@
-"""What the claims tests share: the claim IDs in the chapters' prose, and the chapters' own code.
+"""What the claims tests share: the claim IDs in the chapters' prose, the chapters' own code,
+and the held-out draws every verdict is re-run on.
 
 A verdict in a chapter (X beats Y, X causes Y, a number is typical) carries an ID in its
 Markdown, `<!-- claim: ch10-banana-tie -->`, invisible when rendered. Each ID has one test
@@ -9,8 +10,24 @@ So that a test re-runs the chapter's own experiment rather than a copy of it, a 
 can tag the cells that define its experiment (`# %% tags=["claim-setup"]`), and
 `chapter_namespace("10", "claim-setup")` runs just those cells, in order, and returns
 their names.
+
+Held-out draws. A test never re-runs the seeds a notebook shows or the seeds its prose was
+measured on: it takes its seeds from `held_out_seeds(n, "ch08-three-phases")`, a block
+chosen by the environment variable CLAIMS_SEED. Unset, that is the committed default block;
+any whole number from 1 to 1,000,000 picks another block of the same size:
+
+    CLAIMS_SEED=271828 pytest tests/claims
+
+Every held-out seed is at least HELD_OUT_FROM (1,000,000). Seeds a notebook shows, and the
+draws the prose's margins were measured on, stay below it (tests/claims/test_inventory.py
+checks the notebooks), so no block can contain them. A verdict that holds on most draws
+but not all is tested as a fraction: `least_count(rate, n)` is how many of n draws must
+agree when the true rate is `rate`, so that a fresh block fails only by a 1-in-1000 fluke.
 """
 
+import math
+import os
+import random
 import re
 from pathlib import Path
 
@@ -20,11 +37,55 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 SOURCES = REPO / "notebooks" / "src"
 CLAIM_ID = re.compile(r"<!--\s*claim:\s*([a-z0-9][a-z0-9.-]*)\s*-->")
+HELD_OUT_FROM = 1_000_000  # every seed shown or written from is below this; every held-out one above
+_SEED_RANGE = range(HELD_OUT_FROM, 2**31)  # 2**31: a seed any generator (random, NumPy, torch) takes
 
 
 def claim(claim_id):
     """Mark a test as the one that re-runs the verdict `claim_id`."""
     return pytest.mark.claim(claim_id)
+
+
+def claims_block():
+    """The block of held-out draws in use: CLAIMS_SEED (1 .. 1,000,000), or 0 when it is unset."""
+    raw = os.environ.get("CLAIMS_SEED", "").strip()
+    if not raw:
+        return 0
+    try:
+        block = int(raw)
+    except ValueError:
+        raise ValueError(f"CLAIMS_SEED must be a whole number from 1 to 1,000,000; got {raw!r}") from None
+    if not 1 <= block <= 1_000_000:
+        raise ValueError(f"CLAIMS_SEED must be a whole number from 1 to 1,000,000; got {block}")
+    return block
+
+
+def held_out_seeds(n, purpose):
+    """`n` distinct seeds for the experiment `purpose` (its claim ID), from the CLAIMS_SEED block.
+
+    The same block and purpose give the same seeds on every machine and Python; two purposes get
+    unrelated seeds. Every seed is at least HELD_OUT_FROM, so none is a seed a notebook shows.
+    """
+    if not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be a whole number >= 1, got {n!r}")
+    return random.Random(f"{claims_block()}/{purpose}").sample(_SEED_RANGE, n)
+
+
+def least_count(rate, n, risk=1e-3):
+    """The fewest of `n` draws that must agree for a verdict true on a fraction `rate` of all draws.
+
+    The largest k with P(X < k) <= risk for X ~ Binomial(n, rate): asserting `count >= k` fails on
+    a fresh block only with probability `risk` when the rate is what the prose says.
+    """
+    if not 0 < rate <= 1:
+        raise ValueError(f"rate must be in (0, 1], got {rate!r}")
+    below = 0.0  # P(X < k), as k goes up
+    for k in range(n + 1):
+        p_k = math.comb(n, k) * rate**k * (1 - rate) ** (n - k)
+        if below + p_k > risk:
+            return k
+        below += p_k
+    return n
 
 
 def chapter_source(prefix):

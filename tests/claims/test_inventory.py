@@ -1,14 +1,17 @@
 """Every verdict in the prose has a claims test, and every claims test has its verdict in the prose.
 
 IDs pair both ways, each ID names its chapter (`ch07-...` lives in 07_*.py), and every
-chapter from 1 to 13 has registered the verdicts it makes.
+chapter from 1 to 13 has registered the verdicts it makes. The held-out draws never meet a
+seed a notebook shows.
 """
 
 import ast
+import math
+import re
 from pathlib import Path
 
 import pytest
-from claimlib import SOURCES, prose_claims
+from claimlib import HELD_OUT_FROM, SOURCES, claims_block, held_out_seeds, least_count, prose_claims
 
 HERE = Path(__file__).resolve().parent
 CHAPTERS_WITH_VERDICTS = [f"{n:02d}" for n in range(1, 14)]
@@ -60,3 +63,46 @@ def test_every_chapter_registers_its_verdicts(chapter):
     assert any(src.startswith(chapter + "_") for srcs in PROSE.values() for src in srcs), (
         f"chapter {chapter} ({sorted(SOURCES.glob(chapter + '_*.py'))[0].name}) has no claim IDs"
     )
+
+
+# A seed in a chapter's code: random.seed(7), default_rng(7), seed=7, make_moons(200, 0.1, 7) is not
+# matched (a positional seed), so chapters name their seeds (seed=7) when they pass them on.
+SHOWN_SEED = re.compile(r"(?:\bseed\s*[=(]\s*|default_rng\(\s*|manual_seed\(\s*|Random\(\s*)(\d[\d_]*)")
+
+
+def test_no_notebook_shows_a_seed_a_held_out_block_can_draw():
+    shown = {}
+    for src in sorted(SOURCES.glob("[0-9][0-9]_*.py")):
+        for number in SHOWN_SEED.findall(src.read_text()):
+            shown.setdefault(int(number), src.name)
+    assert shown, "no seed found in the chapters: has the pattern stopped matching?"
+    too_big = {seed: name for seed, name in shown.items() if seed >= HELD_OUT_FROM}
+    assert not too_big, f"seeds at or above {HELD_OUT_FROM:,} are for held-out draws only: {too_big}"
+
+
+def test_each_block_is_its_own_draw_of_the_same_size_above_every_shown_seed(monkeypatch):
+    blocks = {}
+    for value in ("", "1", "271828", "1000000"):
+        monkeypatch.setenv("CLAIMS_SEED", value)
+        seeds = held_out_seeds(25, "ch99-example")
+        assert len(set(seeds)) == 25 and min(seeds) >= HELD_OUT_FROM
+        assert seeds == held_out_seeds(25, "ch99-example"), "the same block must give the same draws"
+        assert seeds != held_out_seeds(25, "ch99-other"), "two experiments must not share their draws"
+        blocks[value] = seeds
+    assert len({tuple(s) for s in blocks.values()}) == len(blocks), "two blocks gave the same draws"
+
+
+@pytest.mark.parametrize("value", ["0", "1000001", "-3", "seven", "1.5"])
+def test_a_claims_seed_out_of_range_is_refused_by_name(monkeypatch, value):
+    monkeypatch.setenv("CLAIMS_SEED", value)
+    with pytest.raises(ValueError, match="CLAIMS_SEED must be a whole number from 1 to 1,000,000"):
+        claims_block()
+
+
+def test_least_count_is_the_binomial_floor_at_the_stated_risk():
+    assert least_count(1.0, 20) == 20  # "every draw" tolerates no miss
+    for rate, n in ((0.9, 20), (0.5, 40), (0.97, 100)):
+        k = least_count(rate, n, risk=1e-3)
+        below = sum(math.comb(n, i) * rate**i * (1 - rate) ** (n - i) for i in range(k))
+        below_next = below + math.comb(n, k) * rate**k * (1 - rate) ** (n - k)
+        assert below <= 1e-3 < below_next, (rate, n, k, below, below_next)
