@@ -3,9 +3,10 @@
 from micrograd_lesson import Value, draw_dot
 """
 
+from .autograd import grad
 from .datasets import four_examples, load_digits, make_moons, make_spiral, xor
 from .draw import draw_dot
-from .engine import Value, grad, no_grad
+from .engine import Value, no_grad
 from .gradcheck import central_difference, forward_difference, gradcheck, numerical_gradient
 from .nn import MLP, Layer, Module, Neuron
 from .optim import SGD, Adam, Optimizer

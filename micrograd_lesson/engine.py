@@ -4,10 +4,12 @@ Each operation on a `Value` makes a new `Value` that remembers its inputs (`_pre
 the operation (`_op`), its derivative rule, and the *local derivatives* of the result
 with respect to each input (`_local_grads`). `backward()` walks the graph from the
 output back to the leaves, applying the chain rule at each node:
-`input.grad += local_derivative * output.grad`. Derivatives as Values and `no_grad()`
-are in autograd.py; why the code is shaped for speed is in benchmarks/README.md.
+`input.grad += local_derivative * output.grad`. `no_grad()` switches the recording off;
+derivatives as Values are in autograd.py; why the code is shaped for speed is in
+benchmarks/README.md.
 """
 
+import contextlib
 import functools
 import math
 import numbers
@@ -15,13 +17,37 @@ import numbers
 from ._checks import check_power, checked_exp, input_slots, no_local_derivative, real_number, short
 from .graph import topological_order
 
-_recording = True  # False inside autograd.no_grad(): operations then build no graph
+_recording = True  # False inside no_grad(): operations then build no graph
+
+
+@contextlib.contextmanager
+def recording(on):
+    """Record operations into a graph (on=True) or not, inside a `with` block; leaving the block,
+    even by an exception, restores what was there before, so blocks nest."""
+    global _recording
+    before, _recording = _recording, on
+    try:
+        yield
+    finally:
+        _recording = before
+
+
+def no_grad():
+    """Compute values without recording how: inside `with no_grad():` every result is a leaf.
+
+    Use it where no gradient will be asked for (evaluating a trained model, updating
+    weights): no inputs are kept, so each intermediate result is freed as soon as nothing
+    else refers to it.
+    """
+    return recording(False)
+
 
 # The derivative rules, one per operation: rule(out, a) or rule(out, a, b) gives the local
 # derivative of the result `out` with respect to each input. A rule uses only arithmetic,
-# so it runs on floats and on Values alike: an operation evaluates it on the numbers and
-# keeps the floats for backward(); grad(create_graph=True) evaluates it on the nodes, so
-# the derivative is a graph too.
+# so it runs on floats, on Values and on NumPy arrays alike: an operation evaluates it on
+# the numbers and keeps the floats for backward(); grad(create_graph=True) evaluates it on
+# the nodes, so the derivative is a graph too; and the tensor engine (tensor.py) evaluates
+# it on arrays, so the two engines cannot disagree about a derivative.
 RULES = {
     "+": lambda out, a, b: (1.0, 1.0),
     "-": lambda out, a, b: (1.0, -1.0),
@@ -33,7 +59,7 @@ RULES = {
     "log": lambda out, a: (1 / a,),
     "tanh": lambda out, a: (1 - out * out,),
     "sigmoid": lambda out, a: (out * (1 - out),),
-    "ReLU": lambda out, a: (1.0 if _number(a) > 0 else 0.0,),  # at exactly 0 we pick 0
+    "ReLU": lambda out, a: ((_number(a) > 0) * 1.0,),  # 1 or 0 (at exactly 0 we pick 0), arrays too
 }
 
 
@@ -44,7 +70,9 @@ def power_rule(n):
     def rule(out, x):
         if n == 0:
             return (0.0,)  # x**0 is the constant 1
-        return (None,) if _number(x) == 0 and n < 1 else (n * x ** (n - 1),)  # None: an infinite slope
+        if n < 1 and isinstance(x, (float, Value)) and _number(x) == 0:
+            return (None,)  # an infinite slope (an array gets inf there, as NumPy computes it)
+        return (n * x ** (n - 1),)
 
     return rule
 
@@ -240,6 +268,3 @@ def _as_value(x):
     if isinstance(x, (float, int, numbers.Real)):  # float and int first: quick to test
         return Value(x)
     return NotImplemented
-
-
-from .autograd import grad, no_grad  # noqa: E402, F401  (older code imports them from here)

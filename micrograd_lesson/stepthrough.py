@@ -28,8 +28,9 @@ import re
 
 import graphviz
 
+from .autograd import side_pass
 from .draw import FIT_HEIGHT_PX, FIT_WIDTH_PX, INSTALL_HINT, Drawing, _fmt
-from .graph import inputs, reachable, topological_order
+from .graph import inputs, reachable
 from .widgets import _described, _ipywidgets, in_jupyter_kernel
 
 __all__ = ["BackwardSteps", "step_through"]
@@ -57,7 +58,7 @@ def step_through(root, rankdir="auto", start=None):
 class _Send:
     """One edge's share of a step: `child` receives `amount` (= incoming x local, when known)."""
 
-    def __init__(self, child, position, incoming, local, amount, before, after):
+    def __init__(self, child, position, local, amount, before, after, incoming):
         self.child, self.position = child, position
         self.incoming, self.local, self.amount = incoming, local, amount
         self.before, self.after = before, after  # child's grad just before and after this edge
@@ -90,7 +91,10 @@ class BackwardSteps:
         self.root, self.rankdir = root, rankdir
         self.ids = {id(n): f"n{i}" for i, n in enumerate(self.nodes)}  # DOT names: a counter, stable
         self.names = {id(n): getattr(n, "label", "") or f"#{i}" for i, n in enumerate(self.nodes)}
-        self.steps = _run(root, self.names)  # [(node, its grad when its rule runs, [_Send, ...]), ...]
+        self.steps = [  # [(node, its grad when its rule runs, [_Send, ...]), ...]
+            (node, incoming, [_Send(*send, incoming=incoming) for send in sends])
+            for node, incoming, sends in side_pass(root, {id(root): 1.0})
+        ]
         self.grads = self._state(len(self.steps))[2]  # id(node) -> its grad at the end of the pass
         last = len(self.steps)
         self.start = last if start is None else start
@@ -384,66 +388,3 @@ def _short(x):
     """A number as _fmt shows it, without trailing zeros: -2, 0.5, 0.7071."""
     text = _fmt(x).rstrip("0").rstrip(".")
     return "0" if text == "-0" else text
-
-
-def _run(root, names):
-    """Run the backward pass on the side: [(node, its grad when its rule runs, [_Send, ...]), ...]."""
-    grads = {id(root): 1.0}
-    steps = []
-    for node in reversed(topological_order(root)):
-        if not inputs(node):
-            continue
-        incoming = grads.get(id(node), 0.0)
-        steps.append((node, incoming, _sends(node, incoming, grads, names)))
-    return steps
-
-
-def _sends(node, incoming, grads, names):
-    """What node's backward rule adds to each input, with the engine's own arithmetic."""
-    children = inputs(node)
-    local_grads = getattr(node, "_local_grads", None)
-    custom = "_backward" in getattr(node, "__dict__", {})
-    if local_grads is not None and not custom and len(local_grads) == len(children):
-        sends = []
-        for position, (child, local) in enumerate(zip(children, local_grads)):
-            if local is None:  # the engine's mark for an infinite slope, e.g. sqrt at 0
-                raise ZeroDivisionError(f"the derivative of {node._op} does not exist at {child.data}")
-            before = grads.get(id(child), 0.0)
-            grads[id(child)] = before + local * incoming  # the engine's `child.grad += local * self.grad`
-            sends.append(_Send(child, position, incoming, local, local * incoming, before, grads[id(child)]))
-        return sends
-    if callable(getattr(node, "_backward", None)):
-        return _replay(node, incoming, grads, names)
-    raise TypeError(
-        f"step_through cannot tell what {names[id(node)]!r} ({node._op}) sends back: its class has neither "
-        f"_local_grads nor a _backward function. Build the graph with micrograd_lesson.Value instead."
-    )
-
-
-def _replay(node, incoming, grads, names):
-    """Run a custom _backward with this pass's grads in place, record what it added, put the grads back."""
-    distinct = list({id(c): c for c in inputs(node)}.values())
-    saved = [(v, v.grad) for v in [node, *distinct]]
-    try:
-        node.grad = incoming
-        for child in distinct:
-            child.grad = grads.get(id(child), 0.0)
-        try:
-            node._backward()
-        except Exception as e:
-            raise RuntimeError(
-                f"the backward function of {names[id(node)]!r} ({node._op}) raised {type(e).__name__}: {e}"
-            ) from e
-        after = {id(c): float(c.grad) for c in distinct}
-    finally:
-        for v, grad in saved:
-            v.grad = grad
-    sends = []
-    for child in distinct:  # one send per distinct input: an input used twice gets its total
-        before = grads.get(id(child), 0.0)
-        grads[id(child)] = after[id(child)]
-        position = next(i for i, c in enumerate(inputs(node)) if c is child)
-        sends.append(
-            _Send(child, position, incoming, None, after[id(child)] - before, before, after[id(child)])
-        )
-    return sends

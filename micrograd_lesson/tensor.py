@@ -25,6 +25,7 @@ import numbers
 
 import numpy as np
 
+from .engine import RULES, power_rule
 from .graph import topological_order
 
 
@@ -86,28 +87,30 @@ class Tensor:
         requires_grad = any(t.requires_grad for t in inputs)
         return Tensor(data, requires_grad, inputs, op, rules if requires_grad else ())
 
+    def _elementwise(self, data, inputs, op, rule=None):
+        """A result whose rules come from the scalar engine's table: input.grad += slope * g."""
+        if not any(t.requires_grad for t in inputs):
+            return Tensor(data, False, inputs, op)
+        slopes = (rule or RULES[op])(data, *(t.data for t in inputs))
+        return Tensor(data, True, inputs, op, tuple(_times(slope) for slope in slopes))
+
     # ---- elementwise arithmetic, with broadcasting ----
 
     def __add__(self, other):
         other = _as_tensor(other)
-        return self._result(_broadcast("add", self, other, np.add), (self, other), "+", _same, _same)
+        return self._elementwise(_broadcast("add", self, other, np.add), (self, other), "+")
 
     def __sub__(self, other):
         other = _as_tensor(other)
-        data = _broadcast("subtract", self, other, np.subtract)
-        return self._result(data, (self, other), "-", _same, np.negative)
+        return self._elementwise(_broadcast("subtract", self, other, np.subtract), (self, other), "-")
 
     def __mul__(self, other):
         other = _as_tensor(other)
-        a, b = self.data, other.data
-        data = _broadcast("multiply", self, other, np.multiply)
-        return self._result(data, (self, other), "*", lambda g: b * g, lambda g: a * g)
+        return self._elementwise(_broadcast("multiply", self, other, np.multiply), (self, other), "*")
 
     def __truediv__(self, other):
         other = _as_tensor(other)
-        a, b = self.data, other.data
-        data = _broadcast("divide", self, other, np.divide)
-        return self._result(data, (self, other), "/", lambda g: g / b, lambda g: -g * a / b**2)
+        return self._elementwise(_broadcast("divide", self, other, np.divide), (self, other), "/")
 
     def __pow__(self, exponent):
         if not isinstance(exponent, numbers.Real) or isinstance(exponent, bool):
@@ -116,14 +119,7 @@ class Tensor:
             raise ValueError(
                 f"Tensor ** {exponent:g} of a negative number is not real; min is {self.data.min():g}"
             )
-        a = self.data
-
-        def rule(g):
-            # n * x**(n-1); for n = 0 that is 0 everywhere (0 * 0**-1 would make nan at x = 0)
-            slope = exponent * a ** (exponent - 1) if exponent else np.zeros_like(a)
-            return slope * g
-
-        return self._result(a**exponent, (self,), f"**{exponent:g}", rule)
+        return self._elementwise(self.data**exponent, (self,), f"**{exponent:g}", power_rule(float(exponent)))
 
     def __neg__(self):
         return self * -1.0
@@ -188,27 +184,23 @@ class Tensor:
     # ---- elementwise functions ----
 
     def relu(self):
-        a = self.data
-        return self._result(np.maximum(a, 0.0), (self,), "relu", lambda g: (a > 0) * g)  # slope 1 or 0
+        return self._elementwise(np.maximum(self.data, 0.0), (self,), "relu", RULES["ReLU"])
 
     def sigmoid(self):
         # 1 / (1 + e^-x) written as (1 + tanh(x / 2)) / 2, which never overflows.
-        s = 0.5 * (1.0 + np.tanh(0.5 * self.data))
-        return self._result(s, (self,), "sigmoid", lambda g: s * (1.0 - s) * g)
+        return self._elementwise(0.5 * (1.0 + np.tanh(0.5 * self.data)), (self,), "sigmoid")
 
     def tanh(self):
-        t = np.tanh(self.data)
-        return self._result(t, (self,), "tanh", lambda g: (1.0 - t**2) * g)
+        return self._elementwise(np.tanh(self.data), (self,), "tanh")
 
     def exp(self):
-        e = np.exp(self.data)
-        return self._result(e, (self,), "exp", lambda g: e * g)  # e^x is its own derivative
+        return self._elementwise(np.exp(self.data), (self,), "exp")
 
     def log(self):
         a = self.data
         if np.any(a <= 0):
             raise ValueError(f"log needs positive numbers; this {self.shape} tensor has {a.min():g}")
-        return self._result(np.log(a), (self,), "log", lambda g: g / a)
+        return self._elementwise(np.log(a), (self,), "log")
 
     # ---- reductions and shapes ----
 
@@ -296,6 +288,13 @@ class Tensor:
 def _same(g):
     """The rule of an input that passes the gradient on unchanged (a + b, a - b for a)."""
     return g
+
+
+def _times(slope):
+    """The rule g -> slope * g; a constant slope of 1 or -1 passes g on, or its negative, with no product."""
+    if type(slope) is float and slope in (1.0, -1.0):
+        return _same if slope == 1.0 else np.negative
+    return lambda g: slope * g
 
 
 def _transpose(g):

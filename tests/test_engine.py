@@ -9,7 +9,8 @@ import pytest
 from expressions import FloatBackend, OutOfDomain, ValueBackend, evaluate, inputs, numeric_gradient, trees
 from hypothesis import assume, given
 
-from micrograd_lesson.engine import Value, grad, no_grad
+from micrograd_lesson.autograd import grad
+from micrograd_lesson.engine import Value, no_grad
 
 
 def central(f, x, h=1e-6):

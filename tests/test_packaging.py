@@ -1,5 +1,6 @@
 """What installs the course agrees with itself: the supported Pythons, conda and pip alike."""
 
+import ast
 import re
 from pathlib import Path
 
@@ -37,3 +38,34 @@ def test_make_lab_prints_an_address_that_opens_chapter_0():
     assert "--LabApp.default_url=/lab/tree/$(FIRST)" in lab  # the address JupyterLab prints
     browser_test = (REPO / "tests" / "browser" / "run.py").read_text(encoding="utf-8")
     assert f'FIRST = "{first}"' in browser_test  # which checks that the address opens it
+
+
+def test_the_package_imports_have_no_cycle():
+    """Imports go one way (maths, then display, then course plumbing): no module of the package
+    imports, directly or through others, a module that imports it."""
+    package = REPO / "micrograd_lesson"
+    modules = {}
+    for path in package.rglob("*.py"):
+        parts = path.relative_to(REPO).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    edges = {}
+    for name, path in modules.items():
+        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = ".".join(here[: len(here) - node.level + 1] + [node.module or ""]).strip(".")
+                base = base if node.level else node.module or ""
+                found |= {m for m in [base, *(f"{base}.{a.name}" for a in node.names)] if m in modules}
+        edges[name] = found - {name}
+
+    def cycle_from(start, path):
+        for nxt in edges[path[-1]]:
+            if nxt == start:
+                return [*path, start]
+            if nxt not in path and (found := cycle_from(start, [*path, nxt])):
+                return found
+        return None
+
+    cycles = [c for name in modules if (c := cycle_from(name, [name]))]
+    assert not cycles, f"import cycles: {cycles[0]}"

@@ -17,8 +17,9 @@ from expressions import (
 from hypothesis import assume, given
 from test_engine import SECOND, SECOND_BINARY
 
+from micrograd_lesson.autograd import grad
 from micrograd_lesson.datasets import four_examples, make_moons
-from micrograd_lesson.engine import Value, grad
+from micrograd_lesson.engine import Value
 from micrograd_lesson.nn import MLP
 
 torch = pytest.importorskip("torch")

@@ -1,6 +1,7 @@
 """Chapter 3 exercises: backpropagation by hand, compared with the engine's gradients."""
 
-from ..engine import Value, grad
+from ..autograd import grad
+from ..engine import Value
 from ._core import as_number, check, close, known_mistake, shown, solution
 
 

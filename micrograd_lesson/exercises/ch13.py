@@ -4,7 +4,8 @@ import collections
 import math
 from functools import partial
 
-from ..engine import Value, grad
+from ..autograd import grad
+from ..engine import Value
 from ._core import Verdict, as_number, attempt, check, close, shown, solution
 from ._shared import all_exact, exact, judge, numbers, run_cases
 
