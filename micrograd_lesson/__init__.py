@@ -5,16 +5,16 @@ from micrograd_lesson import Value, draw_dot
 
 from .autograd import grad
 from .datasets import four_examples, load_digits, make_moons, make_spiral, xor
-from .draw import draw_dot
 from .engine import Value, no_grad
 from .gradcheck import central_difference, forward_difference, gradcheck, numerical_gradient
 from .nn import MLP, Layer, Module, Neuron
 from .optim import SGD, Adam, Optimizer
-from .plots import plot_decision_boundary, plot_losses
-from .stepthrough import step_through
+from .show.draw import Drawing, draw_dot
+from .show.plots import plot_decision_boundary, plot_losses
+from .show.stepthrough import step_through
+from .show.widgets import frame_slider
 from .tensor import Tensor
 from .train import History, fit
-from .widgets import frame_slider
 
 __version__ = "0.1.0"
 
@@ -22,6 +22,7 @@ __all__ = [
     "MLP",
     "SGD",
     "Adam",
+    "Drawing",
     "History",
     "Layer",
     "Module",

@@ -8,13 +8,13 @@ Every training loop in the course has the same four lines at its heart:
     p.data -= lr * p.grad       # 4. update: a small step downhill
 
 `fit` runs them `steps` times and keeps a `History`. Inside Jupyter it shows a
-progress bar while it runs (micrograd_lesson.widgets); anywhere else it is silent.
+progress bar while it runs (micrograd_lesson.show.widgets); anywhere else it is silent.
 """
 
 import math
 
 from .optim import SGD
-from .widgets import ProgressBar
+from .show.widgets import ProgressBar
 
 __all__ = ["History", "fit"]
 

@@ -13,8 +13,9 @@ from types import SimpleNamespace
 import pytest
 
 from micrograd_lesson import MLP
-from micrograd_lesson.draw import FIT_HEIGHT_PX, FIT_WIDTH_PX, INSTALL_HINT, PNG_SCALE, draw_dot
 from micrograd_lesson.engine import Value
+from micrograd_lesson.show.draw import INSTALL_HINT, draw_dot
+from micrograd_lesson.show.notebook import FIT_HEIGHT_PX, FIT_WIDTH_PX, PNG_SCALE
 
 REPO = Path(__file__).resolve().parent.parent
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")

@@ -40,9 +40,8 @@ def test_make_lab_prints_an_address_that_opens_chapter_0():
     assert f'FIRST = "{first}"' in browser_test  # which checks that the address opens it
 
 
-def test_the_package_imports_have_no_cycle():
-    """Imports go one way (maths, then display, then course plumbing): no module of the package
-    imports, directly or through others, a module that imports it."""
+def package_imports():
+    """{module: the package's modules it imports}, read from the source (nothing is imported)."""
     package = REPO / "micrograd_lesson"
     modules = {}
     for path in package.rglob("*.py"):
@@ -58,6 +57,12 @@ def test_the_package_imports_have_no_cycle():
                 base = base if node.level else node.module or ""
                 found |= {m for m in [base, *(f"{base}.{a.name}" for a in node.names)] if m in modules}
         edges[name] = found - {name}
+    return edges
+
+
+def test_the_package_imports_have_no_cycle():
+    """No module of the package imports, directly or through others, a module that imports it."""
+    edges = package_imports()
 
     def cycle_from(start, path):
         for nxt in edges[path[-1]]:
@@ -67,5 +72,20 @@ def test_the_package_imports_have_no_cycle():
                 return found
         return None
 
-    cycles = [c for name in modules if (c := cycle_from(name, [name]))]
+    cycles = [c for name in edges if (c := cycle_from(name, [name]))]
     assert not cycles, f"import cycles: {cycles[0]}"
+
+
+def test_imports_go_one_way_maths_then_display_then_course_plumbing():
+    def layer(module):
+        if module.startswith(("micrograd_lesson.train", "micrograd_lesson.exercises")):
+            return 2  # course plumbing: training loops, exercise checks
+        return 1 if module.startswith("micrograd_lesson.show") else 0  # display, or the maths
+
+    upward = {
+        (module, imported)
+        for module, found in package_imports().items()
+        for imported in found
+        if module != "micrograd_lesson" and layer(imported) > layer(module)
+    }
+    assert not upward, f"a lower layer imports a higher one: {sorted(upward)}"

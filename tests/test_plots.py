@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from micrograd_lesson.engine import Value
-from micrograd_lesson.plots import plot_decision_boundary, plot_losses
+from micrograd_lesson.show.plots import plot_decision_boundary, plot_losses
 
 
 @pytest.fixture(autouse=True)

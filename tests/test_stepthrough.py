@@ -13,9 +13,10 @@ import pytest
 from expressions import ValueBackend, evaluate, inputs, trees
 from hypothesis import assume, given, settings
 
-from micrograd_lesson.draw import FIT_HEIGHT_PX, FIT_WIDTH_PX, INSTALL_HINT
 from micrograd_lesson.engine import Value
-from micrograd_lesson.stepthrough import BackwardSteps, _size_px, step_through
+from micrograd_lesson.show.draw import INSTALL_HINT
+from micrograd_lesson.show.notebook import FIT_HEIGHT_PX, FIT_WIDTH_PX, svg_size_px
+from micrograd_lesson.show.stepthrough import BackwardSteps, step_through
 
 REPO = Path(__file__).resolve().parent.parent
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
@@ -189,7 +190,7 @@ def test_dot_source_is_identical_across_runs_and_processes():
     code = (
         "import sys; sys.path.insert(0, 'tests');"
         "from test_stepthrough import chapter_2_graph;"
-        "from micrograd_lesson.stepthrough import step_through;"
+        "from micrograd_lesson import step_through;"
         "s = step_through(chapter_2_graph()['L']); print(s.source(2), end='')"
     )
     for seed in ("0", "12345"):
@@ -286,7 +287,7 @@ def test_widget_buttons_move_the_slider_and_the_picture():
     controls, image = box.children  # a narrow picture: the controls beside it
     buttons, slider, caption = controls.children
     back, forward = buttons.children
-    assert image.layout.width == f"{_size_px(steps.svg(0))[0]:.0f}px"  # its natural size, not stretched
+    assert image.layout.width == f"{svg_size_px(steps.svg(0))[0]:.0f}px"  # its natural size, not stretched
     assert (slider.min, slider.max, slider.value) == (0, 3, 0)
     assert image.value == steps.svg(0)
     forward.click()
@@ -325,7 +326,7 @@ def test_without_dot_on_path_it_falls_back_to_text(monkeypatch, tmp_path):
 @needs_dot
 def test_in_jupyter_it_is_a_widget_and_a_stored_picture(monkeypatch):
     pytest.importorskip("ipywidgets")
-    import micrograd_lesson.stepthrough as stepthrough
+    import micrograd_lesson.show.stepthrough as stepthrough
 
     monkeypatch.setattr(stepthrough, "in_jupyter_kernel", lambda: True)
     steps = step_through(chapter_2_graph()["L"])
@@ -353,7 +354,7 @@ def test_every_node_sits_in_the_same_place_in_every_frame():
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="needs Graphviz's dot")
 def test_auto_direction_fits_every_frame_in_a_laptop_notebook_area():
-    from micrograd_lesson.draw import FIT_HEIGHT_PX, FIT_WIDTH_PX
+    from micrograd_lesson.show.notebook import FIT_HEIGHT_PX, FIT_WIDTH_PX
 
     steps = step_through(chapter_2_graph()["L"])
     # Left to right this graph is wider than the notebook area; top down it fits unshrunk.

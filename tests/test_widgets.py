@@ -3,7 +3,7 @@
 import matplotlib.pyplot as plt
 import pytest
 
-import micrograd_lesson.widgets as widgets
+import micrograd_lesson.show.widgets as widgets
 from micrograd_lesson import Value, fit, frame_slider
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"

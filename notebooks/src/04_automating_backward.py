@@ -31,8 +31,7 @@ import weakref
 import graphviz
 from IPython.display import display
 
-from micrograd_lesson import draw_dot, engine
-from micrograd_lesson.draw import Drawing
+from micrograd_lesson import Drawing, draw_dot, engine
 
 random.seed(0)
 

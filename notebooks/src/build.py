@@ -5,7 +5,7 @@ Each chapter is written as a jupytext "percent" script, notebooks/src/NN_name.py
 turns each one into notebooks/NN_name.ipynb, executes it top to bottom in a fresh
 kernel from the notebooks/ folder, and writes it with only what a learner needs:
 execution counts 1..n, stable cell ids, no timings and no widget state or ids (a
-widget keeps the text or picture it gives for that; see micrograd_lesson.widgets). The
+widget keeps the text or picture it gives for that; see micrograd_lesson.show.widgets). The
 stored outputs are then exactly what strict nbval sees on a re-run.
 
     python notebooks/src/build.py          # every chapter

@@ -74,7 +74,7 @@ def test_every_graph_built_from_values_has_no_cycle():
 
 
 DRAW_IN_A_FRESH_PROCESS = """
-from micrograd_lesson.draw import draw_dot
+from micrograd_lesson import draw_dot
 
 a, b, c, f = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c"), Value(-2.0, label="f")
 p, q = a * b, a + b  # a and b each used twice

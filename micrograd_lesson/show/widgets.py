@@ -10,27 +10,9 @@ every run, so strict nbval can compare it.
 import functools
 import io
 
-__all__ = ["ProgressBar", "frame_slider"]
+from .notebook import PNG_SCALE, in_jupyter_kernel, ipywidgets_or_none, picture_bundle, png_width_px
 
-PNG_SCALE = 2  # PNG pixels per CSS pixel: sharp on high-density screens too
-
-
-def in_jupyter_kernel():
-    """True when running inside a Jupyter kernel (a notebook), False in plain Python."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return False
-    shell = get_ipython()
-    return shell is not None and hasattr(shell, "kernel")
-
-
-def _ipywidgets():
-    try:
-        import ipywidgets
-    except ImportError:
-        return None
-    return ipywidgets
+__all__ = ["ProgressBar", "described", "frame_slider"]
 
 
 class ProgressBar:
@@ -45,14 +27,14 @@ class ProgressBar:
         self.description = description
         self.every = max(1, total // 100)  # at most ~100 redraws, however long the run
         self.widget = None
-        widgets = _ipywidgets()
+        widgets = ipywidgets_or_none()
         if widgets is None or not in_jupyter_kernel():
             return
         from IPython.display import display
 
         self.bar = widgets.IntProgress(value=0, min=0, max=max(total, 1), description=description)
         self.label = widgets.Label(value=f"step 0 of {total}")
-        self.widget = _described(widgets.HBox, f"{description}: step 0 of {total}", [self.bar, self.label])
+        self.widget = described(widgets.HBox, f"{description}: step 0 of {total}", [self.bar, self.label])
         self.handle = display(self.widget, display_id=True)
 
     def __bool__(self):
@@ -84,14 +66,10 @@ def _described_class(widget_class):
     """widget_class, with a fixed plain text and optionally a picture for stored notebooks."""
 
     def mimebundle(self, **kwargs):
+        # A live notebook shows the widget; a stored one (no widget state) the picture, if any.
+        png, width = self.picture or (None, None)
         data = widget_class._repr_mimebundle_(self, **kwargs)
-        data["text/plain"] = self.plain_text  # whole: ipywidgets cuts it at 110 characters
-        if self.picture is None:
-            return data
-        # A live notebook shows the widget; a stored one (no widget state) this picture.
-        png, width = self.picture
-        data["image/png"] = png
-        return data, {"image/png": {"width": width}}
+        return picture_bundle(self.plain_text, png=png, data=data, png_width=width)
 
     methods = {"__repr__": _plain_text, "_repr_mimebundle_": mimebundle, "__module__": __name__}
     return type(widget_class.__name__, (widget_class,), methods)
@@ -101,7 +79,7 @@ def _plain_text(widget):
     return widget.plain_text
 
 
-def _described(widget_class, text, children, picture=None, layout=None):
+def described(widget_class, text, children, picture=None, layout=None):
     """A box widget whose plain-text form is `text` (no model id, no address).
 
     picture: optional (png_bytes, width_in_css_px), what a stored notebook shows.
@@ -121,19 +99,19 @@ def frame_slider(frames, description="step"):
     slider is instant and the pictures are sharp. Returns the widget; make it
     the last line of a cell to show it. A stored notebook shows the first picture.
     """
-    widgets = _ipywidgets()
+    widgets = ipywidgets_or_none()
     if widgets is None:
         raise ImportError("frame_slider needs ipywidgets: pip install ipywidgets")
     if not frames:
         raise ValueError("frame_slider needs at least one frame")
     pngs = {step: _png(frame) for step, frame in frames.items()}
     steps = list(pngs)
-    width = max(_png_width(png) for png in pngs.values()) // PNG_SCALE
+    width = max(png_width_px(png) for png in pngs.values())
     image = widgets.Image(value=pngs[steps[0]], format="png", layout=widgets.Layout(width=f"{width}px"))
     slider = widgets.SelectionSlider(options=steps, value=steps[0], description=description)
     slider.observe(lambda change: setattr(image, "value", pngs[change["new"]]), names="value")
     text = f"{len(steps)} pictures, {description} {steps[0]} to {steps[-1]}; showing {description} {steps[0]}"
-    return _described(widgets.VBox, text, [slider, image], picture=(pngs[steps[0]], width))
+    return described(widgets.VBox, text, [slider, image], picture=(pngs[steps[0]], width))
 
 
 def _png(frame):
@@ -146,9 +124,3 @@ def _png(frame):
     frame.savefig(buffer, format="png", dpi=96 * PNG_SCALE, bbox_inches="tight")
     plt.close(frame)
     return buffer.getvalue()
-
-
-def _png_width(png):
-    if not png.startswith(b"\x89PNG\r\n\x1a\n"):
-        raise ValueError("frame_slider frames must be matplotlib figures or PNG bytes")
-    return int.from_bytes(png[16:20], "big")

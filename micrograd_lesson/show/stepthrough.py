@@ -8,14 +8,9 @@ backward rule, in the order `backward()` runs them. In each frame the node
 whose rule runs is orange; the edges it sends along carry "its gradient x the
 local derivative"; and the inputs that receive something have their grad cell
 in green, written as a sum when a node collects a second contribution (a value
-used twice gets two). The numbers are worked out up front, with the same
-arithmetic as `backward()`, on a fresh pass: every grad starts at 0, and the
-graph's own `.grad` values are left as they were.
-
-It works on any object with `data`, `grad`, `_prev` and `_op`: the package's
-`Value` (it reads each operation's `_local_grads`) and classes written on
-screen whose operations set a `_backward` function (it runs that function and
-records what it added). In Jupyter with ipywidgets it is a slider with
+used twice gets two). The numbers are the recorded pass of backward_pass.py
+(backward()'s own arithmetic, on gradients kept apart from the graph's `.grad`);
+this module draws them. In Jupyter with ipywidgets it is a slider with
 previous/next buttons beside the picture, drawn at its natural size; a saved
 notebook (which keeps no live widget) and the course site show every frame,
 small, in one picture (`strip`). Without ipywidgets, every frame one under
@@ -28,18 +23,27 @@ import re
 
 import graphviz
 
-from .autograd import side_pass
-from .draw import FIT_HEIGHT_PX, FIT_WIDTH_PX, INSTALL_HINT, Drawing, _fmt
-from .graph import inputs, reachable
-from .widgets import _described, _ipywidgets, in_jupyter_kernel
+from ..graph import inputs
+from .backward_pass import RecordedPass
+from .draw import INSTALL_HINT, Drawing, fmt
+from .notebook import (
+    FIT_HEIGHT_PX,
+    FIT_SIZE,
+    FIT_WIDTH_PX,
+    best_direction,
+    in_jupyter_kernel,
+    ipywidgets_or_none,
+    picture_bundle,
+    svg_size_pt,
+    svg_size_px,
+)
+from .widgets import described
 
 __all__ = ["BackwardSteps", "step_through"]
 
-MAX_NODES = 40  # a frame per operation: past a few dozen values nobody can follow it
 FONT = 11  # points; with the widths below a 10-value graph fits a 1000-pixel notebook column
 CHAR_WIDTH = 6.1  # points per character at FONT, generous, so that no text overflows its cell
 ORANGE, GREEN, GREY = "#ffcc80", "#c8e6c9", "#555555"
-FIT_SIZE = f"{FIT_WIDTH_PX * 0.75 / 72:.3f},{FIT_HEIGHT_PX * 0.75 / 72:.3f}"
 SIDE_BY_SIDE = 0.5  # a picture narrower than this share of the notebook area gets its controls beside it
 CONTROLS_PX = 330  # the controls' column beside a narrow picture
 STRIP_GAP, STRIP_LABEL = 12, 16  # pixels between the frames of a strip, and for each frame's number
@@ -55,47 +59,15 @@ def step_through(root, rankdir="auto", start=None):
     return BackwardSteps(root, rankdir=rankdir, start=start)
 
 
-class _Send:
-    """One edge's share of a step: `child` receives `amount` (= incoming x local, when known)."""
-
-    def __init__(self, child, position, local, amount, before, after, incoming):
-        self.child, self.position = child, position
-        self.incoming, self.local, self.amount = incoming, local, amount
-        self.before, self.after = before, after  # child's grad just before and after this edge
-
-    def label(self):
-        if self.local is None:  # a custom _backward: we only see what it added
-            return f"adds {_short(self.amount)}"
-        local = _short(self.local) if self.local >= 0 else f"({_short(self.local)})"
-        return f"{_short(self.incoming)} × {local} = {_short(self.amount)}"
-
-
-class BackwardSteps:
-    """The frames of one backward pass; see the module's docstring."""
+class BackwardSteps(RecordedPass):
+    """The frames of one backward pass, drawn; see the module's docstring."""
 
     def __init__(self, root, rankdir="auto", start=None):
         if rankdir not in ("LR", "TB", "auto"):
             raise ValueError(f"rankdir must be 'LR', 'TB' or 'auto', got {rankdir!r}")
-        for attr in ("data", "grad", "_prev", "_op"):
-            if not hasattr(root, attr):
-                raise TypeError(
-                    f"step_through needs an object with data, grad, _prev and _op; "
-                    f"{type(root).__name__} has no {attr!r}"
-                )
-        self.nodes = reachable(root)
-        if len(self.nodes) > MAX_NODES:
-            raise ValueError(
-                f"this graph has {len(self.nodes)} values; step_through draws one frame per operation "
-                f"and is meant for small graphs (at most {MAX_NODES} values). Step through a smaller piece."
-            )
-        self.root, self.rankdir = root, rankdir
+        super().__init__(root)
+        self.rankdir = rankdir
         self.ids = {id(n): f"n{i}" for i, n in enumerate(self.nodes)}  # DOT names: a counter, stable
-        self.names = {id(n): getattr(n, "label", "") or f"#{i}" for i, n in enumerate(self.nodes)}
-        self.steps = [  # [(node, its grad when its rule runs, [_Send, ...]), ...]
-            (node, incoming, [_Send(*send, incoming=incoming) for send in sends])
-            for node, incoming, sends in side_pass(root, {id(root): 1.0})
-        ]
-        self.grads = self._state(len(self.steps))[2]  # id(node) -> its grad at the end of the pass
         last = len(self.steps)
         self.start = last if start is None else start
         if not (isinstance(self.start, int) and 0 <= self.start <= last):
@@ -103,81 +75,20 @@ class BackwardSteps:
         self._widths = self._cell_widths()
         self._size = None  # no size limit while measuring the natural layout
         if rankdir == "auto":
-            self.rankdir = max(("LR", "TB"), key=self._fit_scale)  # ties go to LR, which reads like the code
+            self.rankdir = best_direction(self._natural_size)
         self._size = FIT_SIZE
 
-    def __len__(self):
-        """The number of frames: the seed, then one per backward rule."""
-        return len(self.steps) + 1
-
-    def grad(self, node):
-        """node's gradient at the end of the pass (what backward() gives on a fresh graph)."""
-        return self.grads.get(id(node), 0.0)
-
-    def _fit_scale(self, rankdir):
-        """How much the finished frame, laid out in `rankdir`, must shrink to fit (1.0: not at all)."""
+    def _natural_size(self, rankdir):
+        """(width, height) in points of the finished frame laid out in `rankdir`, unshrunk."""
         self.rankdir = rankdir
         svg = self.svg(len(self.steps))
-        if svg is None:  # no Graphviz: nothing is drawn, any direction will do
-            return 1.0
-        width, height = (
-            float(v) for v in re.search(rb'width="([\d.]+)pt" height="([\d.]+)pt"', svg).groups()
-        )
-        return min(FIT_WIDTH_PX * 0.75 / width, FIT_HEIGHT_PX * 0.75 / height, 1.0)
+        return (1.0, 1.0) if svg is None else svg_size_pt(svg)  # no Graphviz: any direction will do
 
     # ---- what frame k shows ----
 
-    def _state(self, k):
-        """(firing node or None, its sends, every grad after frame k, contributions received by then)."""
-        grads, counts = {id(self.root): 1.0}, {}
-        for _, _, sends in self.steps[:k]:
-            for send in sends:
-                grads[id(send.child)] = send.after
-                counts[id(send.child)] = counts.get(id(send.child), 0) + 1
-        if k == 0:
-            return None, [], grads, counts
-        return self.steps[k - 1][0], self.steps[k - 1][2], grads, counts
-
-    def caption(self, k):
-        """One line saying what happens in frame k."""
-        n, root = len(self.steps), self.names[id(self.root)]
-        if k == 0:
-            return f"step 0 of {n}: start at the output: {root}.grad = 1 (a nudge to {root} moves {root} 1:1)"
-        node, incoming, sends = self.steps[k - 1]
-        name = self.names[id(node)]
-        parts = ", ".join(f"{self.names[id(s.child)]} {s.label()}" for s in sends)
-        return f"step {k} of {n}: {name} ({node._op}) runs its backward rule with {name}.grad = " + (
-            f"{_fmt(incoming)}; it sends {parts}"
-        )
-
-    def text(self, k=None):
-        """The pass as text: frame k, or every frame and then the leaves' final gradients."""
-        if k is None:
-            return "\n".join([self.text(i) for i in range(len(self))] + ["final: " + self._leaf_grads()])
-        lines = [self.caption(k)]
-        _, sends, _, counts = self._state(k)
-        for child in {id(s.child): s.child for s in sends}.values():  # an input used twice: one line
-            lines.append(f"    {self.names[id(child)]}.grad: {self._sum_text(child, sends, counts)}")
-        return "\n".join(lines)
-
-    def _leaf_grads(self, most=None):
-        leaves = [n for n in self.nodes if not inputs(n)]
-        shown = ", ".join(f"{self.names[id(n)]}.grad = {_fmt(self.grad(n))}" for n in leaves[:most])
-        return shown + (", ..." if most and len(leaves) > most else "")
-
-    def _sum_text(self, node, sends, counts):
-        """How node's grad is built in this frame: 'g' for a first contribution, 'g0 + c = g' after."""
-        mine = [s for s in sends if s.child is node]
-        first_ever = counts[id(node)] == len(mine)
-        terms = ([] if first_ever else [mine[0].before]) + [s.amount for s in mine]
-        if len(terms) == 1:
-            return _fmt(mine[-1].after)
-        shown = [_fmt(terms[0])] + [_fmt(t) if t >= 0 else f"({_fmt(t)})" for t in terms[1:]]
-        return " + ".join(shown) + f" = {_fmt(mine[-1].after)}"
-
     def drawing(self, k):
         """Frame k as a Drawing (SVG in Jupyter, `.source` for the DOT text)."""
-        firing, sends, grads, counts = self._state(k)
+        firing, sends, grads, counts = self.state(k)
         edges = {(id(s.child), id(node), s.position): s for node, _, ss in self.steps for s in ss}
         sent = {
             (id(s.child), id(node), s.position) for node, _, ss in self.steps[: max(k - 1, 0)] for s in ss
@@ -198,9 +109,9 @@ class BackwardSteps:
             if lit and k == 0:
                 grad, grad_fill = "grad 1.0000", GREEN
             elif id(node) in receiving:
-                grad, grad_fill = "grad " + self._sum_text(node, sends, counts), GREEN
+                grad, grad_fill = "grad " + self.sum_text(node, sends, counts), GREEN
             else:  # its grad so far; 0 in grey while nothing has reached it
-                grad, grad_fill = f"grad {_fmt(grads.get(id(node), 0.0))}", None
+                grad, grad_fill = f"grad {fmt(grads.get(id(node), 0.0))}", None
             table = self._table(node, grad, ORANGE if lit else None, grad_fill, reached=id(node) in grads)
             g.node(name, label=table, shape="plain")
             if node._op:
@@ -225,7 +136,7 @@ class BackwardSteps:
         grad = html.escape(grad) if reached else f'<FONT COLOR="{GREY}">{html.escape(grad)}</FONT>'
         rows = [
             ("<B>" + html.escape(self.names[id(node)]) + "</B>", fill),
-            (f"data {_fmt(node.data)}", fill),
+            (f"data {fmt(node.data)}", fill),
             (grad, grad_fill or fill),
         ]
         width = self._widths[id(node)]
@@ -237,11 +148,11 @@ class BackwardSteps:
 
     def _cell_widths(self):
         """The width each node needs for the longest text it shows in any frame."""
-        longest = {id(n): max(len(self.names[id(n)]), len(f"data {_fmt(n.data)}")) for n in self.nodes}
+        longest = {id(n): max(len(self.names[id(n)]), len(f"data {fmt(n.data)}")) for n in self.nodes}
         for k in range(1, len(self)):
-            _, sends, _, counts = self._state(k)
+            _, sends, _, counts = self.state(k)
             for s in sends:
-                text = "grad " + self._sum_text(s.child, sends, counts)
+                text = "grad " + self.sum_text(s.child, sends, counts)
                 longest[id(s.child)] = max(longest[id(s.child)], len(text))
         return {key: int(CHAR_WIDTH * chars + 10) for key, chars in longest.items()}
 
@@ -257,7 +168,7 @@ class BackwardSteps:
 
     def __repr__(self):
         k = self.start
-        now = self.text(k).splitlines()[0] if k < len(self.steps) else "done: " + self._leaf_grads(6)
+        now = self.text(k).splitlines()[0] if k < len(self.steps) else "done: " + self.leaf_grads(6)
         steps = "1 step" if len(self.steps) == 1 else f"{len(self.steps)} steps"
         return (
             f"<backward pass of {self.names[id(self.root)]}: {steps}, now at step {k}; "
@@ -271,14 +182,14 @@ class BackwardSteps:
         picture has the controls and caption beside it, a wide one above it, so that
         pressing a button and seeing what changed happen in the same view.
         """
-        widgets = _ipywidgets()
+        widgets = ipywidgets_or_none()
         if widgets is None:
             raise ImportError("the interactive step-through needs ipywidgets: pip install ipywidgets")
         svgs = [self.svg(k) for k in range(len(self))]
         if svgs[0] is None:
             raise RuntimeError(INSTALL_HINT)
         last = len(self) - 1
-        width, _ = _size_px(svgs[0])
+        width, _ = svg_size_px(svgs[0])
         side = width <= SIDE_BY_SIDE * FIT_WIDTH_PX
         image = widgets.Image(
             value=svgs[self.start],
@@ -302,12 +213,12 @@ class BackwardSteps:
             for control in (slider, caption):
                 control.layout.width = f"{CONTROLS_PX - 10}px"
             controls = widgets.VBox([buttons, slider, caption], layout=column)
-            return _described(
+            return described(
                 widgets.HBox, repr(self), [controls, image], layout={"align_items": "flex-start"}
             )
         caption.layout.width = f"{max(width, 400):.0f}px"
         controls = widgets.HBox([buttons, slider])
-        return _described(
+        return described(
             widgets.VBox, repr(self), [controls, caption, image], layout={"align_items": "flex-start"}
         )
 
@@ -320,7 +231,7 @@ class BackwardSteps:
         svgs = [self.svg(k) for k in range(len(self))]
         if svgs[0] is None:
             return None
-        width, height = _size_px(svgs[0])
+        width, height = svg_size_px(svgs[0])
         n = len(svgs)
 
         def scale(columns):  # the largest scale at which `columns` columns fit the notebook area
@@ -354,17 +265,12 @@ class BackwardSteps:
         )
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        svg = self.svg(self.start)
-        if svg is None:
-            return {"text/plain": f"{INSTALL_HINT}\n{self.text()}"}
-        if _ipywidgets() is not None and in_jupyter_kernel():
-            bundle = self.widget()._repr_mimebundle_()
-            # A saved notebook drops the live widget; this picture of every frame stays,
-            # and the whole description (ipywidgets cuts its text at 110 characters).
-            bundle["image/svg+xml"] = self.strip()
-            bundle["text/plain"] = repr(self)
-            return bundle
-        return {"text/html": self._strip(), "text/plain": self.text()}
+        if self.svg(self.start) is None:
+            return picture_bundle(f"{INSTALL_HINT}\n{self.text()}")
+        if ipywidgets_or_none() is not None and in_jupyter_kernel():
+            # A saved notebook drops the live widget; this picture of every frame stays.
+            return picture_bundle(repr(self), svg=self.strip(), data=self.widget()._repr_mimebundle_())
+        return picture_bundle(self.text(), data={"text/html": self._strip()})
 
     def _strip(self):
         """Every frame, one under another, each with its caption (for a notebook without ipywidgets)."""
@@ -376,15 +282,3 @@ class BackwardSteps:
                 f'<img src="data:image/svg+xml;base64,{data}" style="max-width:100%">'
             )
         return "\n".join(parts)
-
-
-def _size_px(svg):
-    """(width, height) of a Graphviz SVG in CSS pixels (it gives them in points, 3/4 of a pixel)."""
-    width, height = (float(v) for v in re.search(rb'width="([\d.]+)pt" height="([\d.]+)pt"', svg).groups())
-    return width * 4 / 3, height * 4 / 3
-
-
-def _short(x):
-    """A number as _fmt shows it, without trailing zeros: -2, 0.5, 0.7071."""
-    text = _fmt(x).rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text

@@ -10,7 +10,8 @@ import subprocess
 
 import graphviz
 
-from .graph import inputs, reachable, topological_order
+from ..graph import inputs, reachable, topological_order
+from .notebook import FIT_SIZE, PNG_SCALE, best_direction, picture_bundle
 
 INSTALL_HINT = (
     "Graphviz's `dot` program was not found, so here is the graph as text. "
@@ -20,7 +21,8 @@ INSTALL_HINT = (
 MAX_NODES = 1000  # past this Graphviz's layout gets very slow
 
 
-def _fmt(x):
+def fmt(x):
+    """A number as every drawing shows it: four decimals."""
     return f"{x:.4f}"
 
 
@@ -31,13 +33,6 @@ def _escape(text):
     return text
 
 
-# JupyterLab 4.6 in a 1280x800 window, with the file browser open, leaves 848 px for an
-# output and shows 679 px of the notebook's height (measured by tests/browser/run.py).
-# Drawings are laid out to fit inside this box (in CSS pixels); Graphviz shrinks a
-# larger layout to fit.
-FIT_WIDTH_PX = 840
-FIT_HEIGHT_PX = 600
-PNG_SCALE = 2  # PNG pixels per CSS pixel: sharp on high-density screens too
 RANKSEP = {"LR": "0.5", "TB": "0.25"}  # inches between ranks
 
 
@@ -89,15 +84,10 @@ class Drawing:
     def _repr_mimebundle_(self, include=None, exclude=None):
         svg = self.pipe("svg")
         if svg is None:
-            return {"text/plain": f"{INSTALL_HINT}\n{self.text_tree}"}
-        # Jupyter hides SVG in notebooks it does not trust; PNG always shows. It is drawn
-        # at PNG_SCALE times the size and shown at the SVG's size, so it stays sharp.
-        png = self.graph.copy()
+            return picture_bundle(f"{INSTALL_HINT}\n{self.text_tree}")
+        png = self.graph.copy()  # drawn at PNG_SCALE times the size: 96 dots an inch is a CSS pixel
         png.graph_attr["dpi"] = str(96 * PNG_SCALE)
-        png_bytes = png.pipe(format="png")
-        width = int.from_bytes(png_bytes[16:20], "big") // PNG_SCALE
-        data = {"image/svg+xml": svg.decode("utf-8"), "image/png": png_bytes, "text/plain": self.summary}
-        return data, {"image/png": {"width": width}}
+        return picture_bundle(self.summary, svg=svg, png=png.pipe(format="png"))
 
     def __repr__(self):
         return self.summary
@@ -136,16 +126,15 @@ def draw_dot(root, format="svg", rankdir="auto", *, notes=None, show_grad=True, 
     names = {id(n): f"n{i}" for i, n in enumerate(nodes)}  # a counter, not id(): stable
     labels = {id(n): _fields(n, show_grad, notes.get(id(n))) for n in nodes}
     if rankdir == "auto":
-        rankdir = _best_direction(nodes, labels)
+        # top down must fit clearly (1.25x) better: the sizes are estimated, not laid out
+        rankdir = best_direction(lambda direction: _estimated_size(nodes, labels, direction), margin=1.25)
 
-    # size is in inches at 72 points each, and a point is 4/3 CSS pixels.
-    size = f"{FIT_WIDTH_PX * 0.75 / 72:.3f},{FIT_HEIGHT_PX * 0.75 / 72:.3f}"
     # Tighter than Graphviz's defaults (ranks 0.5 in apart, nodes 0.5 in tall), so that
     # a drawing shrunk to fit the notebook keeps its text as large as it can; left to
     # right, arrows keep their length so that they stay visible between wide boxes.
     g = graphviz.Digraph(
         format=format,
-        graph_attr={"rankdir": rankdir, "size": size, "ranksep": RANKSEP[rankdir], "nodesep": "0.15"},
+        graph_attr={"rankdir": rankdir, "size": FIT_SIZE, "ranksep": RANKSEP[rankdir], "nodesep": "0.15"},
         node_attr={"fontname": "Helvetica", "height": "0.3", "margin": "0.05,0.02"},
     )
     for node in nodes:
@@ -164,16 +153,16 @@ def draw_dot(root, format="svg", rankdir="auto", *, notes=None, show_grad=True, 
     root_name = getattr(root, "label", "") or "output"
     summary = (
         f"<computation graph: {len(nodes)} values, {n_ops} operation{'s' * (n_ops != 1)}; "
-        f"{root_name} = {_fmt(root.data)}>"
+        f"{root_name} = {fmt(root.data)}>"
     )
     return Drawing(g, summary, _text_tree(root), format)
 
 
 def _fields(node, show_grad, note):
     """The rows of a node's box: label, data, grad, note."""
-    fields = [f"data {_fmt(node.data)}"]
+    fields = [f"data {fmt(node.data)}"]
     if show_grad and hasattr(node, "grad"):
-        fields.append(f"grad {_fmt(node.grad)}")
+        fields.append(f"grad {fmt(node.grad)}")
     label = getattr(node, "label", "")
     if label:
         fields.insert(0, str(label))
@@ -182,15 +171,14 @@ def _fields(node, show_grad, note):
     return fields
 
 
-def _best_direction(nodes, labels):
-    """ "LR" or "TB", whichever Graphviz will need to shrink less to fit the box.
+def _estimated_size(nodes, labels, direction):
+    """(width, height) in points that Graphviz's layout will about have, laid out in `direction`.
 
     An estimate from the graph's shape, not a layout: nodes sit in layers (an
     operation one layer after its inputs, its result one after that, a leaf just
-    before the operation that uses it first); a layer's
-    size along the flow is its largest node, across the flow the sum of its nodes.
-    Sizes are in points, for 14 pt Helvetica (about 7.5 points a character) and the
-    spacing draw_dot sets.
+    before the operation that uses it first); a layer's size along the flow is its
+    largest node, across the flow the sum of its nodes. Sizes are in points, for 14 pt
+    Helvetica (about 7.5 points a character) and the spacing draw_dot sets.
     """
     layer = {}
     for node in topological_order(nodes[0]):
@@ -203,23 +191,17 @@ def _best_direction(nodes, labels):
                 use = layer[id(node)] - 1 if node._op else layer[id(node)]
                 first_use[id(child)] = min(first_use.get(id(child), use), use)
     layer.update({key: use - 1 for key, use in first_use.items()})
-    boxes = {"LR": {}, "TB": {}}  # layer -> [(along, across)]
+    boxes = {}  # layer -> [(along, across)]
     for node in nodes:
         widths = [7.5 * len(f) + 8 for f in labels[id(node)]]
-        boxes["LR"].setdefault(layer[id(node)], []).append((sum(widths), 22))
-        boxes["TB"].setdefault(layer[id(node)], []).append((max(22, 18 * len(widths)), max(widths)))
+        box = (sum(widths), 22) if direction == "LR" else (max(22, 18 * len(widths)), max(widths))
+        boxes.setdefault(layer[id(node)], []).append(box)
         if node._op:
-            boxes["LR"].setdefault(layer[id(node)] - 1, []).append((54, 22))
-            boxes["TB"].setdefault(layer[id(node)] - 1, []).append((22, 54))
-    fit = {}
-    for direction, layers in boxes.items():
-        gap = 72 * float(RANKSEP[direction])
-        along = sum(max(a for a, _ in b) for b in layers.values()) + gap * (len(layers) - 1)
-        across = max(sum(c for _, c in b) + 11 * (len(b) - 1) for b in layers.values())
-        width, height = (along, across) if direction == "LR" else (across, along)
-        fit[direction] = min(FIT_WIDTH_PX * 0.75 / width, FIT_HEIGHT_PX * 0.75 / height, 1.0)
-    # Left to right is micrograd's way and the shorter picture; top down must earn its height.
-    return "TB" if fit["TB"] > 1.25 * fit["LR"] else "LR"
+            boxes.setdefault(layer[id(node)] - 1, []).append((54, 22) if direction == "LR" else (22, 54))
+    gap = 72 * float(RANKSEP[direction])
+    along = sum(max(a for a, _ in b) for b in boxes.values()) + gap * (len(boxes) - 1)
+    across = max(sum(c for _, c in b) + 11 * (len(b) - 1) for b in boxes.values())
+    return (along, across) if direction == "LR" else (across, along)
 
 
 def _text_tree(root):
@@ -229,11 +211,11 @@ def _text_tree(root):
     while stack:
         node, prefix, branch = stack.pop()
         label = getattr(node, "label", "") or "value"
-        grad = f", grad {_fmt(node.grad)}" if hasattr(node, "grad") else ""
+        grad = f", grad {fmt(node.grad)}" if hasattr(node, "grad") else ""
         op = f" <- {node._op}" if node._op else ""
         again = id(node) in seen and node._prev
         seen_note = " (see above)" if again else ""
-        lines.append(f"{prefix}{branch}{label} = {_fmt(node.data)}{grad}{op}{seen_note}")
+        lines.append(f"{prefix}{branch}{label} = {fmt(node.data)}{grad}{op}{seen_note}")
         if again:
             continue
         seen.add(id(node))
