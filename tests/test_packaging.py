@@ -2,7 +2,11 @@
 
 import ast
 import re
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -89,3 +93,28 @@ def test_imports_go_one_way_maths_then_display_then_course_plumbing():
         if module != "micrograd_lesson" and layer(imported) > layer(module)
     }
     assert not upward, f"a lower layer imports a higher one: {sorted(upward)}"
+
+
+def test_the_engine_imports_without_numpy_matplotlib_or_graphviz():
+    """What the playground runs in the browser: the scalar engine, its graph walker and grad()."""
+    code = (
+        "import sys, micrograd_lesson.engine, micrograd_lesson.autograd, micrograd_lesson.graph;"
+        "a = micrograd_lesson.engine.Value(2.0); b = micrograd_lesson.engine.Value(-3.0);"
+        "c = a * b + a; c.backward(); assert (a.grad, b.grad) == (-2.0, 2.0);"
+        "print(sorted(m for m in ('numpy', 'matplotlib', 'graphviz', 'IPython') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_every_public_name_and_module_is_reachable_from_the_package():
+    import micrograd_lesson
+
+    for name in micrograd_lesson.__all__:
+        assert getattr(micrograd_lesson, name) is not None, name
+    assert micrograd_lesson.tensor.Tensor is micrograd_lesson.Tensor  # a module, imported on first use
+    from micrograd_lesson.gradcheck import gradcheck  # a module with a function of its own name
+
+    assert micrograd_lesson.gradcheck is gradcheck
+    with pytest.raises(AttributeError, match="has no attribute 'Valeu'"):
+        micrograd_lesson.Valeu  # noqa: B018
