@@ -8,7 +8,7 @@ READY  := $(VENV)/.installed
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 SUPPORTED := 3.11 3.12 3.13
 
-.PHONY: lab test lint unit notebooks execute bench clean check-dot venv test-browser html wheel test-wheel student grade
+.PHONY: lab test lint unit notebooks execute bench clean check-dot venv test-browser html wheel test-wheel student grade serve
 
 # A .venv is remade from scratch when its Python no longer runs (the system Python it was
 # made from went away), when an install into it stopped half way (no $(READY)), or when
@@ -131,3 +131,9 @@ bench: $(READY)
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+# The course site on http://127.0.0.1:8000/ (the playground's WebAssembly does not load from file://).
+serve: html
+	@echo "the course site: http://127.0.0.1:$(PORT)/  (playground: http://127.0.0.1:$(PORT)/playground.html); Ctrl-C stops it"
+	$(BIN)/python -m http.server $(PORT) --bind 127.0.0.1 --directory build/html
+PORT ?= 8000

@@ -11,12 +11,21 @@ index lists the chapters in order, each with the description from the chapter
 table in README.md.
 
     python website/build.py            # then open build/html/index.html
+
+The playground (playground.html) runs the course's own engine in the browser: Python is
+Pyodide and the drawings are Graphviz, both WebAssembly from the npm registry, pinned in
+website/package-lock.json, installed by `npm ci` and copied here; the package's modules it
+imports are copied beside them. Browsers load WebAssembly only from a web server, so it
+works from `make serve`, not from file://.
 """
 
 import html
+import json
 import re
 import shutil
+import subprocess
 import sys
+import urllib.parse
 from pathlib import Path
 
 import jinja2
@@ -32,6 +41,15 @@ OUT = ROOT / "build" / "html"
 TITLE = "micrograd-lesson"
 TAGLINE = "Reverse-mode automatic differentiation from first principles, as a course in notebooks."
 MATHJAX = Path(mathjax.__file__).parent / "static" / "mathjax" / "es5"
+PLAYGROUND = SITE / "playground"
+NODE_MODULES = SITE / "node_modules"
+PYODIDE_FILES = [
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+]
 
 
 def descriptions(readme):
@@ -98,12 +116,16 @@ def build():
 
     exporter = HTMLExporter(template_name="course", extra_template_basedirs=[str(SITE / "templates")])
     found = chapters()
+    examples = {
+        e["chapter"]: e for e in json.loads((PLAYGROUND / "examples.json").read_text(encoding="utf-8"))
+    }
     links = [{"html": c["html"], "title": inline_code(c["title"])} for c in found]
     for i, chapter in enumerate(found):
         course = {
             "title": TITLE,
             "previous": links[i - 1] if i > 0 else None,
             "next": links[i + 1] if i + 1 < len(found) else None,
+            "try_it": try_it(examples.get(int(chapter["name"][:2]))),
         }
         resources = {"metadata": {"name": plain(chapter["title"])}, "course": course}
         body, _ = exporter.from_notebook_node(chapter["nb"], resources=resources)
@@ -116,7 +138,60 @@ def build():
         title=TITLE, tagline=html.escape(TAGLINE), chapters=[{**c, **link} for c, link in zip(found, links)]
     )
     (OUT / "index.html").write_text(index, encoding="utf-8")
+    build_playground()
     return found
+
+
+def try_it(example):
+    """The link that opens `example` in the playground (None for a chapter without one)."""
+    if example is None:
+        return None
+    return {"href": "playground.html#" + urllib.parse.urlencode({"code": example["code"]}),
+            "title": html.escape(example["title"].split(": ", 1)[-1])}  # fmt: skip
+
+
+def build_playground():
+    """playground.html and what it loads: Pyodide, Graphviz, the course's modules it imports."""
+    lock = SITE / "package-lock.json"
+    installed = NODE_MODULES / ".package-lock.json"
+    if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=SITE, check=True)
+    (OUT / "pyodide").mkdir()
+    for name in PYODIDE_FILES:
+        shutil.copy(NODE_MODULES / "pyodide" / name, OUT / "pyodide" / name)
+    (OUT / "graphviz").mkdir()
+    shutil.copy(
+        NODE_MODULES / "@hpcc-js" / "wasm-graphviz" / "dist" / "index.js", OUT / "graphviz" / "index.js"
+    )
+    shutil.copy(PLAYGROUND / "playground.html", OUT / "playground.html")
+    out = OUT / "playground"
+    out.mkdir()
+    for name in ("playground.js", "worker.js", "playground.css", "examples.json"):
+        shutil.copy(PLAYGROUND / name, out / name)
+    files = python_files()
+    for relative, source in files.items():
+        (out / "python" / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(source, out / "python" / relative)
+    (out / "python" / "files.json").write_text(json.dumps(sorted(files)), encoding="utf-8")
+
+
+def python_files():
+    """{path in the playground: source file}: runner.py and every module it imports from the course
+    package and from graphviz (the Python side of draw_dot, pure Python), found by importing it."""
+    code = (
+        "import json, sys; sys.path.insert(0, sys.argv[1]); import runner;"
+        "print(json.dumps({m.__name__: m.__file__ for m in list(sys.modules.values())"
+        " if m.__name__.split('.')[0] in ('micrograd_lesson', 'graphviz') and getattr(m, '__file__', None)}))"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", code, str(PLAYGROUND)], capture_output=True, text=True, check=True
+    )
+    files = {"runner.py": PLAYGROUND / "runner.py"}
+    for name, path in json.loads(found.stdout).items():
+        path = Path(path)
+        relative = name.replace(".", "/") + ("/__init__.py" if path.name == "__init__.py" else ".py")
+        files[relative] = path  # packages are modules too: each one's __init__.py is here
+    return files
 
 
 if __name__ == "__main__":

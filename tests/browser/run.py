@@ -11,7 +11,11 @@ through Playwright at 1280x800:
 2. Run All on a graph-heavy chapter (a drawn graph appears, with its node labels)
    and on chapter 9 (the progress bar moves while training runs);
 3. the static site from `make html`: the index (title, chapter list) and one chapter
-   (a graph, typeset math).
+   (a graph, typeset math);
+4. the site's playground, served on 127.0.0.1 (WebAssembly does not load from file://):
+   every example runs and shows the gradients the course's engine gives in this Python,
+   a syntax error and a log of -1 are one readable line, Stop ends an endless loop within
+   2 s, code from a link is shown but not run, and nothing is requested from elsewhere.
 
 Screenshots go to build/browser/. The server is stopped by its PID whatever happens,
 and the whole run is bounded in time.
@@ -570,6 +574,8 @@ def broken_links(page_file, links, ids):
         target = (page_file.parent / path).resolve() if path else page_file
         if not target.is_file():
             broken.append(href)
+        elif target.name == "playground.html" and anchor.startswith("code="):
+            continue  # code for the playground to show, not an anchor
         elif anchor and not {anchor, urllib.parse.unquote(anchor)} & set(
             ids if target == page_file else _ids_in(target)
         ):
@@ -662,6 +668,133 @@ def check_site(page):
     check(not requested, f"site: nothing requested from the network {requested[:3] or ''}")
 
 
+PLAYGROUND_READY = "document.getElementById('status').textContent === 'Ready.'"
+PLAYGROUND_DONE = (
+    "document.getElementById('status').textContent.startsWith('Done')"
+    " || !document.getElementById('error').hidden"
+)
+
+
+def serve_site():
+    """build/html on 127.0.0.1 at a free port, from a thread: (server, base URL)."""
+    import functools
+    import http.server
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(SITE)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_port}/"
+
+
+def playground_run(page, code):
+    """Put `code` in the box, press Run, wait for the result: (values {label: (data, grad)}, error)."""
+    page.fill("#code", code)
+    page.click("#run")
+    page.wait_for_function(PLAYGROUND_DONE, timeout=60_000)
+    rows = page.locator("#values tbody tr")
+    values = {}
+    for i in range(rows.count()):
+        label, data, grad = (c.strip() for c in rows.nth(i).inner_text().split("\t"))
+        values[label] = (data, grad)
+    error = page.inner_text("#error").strip() if page.locator("#error").is_visible() else ""
+    return values, error
+
+
+def check_playground(page):
+    """The playground, as a reader uses it; gradients compared with the engine run here."""
+    sys.path.insert(0, str(ROOT / "website" / "playground"))
+    import runner  # the very file the page runs, here in CPython with the course's package
+
+    examples = json.loads((ROOT / "website" / "playground" / "examples.json").read_text(encoding="utf-8"))
+    page.goto((SITE / "playground.html").as_uri())
+    check(page.locator("#file-note").is_visible() and "make serve" in page.inner_text("#file-note"),
+          "playground from file://: one line says how to serve it")  # fmt: skip
+    server, base = serve_site()
+    outside = []
+    page.on(
+        "request", lambda r: None if r.url.startswith((base, "data:", "blob:")) else outside.append(r.url)
+    )
+    try:
+        start = time.monotonic()
+        shared = 'a=Value(2.0,label="a"); b=Value(-3.0,label="b"); c=a*b+a; c.backward()'
+        page.goto(base + "playground.html#" + urllib.parse.urlencode({"code": shared}))
+        check(page.input_value("#code") == shared, "playground: code from a link is shown in the box")
+        page.wait_for_function(PLAYGROUND_READY, timeout=180_000)
+        ready = time.monotonic() - start
+        check(page.locator("#values tbody tr").count() == 0, "playground: code from a link waits for Run")
+        page.click("#run")
+        page.wait_for_function(PLAYGROUND_DONE, timeout=60_000)
+        first = time.monotonic() - start
+        print(
+            f"     playground: Python ready {ready:.1f} s, first result {first:.1f} s after the page loaded"
+        )
+        rows = page.locator("#values tbody tr")
+        shown = {rows.nth(i).inner_text().split("\t")[0]: rows.nth(i).inner_text().split("\t")[2]
+                 for i in range(rows.count())}  # fmt: skip
+        check(shown.get("a") == "-2.0000" and shown.get("b") == "2.0000",
+              f"playground: the link's code gives a.grad -2 and b.grad 2 ({shown})")  # fmt: skip
+        picture = page.locator("#picture svg")
+        check(picture.count() == 1 and "grad -2.0000" in picture.text_content(),
+              "playground: the graph is drawn, with data and grad on its nodes")  # fmt: skip
+        box = page.locator("#picture").bounding_box()
+        check(box["x"] + box["width"] <= VIEWPORT["width"], f"playground: the drawing fits the page ({box})")
+        check("grad -2.0000" in (page.get_attribute("#picture", "aria-label") or ""),
+              "playground: the drawing's text alternative lists the values")  # fmt: skip
+        page.screenshot(path=str(SHOTS / "playground.png"))
+        for example in examples:
+            values, error = playground_run(page, example["code"])
+            expected = {v["label"]: (v["data"], v["grad"]) for v in runner.run(example["code"])["values"]}
+            mismatch = "" if values == expected else f" (page {values}, engine {expected})"
+            check(
+                not error and values == expected,
+                f"playground: {example['title']}: {len(values)} values as the engine gives{mismatch}{error}",
+            )
+        page.click("#next")
+        first_caption = page.inner_text("#caption")
+        page.click("#next")
+        check(first_caption.startswith("step 0") and page.inner_text("#caption").startswith("step 1"),
+              "playground: Next steps the backward pass one node at a time")  # fmt: skip
+        page.click("#prev")
+        check(page.inner_text("#caption") == first_caption, "playground: Prev steps back")
+        page.screenshot(path=str(SHOTS / "playground_step.png"))
+        _, error = playground_run(page, "a = Value(2.0, label='a')\nb = a *\n")
+        check(
+            error.startswith("SyntaxError") and "(line 2)" in error,
+            f"playground: a syntax error in one line: {error}",
+        )
+        _, error = playground_run(page, "a = Value(-1.0, label='a')\nb = a.log()\n")
+        check(error == "ValueError: log needs a positive input, got -1.0 (line 2)",
+              f"playground: the engine's error in one line: {error}")  # fmt: skip
+        page.fill("#code", "while True:\n    pass\n")
+        page.click("#run")
+        page.wait_for_timeout(1000)
+        pressed = time.monotonic()
+        page.click("#stop")
+        page.wait_for_function(
+            "document.getElementById('error').textContent.startsWith('Stopped')", timeout=2000
+        )
+        stopped = time.monotonic() - pressed
+        check(stopped <= 2, f"playground: Stop ends an endless loop ({stopped:.2f} s)")
+        page.wait_for_function(PLAYGROUND_READY, timeout=180_000)
+        values, error = playground_run(page, shared)
+        check(not error and values.get("b", ("", ""))[1] == "2.0000", "playground: runs again after Stop")
+        page.focus("#code")
+        page.keyboard.press("Control+Enter")
+        page.wait_for_function(PLAYGROUND_DONE, timeout=60_000)
+        check(page.locator("#leaves input[type=number]").count() == 2, "playground: a number box per input")
+        page.fill("#leaves input[aria-label=a]", "4")
+        page.press("#leaves input[aria-label=a]", "Enter")
+        page.wait_for_function("document.querySelector('#values tbody tr[data-label=b] td:nth-child(3)')"
+                               ".textContent === '4.0000'", timeout=60_000)  # fmt: skip
+        check(True, "playground: changing an input re-runs the code with it (b.grad follows a)")
+        check(not outside, f"playground: nothing requested from elsewhere {outside[:3]}")
+    finally:
+        server.shutdown()
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--chromium", default="/usr/bin/chromium")
@@ -713,6 +846,7 @@ def main(argv):
                     if training:
                         check_training_chapter(page, lab, training[0])
                 check_site(page)
+                check_playground(page)
                 context.close()
         finally:
             if lab:
