@@ -155,6 +155,9 @@ def build_playground():
     lock = SITE / "package-lock.json"
     installed = NODE_MODULES / ".package-lock.json"
     if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
+        if shutil.which("npm") is None:
+            sys.exit("make html needs npm (Node.js) to install the playground's Pyodide and Graphviz: "
+                     "Debian/Ubuntu `sudo apt-get install npm`, macOS `brew install node`")  # fmt: skip
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=SITE, check=True)
     (OUT / "pyodide").mkdir()
     for name in PYODIDE_FILES:
