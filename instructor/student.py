@@ -23,6 +23,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from notebooks.chapters import numbered
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "micrograd_lesson"
 STRIPPED_DECORATORS = {"solution", "hidden"}  # what the student edition leaves out
@@ -85,7 +87,7 @@ def build(out):
     for module in sorted((out / "micrograd_lesson" / "exercises").glob("*.py")):
         module.write_text(strip_source(module.read_text(encoding="utf-8")), encoding="utf-8")
     (out / "notebooks").mkdir()
-    for nb in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+    for nb in numbered(ROOT / "notebooks", ".ipynb"):
         (out / "notebooks" / nb.name).write_text(strip_notebook(nb), encoding="utf-8")
     for name in ("pyproject.toml", "requirements.txt"):
         shutil.copy(ROOT / name, out / name)

@@ -1,7 +1,7 @@
 """The curriculum's numbers, chapter by chapter, are in the stored notebook outputs.
 
 nbval re-runs every notebook and compares it with what is stored; this test pins what
-the stored outputs must *say*, so an edit that loses a number CURRICULUM.md promises
+the stored outputs must *say*, so an edit that loses a number the course promises
 fails here, naming the chapter and the missing line.
 """
 

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 import micrograd_lesson.exercises as exercises
 from micrograd_lesson.exercises import EXERCISES, SOLUTIONS, reveal
 from micrograd_lesson.exercises._core import Verdict
+from notebooks.chapters import numbered
 
 NAMES = sorted(SOLUTIONS)
 NOTEBOOK_SOURCES = Path(__file__).resolve().parent.parent / "notebooks" / "src"
@@ -66,7 +67,7 @@ def test_every_check_is_deterministic(name):
 
 
 def test_every_revealed_solution_exists_and_every_solution_is_revealed():
-    sources = sorted(NOTEBOOK_SOURCES.glob("[0-9][0-9]_*.py"))
+    sources = numbered(NOTEBOOK_SOURCES, ".py")
     revealed = {name for src in sources for name in re.findall(r'reveal\("([^"]+)"\)', src.read_text())}
     assert revealed - set(NAMES) == set(), "a notebook reveals a solution that is not registered"
     assert set(NAMES) - revealed == set(), "a registered solution is never revealed in a notebook"

@@ -15,9 +15,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from notebooks.chapters import numbered
+
 REPO = Path(__file__).resolve().parent.parent
 NOTEBOOKS = REPO / "notebooks"
-SOURCES = sorted((NOTEBOOKS / "src").glob("[0-9][0-9]_*.py"))
+SOURCES = numbered(NOTEBOOKS / "src", ".py")
 MIN_WORDS = 600
 
 MEMORY_ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
@@ -151,7 +153,7 @@ def test_ends_with_exercises_that_call_a_check(src):
 
 def test_a_chapter_notebook_without_source_is_flagged():
     sources = {src.stem for src in SOURCES}
-    orphans = sorted(p.stem for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb") if p.stem not in sources)
+    orphans = [p.stem for p in numbered(NOTEBOOKS, ".ipynb") if p.stem not in sources]
     assert not orphans, f"notebooks without a source in notebooks/src: {orphans}"
 
 

@@ -3,6 +3,8 @@
 import importlib.util
 from pathlib import Path
 
+from notebooks.chapters import chapters
+
 REPO = Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("website_build", REPO / "website" / "build.py")
 website = importlib.util.module_from_spec(spec)
@@ -11,7 +13,7 @@ spec.loader.exec_module(website)
 
 def test_readme_describes_every_chapter_notebook():
     described = website.descriptions((REPO / "README.md").read_text(encoding="utf-8"))
-    numbers = {int(p.name[:2]) for p in (REPO / "notebooks").glob("[0-9][0-9]_*.ipynb")}
+    numbers = {int(name[:2]) for name in chapters()}
     assert numbers and numbers <= set(described), f"README has no row for {sorted(numbers - set(described))}"
     assert all(len(text) > 20 for text in described.values())
 

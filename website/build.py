@@ -34,6 +34,8 @@ import nbformat
 from jupyter_core.paths import jupyter_path
 from nbconvert import HTMLExporter
 
+from notebooks.chapters import numbered
+
 SITE = Path(__file__).resolve().parent
 ROOT = SITE.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -85,7 +87,7 @@ def title_of(nb, name):
 def chapters():
     described = descriptions((ROOT / "README.md").read_text(encoding="utf-8"))
     found = []
-    for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+    for path in numbered(NOTEBOOKS, ".ipynb"):
         number = int(path.name[:2])
         if number not in described:
             sys.exit(f"README.md's chapter table has no row for chapter {number} ({path.name})")

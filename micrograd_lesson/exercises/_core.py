@@ -30,7 +30,7 @@ class Exercise:
     name: str
     check: object = None  # the guarded check, as exported
     solution: object = None
-    hidden: list = field(default_factory=list)  # guarded extra cases for a grader (issue 17)
+    hidden: list = field(default_factory=list)  # guarded extra cases for a grader (instructor/hidden)
     last_answer: object = NO_ANSWER
 
 

@@ -26,6 +26,7 @@ import jupytext
 import nbformat
 import psutil
 from nbclient import NotebookClient
+from notebooks.chapters import numbered
 
 SRC = Path(__file__).resolve().parent
 NOTEBOOKS = SRC.parent
@@ -54,7 +55,7 @@ if importlib.util.find_spec("micrograd_lesson") is None:
 
 
 def sources(prefixes=()):
-    found = sorted(SRC.glob("[0-9][0-9]_*.py"))
+    found = numbered(SRC, ".py")
     if prefixes:
         found = [p for p in found if p.name.startswith(tuple(prefixes))]
     return found

@@ -43,6 +43,8 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from notebooks.chapters import chapters, numbered
+
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 SHOTS = ROOT / "build" / "browser"
@@ -605,7 +607,7 @@ def check_site(page):
     page.goto(index.as_uri())
     chapters = page.locator("ol.chapters > li")
     check(page.title() == "micrograd-lesson", f"site index: title {page.title()!r}")
-    count = len(list(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")))
+    count = len(chapters())
     check(chapters.count() == count, f"site index: {chapters.count()} of {count} chapters listed")
     check(all(chapters.nth(i).locator("p").inner_text().strip() for i in range(chapters.count())),
           "site index: every chapter has a description")  # fmt: skip
@@ -614,7 +616,7 @@ def check_site(page):
     state = page.evaluate(SITE_PAGE)
     check(not broken_links(index, state["links"], state["ids"]), "site index: every link resolves")
     page.screenshot(path=str(SHOTS / "site_index.png"), full_page=True)
-    for page_file in sorted(SITE.glob("[0-9][0-9]_*.html")):
+    for page_file in numbered(SITE, ".html"):
         name = page_file.stem
         page.goto(page_file.as_uri())
         page.wait_for_load_state("load")
@@ -818,7 +820,7 @@ def main(argv):
     watchdog.daemon = True
     watchdog.start()
     SHOTS.mkdir(parents=True, exist_ok=True)
-    names = sorted(p.stem for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    names = chapters()
     if args.only:
         names = [n for n in names if n.startswith(tuple(args.only))]
     with tempfile.TemporaryDirectory(prefix="course-browser-") as tmp:

@@ -34,6 +34,9 @@ from pathlib import Path
 import jupytext
 import pytest
 
+from notebooks.chapters import numbered
+from notebooks.chapters import source as chapter_source
+
 REPO = Path(__file__).resolve().parents[2]
 SOURCES = REPO / "notebooks" / "src"
 CLAIM_ID = re.compile(r"<!--\s*claim:\s*([a-z0-9][a-z0-9.-]*)\s*-->")
@@ -88,18 +91,10 @@ def least_count(rate, n, risk=1e-3):
     return n
 
 
-def chapter_source(prefix):
-    """The jupytext source of chapter `prefix` ("03", "10")."""
-    found = sorted(SOURCES.glob(f"{prefix}_*.py"))
-    if len(found) != 1:
-        raise FileNotFoundError(f"expected one notebook source for chapter {prefix}, found {found}")
-    return found[0]
-
-
 def prose_claims():
     """{claim ID: [chapter source names it appears in]} over every chapter's Markdown."""
     found = {}
-    for src in sorted(SOURCES.glob("[0-9][0-9]_*.py")):
+    for src in numbered(SOURCES, ".py"):
         nb = jupytext.read(src, fmt="py:percent")
         for cell in nb.cells:
             if cell.cell_type == "markdown":

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from claimlib import HELD_OUT_FROM, SOURCES, claims_block, held_out_seeds, least_count, prose_claims
 
+from notebooks.chapters import numbered
+
 HERE = Path(__file__).resolve().parent
 CHAPTERS_WITH_VERDICTS = [f"{n:02d}" for n in range(1, 14)]
 
@@ -72,7 +74,7 @@ SHOWN_SEED = re.compile(r"(?:\bseed\s*[=(]\s*|default_rng\(\s*|manual_seed\(\s*|
 
 def test_no_notebook_shows_a_seed_a_held_out_block_can_draw():
     shown = {}
-    for src in sorted(SOURCES.glob("[0-9][0-9]_*.py")):
+    for src in numbered(SOURCES, ".py"):
         for number in SHOWN_SEED.findall(src.read_text()):
             shown.setdefault(int(number), src.name)
     assert shown, "no seed found in the chapters: has the pattern stopped matching?"

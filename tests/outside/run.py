@@ -22,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from notebooks.chapters import numbered
+
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 
@@ -66,7 +68,7 @@ def main(argv):
         run([python, "-m", "pip", "install", "--quiet", *requirements], env=env)
 
         course.mkdir()
-        for notebook in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+        for notebook in numbered(NOTEBOOKS, ".ipynb"):
             shutil.copy(notebook, course)
         source = package_source()
         if not source.endswith(".whl") or "/" in source:
