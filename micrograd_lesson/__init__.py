@@ -12,7 +12,7 @@ import importlib
 
 # gradcheck is a module and a function of it: importing the module would make the package's
 # `gradcheck` the module, so the function is bound here first (it needs only the engine).
-from .gradcheck import gradcheck
+from .gradcheck import gradcheck  # noqa: F401  (exported through __all__ below)
 
 __version__ = "0.1.0"
 
