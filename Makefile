@@ -72,9 +72,22 @@ lab: $(READY) $(LAB_SETTINGS) check-dot
 # "running over TCP without encryption" warning, and nothing listens on a port.
 LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root) $(if $(filter Windows_NT,$(OS)),,--KernelManager.transport=ipc)
 
-# Everything CI checks: lint, unit tests, and strict nbval over every notebook (serially).
+# The tests run in parallel (pytest-xdist), JOBS processes: auto is one per core, JOBS=0 runs
+# them serially in one process. Each test file and each notebook runs whole in one process
+# (--dist loadfile): a notebook's cells share one kernel, a module's fixtures are built once.
+# pytest's status 5 (no test selected, e.g. SLOW_CLAIMS=0 when no claims test is slow) is no failure.
+JOBS ?= auto
+PARALLEL = $(if $(filter 0,$(JOBS)),,-n $(JOBS) --dist loadfile)
+PYTEST = $(BIN)/python -m pytest
+NO_TESTS_IS_FINE = || test $$? -eq 5
+
+# Everything CI checks: lint, every test (the slow ones too), strict nbval over every notebook.
+# CI (.ci/run) checks each notebook once and the slow claims once, with two switches:
+#   NOTEBOOKS=0    leaves out the notebooks (on 3.13, where make test-wheel checks them);
+#   SLOW_CLAIMS=0  leaves out the slow claims re-runs (on 3.13; they ran on 3.11).
 test: $(READY) check-dot lint
-	$(BIN)/python -m pytest tests notebooks/*.ipynb $(NBVAL)
+	$(PYTEST) $(PARALLEL) tests $(if $(filter 0,$(NOTEBOOKS)),,notebooks/*.ipynb $(NBVAL)) \
+	  $(if $(filter 0,$(SLOW_CLAIMS)),-m "not (slow and claim)") $(NO_TESTS_IS_FINE)
 
 # The package as a wheel, in dist/ (what an instructor hosts for learners outside the repository).
 wheel: $(READY)
@@ -85,19 +98,20 @@ wheel: $(READY)
 # The notebooks outside the repository: the wheel installed in a fresh environment, the
 # notebooks copied to a temporary folder, strict nbval there (tests/outside/run.py).
 test-wheel: wheel check-dot
-	$(BIN)/python tests/outside/run.py dist/*.whl
+	$(BIN)/python tests/outside/run.py dist/*.whl --jobs $(JOBS)
 
 lint: $(READY)
 	$(BIN)/ruff check micrograd_lesson tests notebooks website instructor
 	$(BIN)/ruff format --check micrograd_lesson tests notebooks/src website instructor
 
-# Unit tests without the slow claims re-runs (make test runs those too).
-unit: $(READY)
-	$(BIN)/python -m pytest tests -m "not slow"
+# The loop to run after each edit: lint and every fast test (no test marked slow, none over
+# about 2 s; no notebook). make test runs the slow ones and the notebooks too.
+unit: $(READY) lint
+	$(PYTEST) $(PARALLEL) tests -m "not slow" $(NO_TESTS_IS_FINE)
 
-# Strict nbval on notebooks only; NB=03 checks one chapter.
+# Strict nbval on notebooks only (in parallel); NB=03 checks one chapter (in this process).
 notebooks: $(READY) check-dot
-	$(BIN)/python -m pytest notebooks/$(or $(NB),)*.ipynb $(NBVAL)
+	$(PYTEST) $(if $(NB),,$(PARALLEL)) notebooks/$(or $(NB),)*.ipynb $(NBVAL)
 
 # Rebuild notebooks from notebooks/src, run them in place and normalise them; NB=03 for one.
 execute: $(READY) check-dot

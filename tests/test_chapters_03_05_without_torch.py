@@ -11,7 +11,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 from notebook_outputs import NOTEBOOKS, load, path_of, text_outputs
-from test_chapter_06_without_torch import TORCH_PREFIX, sanitized
+from test_chapter_06_without_torch import TORCH_PREFIX, sanitized, skip_unless_torch_is_installed
 
 CHAPTERS = ["03", "05"]
 
@@ -25,8 +25,10 @@ def test_torch_lines_carry_the_sanitized_prefix(prefix):
             assert line.startswith(TORCH_PREFIX), f"this line depends on PyTorch: {line!r}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("prefix", CHAPTERS)
 def test_outputs_do_not_depend_on_torch(prefix, tmp_path, monkeypatch):
+    skip_unless_torch_is_installed()
     (tmp_path / "torch.py").write_text('raise ImportError("PyTorch is hidden for this test")\n')
     monkeypatch.setenv(
         "PYTHONPATH", os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))

@@ -89,6 +89,7 @@ def run_script(tmp_path, hash_seed):
     return done.stdout
 
 
+@pytest.mark.slow
 def test_dot_source_is_identical_across_processes(tmp_path):
     first = run_script(tmp_path, 1)
     assert "digraph" in first and "out | data" in first

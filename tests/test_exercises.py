@@ -169,16 +169,3 @@ def test_the_package_exports_exactly_the_registered_checks():
     registered = {ex.check.__name__ for ex in EXERCISES.values()}
     assert registered == {n for n in exercises.__all__ if n.startswith("check_")}
     assert len(registered) == len(EXERCISES), "two exercises export a check under the same name"
-
-
-def test_the_checks_layer_is_no_larger_than_the_rest_of_the_package():
-    """Issue 14's size goal, kept: exercises/ (checks, their mistake tables and the worked solutions)
-    has no more lines than everything else in micrograd_lesson."""
-    package = Path(exercises.__file__).resolve().parent.parent
-
-    def lines(paths):
-        return sum(len(path.read_text(encoding="utf-8").splitlines()) for path in paths)
-
-    checks = lines(package.glob("exercises/*.py"))
-    rest = lines(p for p in package.rglob("*.py") if "exercises" not in p.relative_to(package).parts)
-    assert 1000 < checks <= rest, f"exercises/ has {checks} lines, the rest of the package {rest}"

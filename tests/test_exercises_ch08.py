@@ -104,6 +104,7 @@ def test_train_step_that_raises_or_breaks_a_parameter_gets_a_hint():
     assert "every p.data a number" in hint_of(check_train_step, corrupts)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(st.floats(min_value=-3, max_value=3).filter(lambda k: abs(k - 1) > 1e-6))
 def test_an_update_of_the_wrong_size_never_passes(scale):

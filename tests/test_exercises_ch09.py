@@ -142,6 +142,7 @@ def test_other_correct_batches_pass():
     assert check_sample_batch(as_lists)
 
 
+@pytest.mark.slow
 @given(shift=st.integers(1, 19), size_change=st.integers(-3, 3))
 def test_batches_whose_labels_do_not_follow_their_points_are_refused(shift, size_change):
     def answer(X, y, batch_size, rng):
@@ -168,6 +169,7 @@ def test_batches_that_leave_some_rows_out_are_refused(answer):
     assert "same chance" in hint_of(check_sample_batch, answer)
 
 
+@pytest.mark.slow
 @given(left_out=st.sets(st.integers(0, 19), min_size=1, max_size=10))
 def test_batches_from_any_proper_subset_of_the_rows_are_refused(left_out):
     def answer(X, y, batch_size, rng):

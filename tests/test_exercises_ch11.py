@@ -2,6 +2,7 @@
 well as hand-picked, are refused with a hint that names the mistake; nothing makes a check raise."""
 
 import numpy as np
+import pytest
 from hints import hint_of
 from hypothesis import given
 from hypothesis import strategies as st
@@ -69,6 +70,7 @@ def test_unbroadcast_refuses_an_answer_right_only_on_the_fixed_cases():
     assert not check_unbroadcast(memorised)
 
 
+@pytest.mark.slow
 @given(factor=st.floats(-5, 5).filter(lambda f: abs(f - 1) > 1e-6), case=st.integers(0, 6))
 def test_unbroadcast_refuses_any_scaled_answer(factor, case):
     calls = []

@@ -92,6 +92,7 @@ def test_cross_entropy_grad_hints():
     assert "logits' shape" in hint_of(check_cross_entropy_grad, lambda z, t: cross_entropy_grad(z, t).T)
 
 
+@pytest.mark.slow
 @given(factor=st.floats(-3, 3).filter(lambda f: abs(f - 1) > 1e-6), shift=st.floats(-1, 1))
 def test_cross_entropy_grad_refuses_scaled_or_shifted_answers(factor, shift):
     assert not check_cross_entropy_grad(lambda z, t: cross_entropy_grad(z, t) * factor)

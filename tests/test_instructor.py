@@ -114,6 +114,7 @@ def test_the_student_edition_keeps_every_chapter_and_its_checks(edition):
         assert any("check_" in c.source for c in nb.cells if c.cell_type == "code"), path.name
 
 
+@pytest.mark.slow
 def test_the_stripped_package_still_checks_answers_and_reveal_says_no(edition):
     """Run in a fresh interpreter that imports the edition's package, not this checkout's: every
     check is there and answers, no solution or hidden case is, and reveal() says so in one line."""
@@ -339,14 +340,17 @@ def graded(edition, tmp_path_factory):
     first_code = next(c for c in crash.cells if c.cell_type == "code")
     first_code.source = 'raise RuntimeError("my first cell breaks")\n' + first_code.source
     write(crash, folder, "crashes", path.name)
+    # The two that never end wait rather than spin: a time limit stops both alike, and the
+    # minutes until it does cost no CPU that the other tests (in parallel) could use.
     hang = with_solutions()
     first_code = next(c for c in hang.cells if c.cell_type == "code")
-    first_code.source += "\nwhile True:\n    pass\n"
+    first_code.source += "\nimport time\nwhile True:\n    time.sleep(0.1)\n"
     write(hang, folder, "hangs", path.name)
     stubborn = with_solutions()  # ignores the interrupt: only the notebook's time limit stops it
     first_code = next(c for c in stubborn.cells if c.cell_type == "code")
     first_code.source += (
-        "\nimport signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass\n"
+        "\nimport signal\nimport time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+        "while True:\n    time.sleep(0.1)\n"
     )
     write(stubborn, folder, "never-stops", path.name)
     (folder / "notes.txt").write_text("not a learner")  # stray files are ignored

@@ -100,6 +100,7 @@ def test_it_leaves_the_graph_as_it_was():
     assert g["a"].grad == 0.25 and g["d"].grad == 0.0
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(trees, inputs)
 def test_the_pass_gives_exactly_what_backward_gives(tree, xs):
@@ -182,6 +183,7 @@ def test_every_frame_has_the_same_layout_text_so_the_picture_does_not_jump():
     assert all(layout(steps.source(k)) == first for k in range(len(steps)))
 
 
+@pytest.mark.slow
 def test_dot_source_is_identical_across_runs_and_processes():
     g = chapter_2_graph()
     steps = step_through(g["L"])

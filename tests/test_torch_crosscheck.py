@@ -87,6 +87,7 @@ def test_each_operation_matches_pytorch(tree, xs):
     assert any(g != 0 for g in grads) or tree[0] == "relu"  # a real derivative was compared
 
 
+@pytest.mark.slow
 @given(trees, inputs)
 def test_random_expressions_match_pytorch(tree, xs):
     result = ours_and_torch(tree, xs)

@@ -8,8 +8,10 @@
    package, installs it from the wheel beside the notebooks, and the package imports.
 4. Strict nbval over every notebook in that folder, with the installed package (no
    PYTHONPATH, no path into this checkout): every stored output is what it gives there.
+   The notebooks run in parallel, JOBS processes (pytest-xdist; each notebook whole in one
+   kernel); --jobs 0 runs them one after another.
 
-    python tests/outside/run.py dist/micrograd_lesson-0.1.0-py3-none-any.whl
+    python tests/outside/run.py dist/micrograd_lesson-0.1.0-py3-none-any.whl [--jobs auto]
 """
 
 import importlib.util
@@ -50,9 +52,15 @@ def setup_code(notebook):
 
 
 def main(argv):
+    jobs = "auto"
+    if len(argv) == 3 and argv[1] == "--jobs":
+        argv, jobs = argv[:1], argv[2]
     if len(argv) != 1 or not argv[0].endswith(".whl"):
-        sys.exit("usage: python tests/outside/run.py dist/<the package>.whl   (make wheel builds it)")
+        sys.exit(
+            "usage: python tests/outside/run.py dist/<the package>.whl [--jobs N]  (make wheel builds it)"
+        )
     wheel = Path(argv[0]).resolve()
+    parallel = [] if jobs == "0" else ["-n", jobs, "--dist", "loadfile"]
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="course-outside-") as tmp:
         tmp = Path(tmp)
@@ -105,7 +113,9 @@ def main(argv):
         nbval = ["--nbval", "--nbval-current-env", "--nbval-sanitize-with", "nbval_sanitize.cfg"]
         notebooks = [str(p.relative_to(tmp)) for p in sorted(course.glob("*.ipynb"))]
         result = subprocess.run(
-            [python, "-m", "pytest", "-p", "no:cacheprovider", "-q", *nbval, *notebooks], cwd=tmp, env=env
+            [python, "-m", "pytest", "-p", "no:cacheprovider", "-q", *parallel, *nbval, *notebooks],
+            cwd=tmp,
+            env=env,
         )
     print(f"outside the repository: {time.monotonic() - start:.0f} s")
     return result.returncode
