@@ -144,6 +144,56 @@ def test_topological_order_must_notice_a_loop(walk, words):
     assert failed_with(verdict, *words) if words else verdict
 
 
+def stack_with_marks(root):
+    """Section 9's (node, done) stack, plus a mark on each node whose inputs are still being placed:
+    meeting a marked node again means a loop. A right answer by another method, so the check accepts it
+    (the exercise asks for counting, and says the check cannot tell)."""
+    topo, placed, in_progress = [], set(), set()
+    stack = [(root, False)]
+    while stack:
+        node, inputs_done = stack.pop()
+        if inputs_done:
+            in_progress.discard(node)
+            placed.add(node)
+            topo.append(node)
+        elif node in in_progress:
+            raise ValueError("a loop")
+        elif node not in placed:
+            in_progress.add(node)
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(node._prev))
+    return topo
+
+
+def test_topological_order_accepts_the_stack_with_in_progress_marks():
+    assert check_topological_order(stack_with_marks)
+
+
+def only_short_loops(longest):
+    """Section 9's stack, raising only on a loop of at most `longest` nodes (a node that uses itself,
+    or two that use each other): blind to a longer ring."""
+
+    def order(root):
+        nodes = section_9_stack(root)
+        for node in nodes:
+            if node in node._prev or (longest >= 2 and any(node in child._prev for child in node._prev)):
+                raise ValueError("a loop")
+        return nodes
+
+    return order
+
+
+@pytest.mark.parametrize(
+    "walk, words",
+    [
+        (only_short_loops(1), ("d = c + x, c = 2d is a loop", "returned a list")),
+        (only_short_loops(2), ("c = 2e, e = 3d is a loop", "returned a list")),
+    ],
+)
+def test_topological_order_must_notice_every_loop_not_just_short_ones(walk, words):
+    assert failed_with(check_topological_order(walk), *words)
+
+
 @pytest.mark.parametrize(
     "fn, words",
     [

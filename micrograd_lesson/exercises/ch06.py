@@ -48,7 +48,7 @@ def central_h():
     f_at_2 = 2.0**3  # round-off: about eps * |f(2)| / h
     f3_over_6 = 6 / 6  # truncation: (|f'''| / 6) * h**2, and f''' = 6 everywhere
     # h**2 * f3_over_6 = eps * f_at_2 / h  gives  h**3 = eps * f_at_2 / f3_over_6: h = 1.2e-5,
-    # 700 times chapter 1's 1.7e-8 for the forward difference, whose truncation shrinks only like h.
+    # about 600 times chapter 1's 2e-8 for the forward difference, whose truncation shrinks only like h.
     return (eps * f_at_2 / f3_over_6) ** (1 / 3)
 
 

@@ -550,11 +550,41 @@ draw_dot(d, rankdir="TB")
 #
 # Both print lines agree on $\partial d/\partial b = 4$; only what `b` passes *on* is
 # wrong. The sort exists to make each node fire once, after its total is complete.
-# (The course's tests build random graphs of sums and products: the shortcut goes wrong on
-# every one in which an intermediate value feeds two operations, and is right on every
+#
+# Is the shortcut wrong on *every* graph in which an intermediate value feeds two
+# operations? Not quite. A shared node fires once for every path down to it from the
+# output, and every firing but the last passes on a half-finished total. If that half-finished total happens to be 0, the extra
+# firing adds nothing and the answer comes out right. Change the graph to
+# $d = b \cdot w + 3b$ with $b = 2a$: the product $b \cdot w$ sends `b` the share $w$, so
+# at $w = 0$ `b`'s early firing passes on nothing.
+
+
+# %% tags=["claim-setup"]
+def shared_b_times_w(V, w0):
+    a, w = V(1.0, label="a"), V(w0, label="w")
+    b = V(2.0, label="2") * a
+    return a, b * w + V(3.0, label="3") * b
+
+
+# %%
+for w0 in (0.0, 1.0):
+    a, d = shared_b_times_w(Value, w0)
+    backward_no_sort(d)
+    pushed = a.grad
+    a, d = shared_b_times_w(Value, w0)
+    d.backward()
+    print(f"d = b*w + 3b at w = {w0:.0f}: push and recurse dd/da = {pushed:.4f}, sorted {a.grad:.4f}")
+
+# %% [markdown]
+# At $w = 0$ both say $\partial d/\partial a = 2(w + 3) = 6$: the shortcut is right, by
+# luck. At $w = 1$ the luck is gone: $10$ against the true $8$. (The course's tests build
+# random graphs of sums and products with leaves drawn between 0.5 and 1.5, so that no
+# share is ever 0: the shortcut goes wrong
+# on every one in which an intermediate value feeds two operations, and is right on every
 # one in which only leaves are shared or each value is used once. A leaf has no note to
-# fire, so firing it twice does no harm.)
-# <!-- claim: ch04-push-recurse-overcounts -->
+# fire, so firing it twice does no harm.) <!-- claim: ch04-push-recurse-overcounts -->
+# So the shortcut is not always wrong, it is only right when a coincidence makes it so;
+# an engine must be right on every input, and only the sort gives that.
 #
 # ## 7. The graph records only the path the code took
 #
@@ -729,7 +759,8 @@ sys.setrecursionlimit(default_limit)  # back to the default for the rest of the 
 # %% [markdown]
 # With the limit at 5000 the 3,000-deep chain goes through ($\partial y/\partial x =
 # 3001.0$), and a 6,000-deep one fails again. Raising the limit only moves the wall (the
-# course's tests find the same at limits of 2,000 and 8,000): it would have to be set in
+# course's tests find the same at limits of 2,000 and 8,000, and at three more drawn at
+# random up to 10,000): it would have to be set in
 # advance for the deepest graph anyone will ever build. <!-- claim: ch04-limit-moves-wall -->
 #
 # The cure is to keep the stack ourselves, in an ordinary Python list that can grow as
@@ -866,7 +897,8 @@ gc.enable()
 #   instead of 2. The rule in one line: $\bar v = \sum_{w \text{ uses } v} \bar w \,
 #   \partial w/\partial v$.
 # - Skipping the sort does not work: pushing and recursing fires a shared node before its
-#   total is complete ($\partial d/\partial a = 10$ instead of 8 on $d = b + 3b$).
+#   total is complete ($\partial d/\partial a = 10$ instead of 8 on $d = b + 3b$), and is
+#   right only by coincidence (on $d = bw + 3b$ at $w = 0$).
 # - The graph holds only the operations that ran; an `if` leaves no node and no gradient.
 # - A recursive sort dies on deep graphs (a `RecursionError` on our 3,000-deep chain,
 #   since Python stops at about 1,000 nested calls). Raising the limit only moves the
@@ -889,10 +921,15 @@ gc.enable()
 # every node comes after its inputs. The check tries a chain 5,000 nodes deep, and the
 # nodes it hands you refuse `.topological_order()`.
 #
-# Counting can do one thing the stack of section 9 cannot: notice a graph that has no
-# order at all. No operation can build a loop, but a hand-made node can (set `c._a = d`
-# where `d` already uses `c`). Decide what your counts do on such a graph, and make your
-# function raise `ValueError` there instead of returning a list. The check builds one.
+# Second, a graph that has no order at all. No operation can build a loop, but a
+# hand-made node can (set `c._a = d` where `d` already uses `c`). Decide what your counts
+# do on such a graph, and make your function raise `ValueError` there instead of
+# returning a list. Counting notices a loop without extra work: a node on it waits for a
+# user that waits for it, so its count never reaches 0. (The stack of section 9 can
+# notice one too, if it also marks the nodes whose inputs it is still placing: meeting
+# such a node again means a loop. The check tests what your function returns, so it
+# accepts either; this exercise is about counting.) The check builds three loops: a node
+# that uses itself, two nodes that use each other, and three in a ring.
 
 # %%
 from micrograd_lesson import Value as PValue

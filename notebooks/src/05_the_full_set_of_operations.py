@@ -707,17 +707,29 @@ print(f"{'':>6} {'tanh()':>9} {'bad exp':>9}")
 print(f"{'o':>6} {o_tanh:9.4f} {o_bug:9.4f}")
 for name in g_tanh:
     print(f"{'do/d' + name:>6} {g_tanh[name] + 0.0:9.4f} {g_bug[name] + 0.0:9.4f}")
+two_n = 2 * 0.8813735870195432  # the exp's input: 2n, for chapter 3's n
+ratios = [g_bug[k] / g_tanh[k] for k in g_tanh if g_tanh[k] != 0]
+print(f"bad / right, each nonzero gradient: {min(ratios):.4f} to {max(ratios):.4f}")
+print(f"(2n) e^(-2n) at 2n = {two_n:.4f}: {two_n * math.exp(-two_n):.4f}")
 
 # %% [markdown]
 # The output is still $o = 0.7071$, since the forward pass never reads a derivative.
 # The gradients are not: $-0.4537$, $0.3024$, $0.1512$, $0.0000$ and $0.1512$ against
 # $-1.5$, $1.0$, $0.5$, $0.0$ and $0.5$. The self-test catches the planted mistake.
-# It does on random neurons too, if the gradients are compared *relatively*: on 200
-# neurons with every leaf drawn from $[-2, 2]$ (the course's tests), some gradient is off
-# by at least 63 % of its size every time. Compared by absolute difference, 4 of the 200
-# slip under $10^{-3}$: neurons with $|o|$ above 0.999, so flat that every gradient,
-# right or wrong, is below $6 \cdot 10^{-4}$. (Chapter 6 compares relatively for this
-# reason.)
+#
+# The last line says by how much. Every gradient passes through the `exp`, so every one
+# is multiplied by the same wrong factor: the bad local derivative $2n$ over the right one
+# $e^{2n}$, that is $(2n)\,e^{-2n}$, here $0.3024$. That factor is never larger than
+# $1/e \approx 0.37$ (its peak, at $2n = 1$), and for $n < 0$ it is negative. So on *any*
+# neuron, every nonzero gradient the bad `exp` reports is off by at least $1 - 1/e
+# \approx 63\,\%$ of its size: compared *relatively*, the self-test catches the bug on
+# every neuron (the course's tests confirm it on thousands of random ones).
+#
+# Compared by absolute difference, it does not. On neurons with every leaf drawn from
+# $[-2, 2]$, about 2 in 100 slip under $10^{-3}$ (438 of 20,000 measured): neurons with
+# $|o|$ above 0.999, so flat that every gradient, right or wrong, is below
+# $1.6 \cdot 10^{-3}$, and 63 % of it is less than $10^{-3}$. (Chapter 6's check scales
+# its tolerance with each gradient's size for this reason.)
 # <!-- claim: ch05-self-test-catches-bug -->
 # It cannot see it in $\partial o/\partial w_2$, which is 0 either way because $x_2 = 0$
 # (chapter 3): one test point can hide a wrong derivative, so chapter 6 checks many.

@@ -1,4 +1,4 @@
-"""Chapter 4's verdicts, re-run at other points, on random graphs, depths and limits."""
+"""Chapter 4's verdicts, re-run on held-out draws (claimlib.held_out_seeds): points, graphs, depths."""
 
 import gc
 import random
@@ -6,7 +6,7 @@ import sys
 import weakref
 
 import pytest
-from claimlib import chapter_namespace, claim
+from claimlib import chapter_namespace, claim, held_out_seeds
 
 from micrograd_lesson import engine
 
@@ -29,14 +29,14 @@ def central(f, x, h=1e-6):
 @claim("ch04-paths-add-up")
 def test_the_contributions_of_two_paths_add_up(ch04):
     f_split = ch04["f_split"]
-    rng = random.Random(4)
-    for _ in range(5):
+    for seed in held_out_seeds(20, "ch04-paths-add-up"):
+        rng = random.Random(seed)
         a, b = rng.uniform(-3, 3), rng.uniform(-3, 3)
         via_d = central(lambda t, a=a, b=b: f_split(t, a, b), a)
         via_e = central(lambda t, a=a, b=b: f_split(a, t, b), a)
         both = central(lambda t, b=b: f_split(t, t, b), a)
         assert abs(via_d + via_e - both) < 1e-6, (a, b)
-        assert abs(via_d) > 1e-3 and abs(via_e) > 1e-3  # both paths really contribute
+        assert abs(via_d) > 1e-6 and abs(via_e) > 1e-6  # both paths really contribute
 
 
 def random_graph(V, rng, n_ops, reuse):
@@ -91,9 +91,14 @@ def close(xs, ys):
 
 @claim("ch04-push-recurse-overcounts")
 def test_push_and_recurse_is_wrong_exactly_where_an_intermediate_value_is_shared(ch04, taught):
+    """Random graphs with random leaves; and the coincidence the prose shows, d = b*w + 3b at w = 0."""
     Value, build_topo, backward_no_sort = taught["Value"], taught["build_topo"], ch04["backward_no_sort"]
+    for w0, right in ((0.0, True), (1.0, False)):  # right by luck at w = 0 only
+        a, d = ch04["shared_b_times_w"](Value, w0)
+        backward_no_sort(d)
+        assert (a.grad == 2 * (w0 + 3)) == right, (w0, a.grad)
     seen = {"shared intermediate": 0, "no shared intermediate": 0}
-    for seed in range(12):
+    for seed in held_out_seeds(30, "ch04-push-recurse-overcounts"):
         for reuse in (True, False):
             truth = nudged_gradient(Value, seed, 8, reuse)
             leaves, root = random_graph(Value, random.Random(seed), 8, reuse)
@@ -117,8 +122,11 @@ def test_push_and_recurse_is_wrong_exactly_where_an_intermediate_value_is_shared
 def test_raising_the_recursion_limit_only_moves_the_wall(ch04, taught):
     Value, build_topo_recursive, long_sum = taught["Value"], taught["build_topo_recursive"], ch04["long_sum"]
     default = sys.getrecursionlimit()
+    limits = [
+        random.Random(seed).randrange(1500, 10_000) for seed in held_out_seeds(3, "ch04-limit-moves-wall")
+    ]
     try:
-        for limit in (2000, 5000, 8000):
+        for limit in [2000, 5000, 8000] + limits:
             sys.setrecursionlimit(limit)
             _, y = long_sum(Value, int(0.6 * limit))
             assert len(build_topo_recursive(y)) == int(0.6 * limit) + 1
@@ -133,7 +141,8 @@ def test_raising_the_recursion_limit_only_moves_the_wall(ch04, taught):
 @pytest.mark.slow
 def test_the_explicit_stack_sorts_chains_far_deeper_than_the_limit(ch04, taught):
     Value = taught["Value"]
-    for steps in (3000, 150_000):
+    (seed,) = held_out_seeds(1, "ch04-explicit-stack-no-wall")
+    for steps in (3000, 150_000, random.Random(seed).randrange(100_000, 200_000)):
         x, y = ch04["long_sum"](Value, steps)
         y.backward()
         assert x.grad == steps + 1
@@ -151,16 +160,22 @@ def test_a_closure_that_names_its_node_keeps_it_alive_until_the_collector_runs(t
         x1, w1, x2, w2, b = (V(v) for v in (2.0, -3.0, 0.0, 1.0, 6.88))
         return (x1 * w1 + x2 * w2 + b).tanh()
 
-    def chain(V):
+    lengths = [
+        random.Random(seed).randrange(50, 500) for seed in held_out_seeds(3, "ch04-closure-loop-keeps-alive")
+    ]
+
+    def chain(V, length=100):
         y = V(1.0)
-        for _ in range(100):
+        for _ in range(length):
             y = y + V(0.5)
         return y
+
+    chains = [lambda V, n=n: chain(V, n) for n in lengths]
 
     gc.collect()
     gc.disable()
     try:
-        for build in (product, neuron, chain):
+        for build in (product, neuron, chain, *chains):
             ours, package = build(Value), build(engine.Value)
             ours_probe, package_probe = weakref.ref(ours), weakref.ref(package)
             del ours, package
@@ -168,7 +183,7 @@ def test_a_closure_that_names_its_node_keeps_it_alive_until_the_collector_runs(t
             assert package_probe() is None  # numbers refer to nothing: freed at once
             gc.collect()
             assert ours_probe() is None  # the collector frees it
-        for build in (product, neuron, chain):
+        for build in (product, neuron, chain, *chains):
             cut = build(Value)
             cut._backward = lambda: None  # the same node without the loop
             cut_probe = weakref.ref(cut)
