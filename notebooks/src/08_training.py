@@ -408,13 +408,13 @@ for rate, zeroing in ((0.12, True), (0.05, True), (0.05, False)):
 # <!-- claim: ch08-forget-never-settles -->
 # The blow-up is not what the missing line does everywhere. At 0.12 some runs blow up
 # *with* the zeroing line too (seeds 0 and 2 here): 0.12 is too large a rate for many networks,
-# and on the 114 other starting networks the course's tests tried (seeds 1000 to 1113),
-# about 2 in 5 (49) ended above $10^{100}$ or at `inf` with zeroing. So a blow-up at 0.12
+# and on the 160 other starting networks the course's tests tried (seeds 1000 to 1159),
+# about 2 in 5 (64) ended above $10^{100}$ or at `inf` with zeroing. So a blow-up at 0.12
 # cannot be blamed on the missing line alone. What the missing line does on every network
-# is the quiet failure at 0.05. With `zero_grad()` about 24 runs in 25 (110 of the 114)
-# end below 0.001 after 300 steps. Without it, not one settles: on every one of the 114,
+# is the quiet failure at 0.05. With `zero_grad()` about 24 runs in 25 (155 of the 160)
+# end below 0.001 after 300 steps. Without it, not one settles: on every one of the 160,
 # the loss climbs back above 0.01 somewhere in the last 100 steps (the lowest such peak
-# was 0.13), and the loss after 300 steps is below 0.001 on just one.
+# was 0.11), and the loss after 300 steps is below 0.001 on just one.
 #
 # %% [markdown]
 # ### The mechanism: momentum without friction
@@ -477,8 +477,8 @@ for rate in (0.05, 0.02):
 # $0.05 / (1 - 0.9) = 0.5$ times the gradient: a larger effective rate. The second run
 # changes only the rate, to 0.02, and seed 11 learns (the loss reaches $8 \times 10^{-24}$):
 # friction removes the endless bouncing, and whether the run then succeeds depends on
-# the rate. Seed 11 is a rare case, though: on 126 other starting networks (seeds 1000
-# to 1125) friction at 0.05 ended below $10^{-4}$ on all but one, about 99 in 100.
+# the rate. Seed 11 is a rare case, though: on 160 other starting networks (seeds 1000
+# to 1159) friction at 0.05 ended below $10^{-4}$ on all but two, about 99 in 100.
 # Chapter 10 studies momentum properly: how much friction to use, and which learning
 # rates it tolerates.
 #
@@ -850,10 +850,10 @@ for start, width in (("random", 4), ("copies", 4), ("random", 1)):
 # ends at 0.0000 to four decimals. From the same starts made into copies, the four
 # neurons still hold identical weights after 400 steps (seed 0's are printed), and the
 # loss is stuck far above: four copies are one neuron, and a network with one hidden
-# neuron is stuck too. On 113 other starting networks the course's tests tried (seeds 1000
-# to 1112), the copies stayed identical on every one and ended above 2.7 on every one;
+# neuron is stuck too. On 160 other starting networks the course's tests tried (seeds 1000
+# to 1159), the copies stayed identical on every one and ended above 2.7 on every one;
 # one hidden neuron ended above 2.69 on every one; and the random starts reached a loss
-# below 0.0001 on about 49 in 50 (111 of the 113). Random starting weights are the
+# below 0.0001 on about 49 in 50 (158 of the 160). Random starting weights are the
 # cheapest way to make the neurons of a layer differ.
 #
 # ## Summary
@@ -1173,16 +1173,16 @@ plt.show()
 # the last. For this network that is 0.014 for both, where the right engine ends at
 # 3.51e-09 and the buggy one at 3.35e-08.
 #
-# That is one starting network. The course's tests ran the same fair race on 29 others
-# (seeds 1000 to 1028), far too many runs to repeat here (each race trains 18 networks).
+# That is one starting network. The course's tests ran the same fair race on 30 others
+# (seeds 1000 to 1029), far too many runs to repeat here (each race trains 18 networks).
 #
 # <!-- claim: ch08-bug-race-spread -->
-# The buggy engine ended higher on about 2 in 3 of them (20 of the 29) and *lower* on
+# The buggy engine ended higher on about 2 in 3 of them (20 of the 30) and *lower* on
 # the rest, and by how much is anyone's guess: the ratio (buggy over right, each at its
 # own best rate) ran from 1/15,000 to 2,800, and it was more than ten times either way on
-# 16 of the 29. There is no typical cost of this bug to quote, not even its sign. (On one
-# of the 29 a best rate sat at the low end of the grid; the tests widen the grid there
-# until it does not.)
+# about half (16 of the 30). There is no typical cost of this bug to quote, not even its
+# sign. (On one of the 30 a best rate sat at the low end of the grid; the tests widen the
+# grid there until it does not.)
 #
 # Why is the damage so unpredictable? In the graph, each sum $a$ gets only tanh's share
 # $(1 - t^2)\,g$ of its gradient: the skip connection's share $g$ was added first and
