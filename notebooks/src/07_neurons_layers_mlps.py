@@ -289,7 +289,7 @@ for start in ("random", "copies"):
 
 # %% [markdown]
 # From the random start the four gradients differ, so one update pulls the four neurons
-# four different ways. From the copies all four gradients are the same number, so after
+# four different ways. From the copies all four gradients are the same number, +0.0431, so after
 # the update the four weights are still equal, and the same argument holds for the next
 # step, and every step after it: the copies stay copies for ever, and the layer works as
 # one neuron however wide it is. Random starting weights are the cheapest way to make
