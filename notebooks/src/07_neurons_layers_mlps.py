@@ -249,20 +249,16 @@ print(f"after zero_grad():    grad {w.grad:.4f}")
 #
 # Suppose the neurons of a layer start as exact copies of each other: the same weights,
 # the same bias, and, in the layer after, the same weight on each of their outputs. Then
-# they compute the same output, `backward()` hands each the same gradient, and every
-# update changes them the same way: they stay copies for ever, and the layer works as
-# one neuron however wide it is. That only costs something on a task that needs more
-# than one hidden neuron. XOR is one (chapter 8 shows a single neuron cannot learn it),
-# so here is `MLP(2, [4, 1])` trained on XOR for 400 steps of gradient descent (chapter
-# 8's loop, four lines), from ten random starts (seeds 0 to 9) and from the same ten
-# starts made into copies, changing nothing else. A third row trains a network with a
-# single hidden neuron, `MLP(2, [1, 1])`, from the same seeds:
+# they compute the same output, and `backward()` hands each the same gradient. Here is
+# `MLP(2, [4, 1])` on the four corners of the XOR problem (chapter 8's last section),
+# once from its random start and once with its four hidden neurons made into copies of
+# the first, changing nothing else. We print the gradient of each hidden neuron's first
+# weight, and the weights after one update of gradient descent:
 
-# %% tags=["claim-setup"]
+# %%
 from micrograd_lesson import xor
 
 xor_X, xor_y = xor()
-xor_xs, xor_ys = xor_X.tolist(), xor_y.tolist()
 
 
 def make_copies(net):
@@ -277,42 +273,28 @@ def make_copies(net):
                 p.data = p_first.data
 
 
-def train_xor(seed, start, width=4, steps=400, lr=0.05):
-    """Train MLP(2, [width, 1]) on XOR from the seeded start ("random" or "copies")."""
-    random.seed(seed)
-    net = nn.MLP(2, [width, 1], activation="tanh")
+for start in ("random", "copies"):
+    random.seed(0)
+    net = nn.MLP(2, [4, 1], activation="tanh")
     if start == "copies":
         make_copies(net)
-    for _ in range(steps):
-        loss = sum((net(xi) - yi) ** 2 for xi, yi in zip(xor_xs, xor_ys))
-        net.zero_grad()
-        loss.backward()
-        for p in net.parameters():
-            p.data -= lr * p.grad
-    return net, loss.data
-
-
-# %%
-for start, width in (("random", 4), ("copies", 4), ("random", 1)):
-    runs = [train_xor(seed, start, width) for seed in range(10)]
-    finals = [final for _, final in runs]
-    print(
-        f"MLP(2, [{width}, 1]), {start:>6} start: loss after 400 steps {min(finals):.4f} to "
-        f"{max(finals):.4f}"
-        f" over seeds 0-9;\n    seed 0's first-layer first weights "
-        + ", ".join(f"{n.w[0].data:+.4f}" for n in runs[0][0].layers[0].neurons)
-    )
+    xor_loss = sum((net(xi) - yi) ** 2 for xi, yi in zip(xor_X.tolist(), xor_y.tolist()))
+    net.zero_grad()
+    xor_loss.backward()
+    hidden = net.layers[0].neurons
+    print(f"{start:>6} start: grads " + ", ".join(f"{n.w[0].grad:+.4f}" for n in hidden), end="")
+    for p in net.parameters():  # one update of gradient descent
+        p.data -= 0.05 * p.grad
+    print("; weights after one update " + ", ".join(f"{n.w[0].data:+.4f}" for n in hidden))
 
 # %% [markdown]
-# <!-- claim: ch07-copies-cost-xor -->
-# From every one of the ten random starts the four hidden neurons move apart and solve
-# XOR: the loss ends at 0.0000 to four decimals. From the same ten starts made into
-# copies, the four neurons still hold identical weights after 400 steps (seed 0's are
-# printed), and the loss is stuck between 2.7649 and 4.0000: no seed gets below 2.7.
-# A network with one hidden neuron does no better (2.6935 to 4.0000): four copies are
-# one neuron. Random starting weights are the cheapest way to make the neurons
-# of a layer differ. (On an easy task the copies need not show: chapter 8's four examples
-# can be learned by a network only one neuron wide, and a layer of copies learns them too.)
+# From the random start the four gradients differ, so one update pulls the four neurons
+# four different ways. From the copies all four gradients are the same number, +0.0431, so after
+# the update the four weights are still equal, and the same argument holds for the next
+# step, and every step after it: the copies stay copies for ever, and the layer works as
+# one neuron however wide it is. Random starting weights are the cheapest way to make
+# the neurons of a layer differ. Chapter 8 trains both networks on XOR and measures what
+# the copies cost.
 #
 # A wrong input size is caught at once, with a message that says what was expected. This
 # network reads 3 inputs; here it is given 2:
@@ -428,7 +410,8 @@ print(f"other tracked objects the new nodes refer to: {len(held)} ({', '.join(ki
 # `-`, `**2`), functions that every graph shares. So a pass makes one object per node,
 # and nothing else: a node keeps its inputs and their local derivatives in its own
 # fields, not in lists or tuples of its own. (The course's tests also count the
-# collector's whole list before and after a pass, in a plain Python process: 353 more.)
+# collector's whole list before and after a pass, in a plain Python process, for networks
+# of three other shapes and other weights: exactly one more object per new node.)
 # Chapter 11 replaces these hundreds of small objects with a few arrays.
 #
 # ## How the graph grows with width
