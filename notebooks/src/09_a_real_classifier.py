@@ -24,7 +24,6 @@
 
 # %% tags=["claim-setup"]
 import gc
-import math
 import random
 import time
 
@@ -251,7 +250,7 @@ print(
 # `gc.get_threshold()[0]` tells yours.) Our graphs contain no loops (a node points only
 # to its inputs), so plain reference counting frees each one as soon as the step is
 # over, and those scans should find nothing. An experiment checks both halves of that
-# claim on two training steps with the collector on and two with it off, alternating:
+# claim on one training step with the collector on and one with it off:
 # how many objects the collector freed, and how much CPU time a step took. Chapter 12
 # looks at this cost and others like it.
 
@@ -267,19 +266,18 @@ def one_step():
 
 freed, seconds = {"on": [], "off": []}, {"on": [], "off": []}
 gc.collect()  # start from a clean slate
-for _ in range(2):
-    for mode in ("on", "off"):
-        if mode == "on":
-            gc.enable()
-        else:
-            gc.disable()
-        before = sum(generation["collected"] for generation in gc.get_stats())
-        start = time.process_time()  # CPU time: what this process used, not the clock on the wall
-        one_step()
-        seconds[mode].append(time.process_time() - start)
-        freed[mode].append(sum(generation["collected"] for generation in gc.get_stats()) - before)
+for mode in ("on", "off"):
+    if mode == "on":
+        gc.enable()
+    else:
+        gc.disable()
+    before = sum(generation["collected"] for generation in gc.get_stats())
+    start = time.process_time()  # CPU time: what this process used, not the clock on the wall
+    one_step()
+    seconds[mode].append(time.process_time() - start)
+    freed[mode].append(sum(generation["collected"] for generation in gc.get_stats()) - before)
 gc.enable()
-print(f"objects the cycle collector freed during the 2 steps with it on: {sum(freed['on'])}")
+print(f"objects the cycle collector freed during the step with it on: {sum(freed['on'])}")
 
 # %% [markdown]
 # <!-- claim: ch09-collector-frees-nothing -->
@@ -295,7 +293,7 @@ bars = ax.barh(
     color=["#D55E00", "#009E73"],
 )
 bars[0].set_hatch("//")
-ax.set_xlabel("CPU seconds per training step (this machine, mean of 2)")
+ax.set_xlabel("CPU seconds per training step (this machine, one step)")
 ax.invert_yaxis()
 ax.set_title("The same step with and without the cycle collector")
 plt.tight_layout()
@@ -312,7 +310,7 @@ plt.show()
 # `gc.enable()` when it ends (inside `finally`, so even an error cannot leave it off).
 
 # %%
-SNAPSHOT_STEPS = [0, 2, 5, 10, 20, 50]
+SNAPSHOT_STEPS = [0, 5, 10, 20, 50]
 snapshots = {0: [p.data for p in params]}  # the parameters before any update
 
 
@@ -396,7 +394,7 @@ plt.show()
 # locations and draws the data on top. Blue regions are where the network would say +1,
 # red where it would say −1; the boundary is the line where the score crosses 0.
 #
-# A fine grid needs many forward passes: 400 × 400 is 160,000 of them, far too many for
+# A fine grid needs many forward passes: 200 × 200 is 40,000 of them, far too many for
 # the scalar engine. But drawing needs no gradients, so we can do the same arithmetic in
 # NumPy, all the points at once: each layer is a matrix product, add the biases, apply
 # ReLU. (Chapter 11 builds a proper tensor engine on the same idea.) Parameters come out
@@ -436,12 +434,12 @@ print(
 
 # %% [markdown]
 # Now the trained network's boundary twice: on a coarse 30 × 30 grid (900 points, what
-# the scalar engine can afford in a few seconds) and on a 400 × 400 grid.
+# the scalar engine can afford in a few seconds) and on a 200 × 200 grid.
 
 # %%
 final_weights = [p.data for p in params]
 fig, axes = plt.subplots(1, 2, figsize=(10.5, 4.0))
-for ax, steps in zip(axes, (30, 400)):
+for ax, steps in zip(axes, (30, 200)):
     plot_decision_boundary(lambda points: numpy_scores(final_weights, points), X, y, ax=ax, steps=steps)
     ax.set_title(f"{steps} x {steps} grid")
     ax.set_xlabel("x1")
@@ -454,7 +452,7 @@ plt.show()
 # On the coarse grid the boundary is a staircase, and every stair is one grid cell:
 # the plotting routine can only draw the boundary between cells whose centres it has
 # scored, so the corners come from the 30 × 30 grid, not from the network. On the
-# 400 × 400 grid the stairs are gone and the network's real shape shows: long straight
+# 200 × 200 grid the stairs are gone and the network's real shape shows: long straight
 # stretches meeting at a few corners, curling under the tip of the upper moon and over
 # the tip of the lower one. Those few corners are real. Every hidden neuron is a ReLU of
 # a straight-line function, so the score is made of flat pieces and the boundary of
@@ -490,7 +488,9 @@ plt.tight_layout()
 plt.show()
 for number, layer in enumerate((hidden1, hidden2), start=1):
     silent = [k + 1 for k in range(16) if layer[:, k].max() == 0]
-    print(f"layer {number}: neurons (of all 16) that output 0 everywhere on this part of the plane: {silent}")
+    print(
+        f"layer {number}: neurons (of all 16) that output 0 everywhere on this part of the plane: {silent}"
+    )
 
 # %% [markdown]
 # The first layer's neurons are ramps: each is 0 on one side of a straight line and
@@ -515,7 +515,7 @@ def accuracy_at(step):
     return np.mean((numpy_scores(snapshots[step], X) > 0) == (y > 0))
 
 
-def boundary_at(step, ax, steps=200):
+def boundary_at(step, ax, steps=120):
     plot_decision_boundary(
         lambda points: numpy_scores(snapshots[step], points),
         X,
@@ -547,7 +547,7 @@ plt.show()
 # bend around the moons' tips (97 %), and by step 50 it wraps both tips and every point
 # is correct.
 #
-# The slider below holds all 6 snapshots (when the notebook runs in Jupyter with
+# The slider below holds all 5 snapshots (when the notebook runs in Jupyter with
 # ipywidgets; a stored copy shows its first picture). Drag it to watch the boundary swing
 # into place: fast at first, while the learning rate is high, then fine adjustments.
 
@@ -644,6 +644,7 @@ def hinge_of(net):
     """The mean hinge loss of a tensor network on all 100 training points."""
     return float(np.mean(np.maximum(0.0, 1 - y * net(X).data[:, 0])))
 
+
 # %% [markdown]
 # `batch_race(init_seed, sample_seed, batch, steps)` starts from the weights that
 # `random.seed(init_seed)` gives, takes `steps` steps on `batch` different points each,
@@ -655,7 +656,9 @@ def hinge_of(net):
 # %%
 same_run = batch_race(SEED, 0, len(X), STEPS)
 gap = np.max(np.abs(numpy_scores(final_weights, X) - same_run(X).data[:, 0]))
-print(f"the scalar run and the tensor engine's {STEPS} steps end with scores equal to 1e-9: {bool(gap < 1e-9)}")
+print(
+    f"the scalar run and the tensor engine's {STEPS} steps end with scores equal to 1e-9: {bool(gap < 1e-9)}"
+)
 
 # %% [markdown]
 # Now the mini-batch run: the same starting weights, 20 different points a step, 100
@@ -748,7 +751,7 @@ plt.show()
 # well. Now the opposite: only 20 training points with noise 0.3, so the crescents are
 # blurred and a few points sit on the wrong side. Overfitting shows most clearly in a
 # long, patient training run, so the same 337-parameter network now takes 800 steps at
-# a gentle constant rate of 0.1 on the tensor engine, and every 10 steps we measure the
+# a gentle constant rate of 0.1 on the tensor engine, and every 20 steps we measure the
 # hinge loss on the 20 training points and on 500 **validation** points: fresh points
 # from the same noisy moons, never trained on. `train_tensor` runs that recipe with a
 # penalty of a chosen size $\alpha$.
@@ -774,6 +777,7 @@ def train_tensor(X_train, y_train, alpha, steps=800, lr=0.1, measure=None, init_
             measure(step, net)
     return net
 
+
 # %% [markdown]
 # The experiment runs it twice, changing one thing: without a penalty ($\alpha = 0$) and
 # with $\alpha = 0.01$.
@@ -786,7 +790,7 @@ def hinge_and_accuracy(net, X_, y_):
     return float(np.mean(np.maximum(0.0, 1 - y_ * scores))), float(np.mean((scores > 0) == (y_ > 0)))
 
 
-def recorder(curve, every=10):
+def recorder(curve, every=20):
     """A `measure` for train_tensor: every `every` steps, append the step and both hinge losses."""
 
     def measure(step, net):
@@ -840,7 +844,7 @@ plt.show()
 # %% [markdown]
 # Without a penalty the network **overfits**. Its training loss falls all the way to
 # 0.000 (all 20 points right), but its validation loss is lowest, 0.273, around step
-# 250, and from there it climbs to 0.431 (82.2 % correct): the steps after that fit the
+# 240, and from there it climbs to 0.431 (82.2 % correct): the steps after that fit the
 # training points better and new points worse. What it learned in those steps was the
 # noise of these 20 points, and its boundary (middle) shows it, bending to catch single
 # points.

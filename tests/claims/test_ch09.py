@@ -46,9 +46,14 @@ def test_one_forward_pass_makes_one_tracked_object_per_new_node():
         new = [node for node in nodes if node not in set(ch["params"])]
         assert made == len(new), f"{n} points (seed {seed}): {made} new objects for {len(new)} new nodes"
         held = {
-            id(r) for node in new for r in gc.get_referents(node) if gc.is_tracked(r) and type(r) not in (Value, type)
+            id(r)
+            for node in new
+            for r in gc.get_referents(node)
+            if gc.is_tracked(r) and type(r) not in (Value, type)
         }
-        assert len(held) == 4, f"{n} points (seed {seed}): the nodes refer to {len(held)} other tracked objects"
+        assert len(held) == 4, (
+            f"{n} points (seed {seed}): the nodes refer to {len(held)} other tracked objects"
+        )
 
 
 @claim("ch09-collector-frees-nothing")
@@ -94,7 +99,9 @@ def test_a_step_costs_more_cpu_time_with_the_collector_on():
         finally:
             gc.enable()
     ratio = seconds["on"] / seconds["off"]
-    assert ratio >= least, f"a step with the collector on took {ratio:.2f} times the CPU time (prose: {least})"
+    assert ratio >= least, (
+        f"a step with the collector on took {ratio:.2f} times the CPU time (prose: {least})"
+    )
 
 
 @claim("ch09-new-points")
