@@ -171,8 +171,8 @@ plt.show()
 # sum of the squares of all 337 parameters. Its gradient, $2\alpha p$ for each
 # parameter, pulls every weight a little towards 0 on every step ("weight decay"), so a
 # weight only stays large if the data keep asking for it. $\alpha = 10^{-4}$ is the
-# value the original micrograd demo used; on these clean moons it is too small to change
-# anything we can measure, and we make no claim for it here. The section "Overfitting on
+# value the original micrograd demo used; this chapter makes no claim about what it does
+# on these clean moons. The section "Overfitting on
 # purpose" at the end shows a data set where a penalty does matter, and measures it. The
 # `loss_fn` below returns the loss and,
 # as extras for `fit` to record, the accuracy: the fraction of points whose score has
@@ -211,8 +211,7 @@ print(
 # %% [markdown]
 # The starting loss is 0.9474, almost all of it hinge loss (0.9375); the L2 term adds
 # only 0.0099. The graph behind this one number has 68,818 nodes, and `backward()` has to
-# visit every one of them on every step. That is why this chapter's training is the
-# slowest code in the course so far.
+# visit every one of them on every step.
 #
 # <!-- claim: ch09-one-object-per-node -->
 # All but the 337 parameters are new, 68,481 nodes, each one object that Python's garbage
@@ -743,7 +742,7 @@ plt.show()
 # times lower on about 3 in 4 (31 of 40). The factor varies widely, from 1.3 to over
 # 100. Both runs used the same schedule rather than each its own best one, so the
 # verdict is about this trade at a fixed schedule: five noisy steps for the price of one
-# exact step, the trade that every large-scale training run makes.
+# exact step, the trade that large-scale training makes.
 #
 # ## Overfitting on purpose
 #
