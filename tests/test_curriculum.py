@@ -223,16 +223,17 @@ EXPECTED = {
         re.escape("nodes in one graph: 68818, of which new: 68481"),
         re.escape("tracked by the collector: 68481; other tracked objects they refer to: 4"),
         re.escape("training accuracy 100%"),
-        re.escape("objects the cycle collector freed during the 2 steps with it on: 0"),
+        re.escape("objects the cycle collector freed during the step with it on: 0"),
         re.escape("NumPy and Value scores agree to 1e-9 on all 100 points: True"),
         r"mini-batch run after 100 steps: training accuracy \d+%",
         r"^alpha 0\.0 : after 800 steps train loss",
         r"^alpha 0\.01: after 800 steps train loss",
-        re.escape("the two engines' scores on the 500 validation points agree to 1e-9: True"),
+        re.escape("the scalar run and the tensor engine's 50 steps end with scores equal to 1e-9: True"),
         r"^full batch, 20 steps, rate 1\.0 -> 0\.1 \(also 2,000 points\): hinge",
-        # the mini-batch race on the tensor engine: the same first run, then nine more
-        re.escape("start 0: full batch 0.1299   mini-batches 0.0064, 0.0027"),
-        re.escape("mini-batches end lower in 10 of 10 runs"),
+        # the race changes only the batch: 20 full steps against 100 mini-batches of 20
+        re.escape(
+            "full batch, 20 steps, rate 1.0 -> 0.1 (also 2,000 points): hinge 0.1299, training accuracy 94%"
+        ),
     ],
     "10": [
         re.escape("kappa = 100, derived best rate 2/(1 + 100) = 0.0198, factor 0.9802"),
@@ -308,14 +309,6 @@ def test_chapter_9_overfits_without_a_penalty_and_the_penalty_shrinks_the_weight
     train, val, lowest, squares = runs[0.0]
     assert train < lowest < val - 0.05  # it overfits: validation loss rose well above its lowest point
     assert runs[0.01][3] < squares / 2  # the penalty keeps the weights smaller
-
-
-def test_chapter_9_penalty_sweep_has_its_best_alpha_inside_the_range():
-    rows = re.findall(r"^(\S+)\s+(\d\.\d+)\s+(\d\.\d+)\s+(\d+\.\d)%", text_outputs(load("09")), re.MULTILINE)
-    mean_validation = {float(alpha): float(val) for alpha, _, val, _ in rows}
-    assert sorted(mean_validation) == [0.0, 0.001, 0.01, 0.1]
-    best = min(mean_validation, key=mean_validation.get)
-    assert best not in (0.0, 0.1)  # neither end of the range tried
 
 
 def test_chapter_9_mini_batches_beat_full_batches_with_the_same_work_and_schedule():

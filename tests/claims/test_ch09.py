@@ -1,20 +1,38 @@
-"""Chapter 9's verdicts, re-run on other draws of the moons."""
+"""Chapter 9's verdicts, re-run on held-out draws of the moons (claimlib.held_out_seeds).
+
+Every test draws its own seeds, all >= 1,000,000: the notebook shows seeds 0-7 and 100, and the
+prose's margins were measured on seeds 1000-1039 (with 500,000 added for the points a network is
+scored on), so no block of CLAIMS_SEED can contain a seed the prose was written from.
+"""
 
 import gc
+import sys
+import time
 
 import numpy as np
 import pytest
-from claimlib import chapter_namespace, claim
+from claimlib import chapter_namespace, claim, held_out_seeds, least_count
 
-from micrograd_lesson import make_moons
+from micrograd_lesson import Value, make_moons
+
+
+def _split(seeds):
+    """Two seeds per draw: the first half for training data, the second for the points it is scored on."""
+    half = len(seeds) // 2
+    return list(zip(seeds[:half], seeds[half:]))
+
+
+def _use_data(ch, X, y):
+    """Point the chapter's scalar loss_fn at another data set."""
+    ch["xs"], ch["ys"] = X.tolist(), y.tolist()
 
 
 @claim("ch09-one-object-per-node")
 def test_one_forward_pass_makes_one_tracked_object_per_new_node():
     ch = chapter_namespace("09")
-    for seed, n in [(1, 30), (2, 50), (3, 20)]:
-        X, y = make_moons(n, noise=0.1, seed=seed)
-        ch["xs"], ch["ys"] = X.tolist(), y.tolist()
+    for seed in held_out_seeds(3, "ch09-one-object-per-node"):
+        n = 20 + seed % 61  # 20 to 80 points
+        _use_data(ch, *make_moons(n, noise=0.1, seed=seed))
         loss = None  # free the last graph before counting
         gc.collect()
         gc.disable()
@@ -24,42 +42,26 @@ def test_one_forward_pass_makes_one_tracked_object_per_new_node():
             made = len(gc.get_objects()) - before
         finally:
             gc.enable()
-        new_nodes = len(loss.topological_order()) - len(ch["params"])
-        assert made == new_nodes, f"{n} points (seed {seed}): {made} new objects for {new_nodes} new nodes"
-
-
-@claim("ch09-minibatch-wins")
-def test_mini_batches_beat_full_batches_for_the_same_work_on_other_starts():
-    ch = chapter_namespace("09")
-    for init_seed in range(5, 10):  # starting networks the chapter does not show
-        full = ch["hinge_of"](ch["batch_race"](init_seed, 0, 100, 20))
-        for sample_seed in (2, 3):
-            mini = ch["hinge_of"](ch["batch_race"](init_seed, sample_seed, 20, 100))
-            assert mini < full, (
-                f"start {init_seed}, batches {sample_seed}: mini-batches {mini:.4f}, full {full:.4f}"
-            )
-
-
-@pytest.mark.slow
-@claim("ch09-new-points")
-def test_the_trained_network_sorts_new_points_on_other_draws():
-    ch = chapter_namespace("09")
-    for train_seed in (0, 10, 20):  # the chapter's training set, then two others
-        ch["X"], ch["y"] = make_moons(100, noise=0.1, seed=train_seed)
-        net = ch["batch_race"](0, 0, 100, 100)  # the chapter's run: full batches, 100 steps, rate 1.0 -> 0.1
-        assert np.mean((net(ch["X"]).data[:, 0] > 0) == (ch["y"] > 0)) == 1.0, f"training set {train_seed}"
-        for seed in range(8, 13):  # new points the chapter does not show
-            X_new, y_new = make_moons(200, noise=0.1, seed=seed)
-            accuracy = np.mean((net(X_new).data[:, 0] > 0) == (y_new > 0))
-            assert accuracy >= 0.985, f"training set {train_seed}, new points {seed}: {accuracy:.1%}"
+        nodes = loss.topological_order()
+        new = [node for node in nodes if node not in set(ch["params"])]
+        assert made == len(new), f"{n} points (seed {seed}): {made} new objects for {len(new)} new nodes"
+        held = {
+            id(r)
+            for node in new
+            for r in gc.get_referents(node)
+            if gc.is_tracked(r) and type(r) not in (Value, type)
+        }
+        assert len(held) == 4, (
+            f"{n} points (seed {seed}): the nodes refer to {len(held)} other tracked objects"
+        )
 
 
 @claim("ch09-collector-frees-nothing")
-def test_the_cycle_collector_frees_nothing_during_training_steps_on_other_draws():
+def test_the_cycle_collector_frees_nothing_during_training_steps():
     ch = chapter_namespace("09")
-    for seed, n in [(1, 60), (2, 40), (3, 80)]:
-        X, y = make_moons(n, noise=0.1, seed=seed)
-        ch["xs"], ch["ys"] = X.tolist(), y.tolist()
+    for seed in held_out_seeds(3, "ch09-collector-frees-nothing"):
+        n = 40 + seed % 61  # 40 to 100 points
+        _use_data(ch, *make_moons(n, noise=0.1, seed=seed))
         gc.collect()
         before = sum(generation["collected"] for generation in gc.get_stats())
         for _ in range(2):  # the chapter's one_step: forward, zero, backward
@@ -73,18 +75,101 @@ def test_the_cycle_collector_frees_nothing_during_training_steps_on_other_draws(
 
 
 @pytest.mark.slow
-@claim("ch09-penalty-sweep")
-def test_alpha_0_01_has_the_lowest_mean_validation_loss_on_other_draws():
+@claim("ch09-collector-costs")
+def test_a_step_costs_more_cpu_time_with_the_collector_on():
+    """On, off, on, off...: CPU time of the same step. Prose measured on seeds 2000-2005 (100 points):
+    on/off 1.6-2.1 on Python 3.11, 1.2-1.5 on Python 3.13."""
+    least = 1.1 if sys.version_info >= (3, 13) else 1.4  # what the prose says for each Python
     ch = chapter_namespace("09")
-    alphas, draws = (0.0, 0.001, 0.01, 0.1), range(5, 10)  # draws the chapter does not show
-    losses = np.zeros((len(alphas), len(draws)))
-    for d, draw in enumerate(draws):
-        X_draw, y_draw = make_moons(20, noise=0.3, seed=draw)
-        for a, alpha in enumerate(alphas):
-            net = ch["train_tensor"](X_draw, y_draw, alpha)
-            scores = net(ch["X_val"]).data[:, 0]
-            losses[a, d] = np.mean(np.maximum(0.0, 1 - ch["y_val"] * scores))
-    means = losses.mean(axis=1)
-    assert int(np.argmin(means)) == alphas.index(0.01), f"mean validation losses {means.round(3)}"
-    wins = int(np.sum(losses[2] < losses[0]))
-    assert 3 <= wins < 5, f"alpha 0.01 beat no penalty on {wins} of 5 draws (the chapter says most, not all)"
+    seconds = {"on": 0.0, "off": 0.0}
+    for seed in held_out_seeds(3, "ch09-collector-costs"):
+        _use_data(ch, *make_moons(100, noise=0.1, seed=seed))
+        gc.collect()
+        try:
+            for _ in range(2):
+                for mode in ("on", "off"):
+                    gc.enable() if mode == "on" else gc.disable()
+                    start = time.process_time()
+                    loss, _ = ch["loss_fn"]()
+                    for p in ch["params"]:
+                        p.grad = 0.0
+                    loss.backward()
+                    seconds[mode] += time.process_time() - start
+                    del loss
+        finally:
+            gc.enable()
+    ratio = seconds["on"] / seconds["off"]
+    assert ratio >= least, (
+        f"a step with the collector on took {ratio:.2f} times the CPU time (prose: {least})"
+    )
+
+
+@claim("ch09-new-points")
+def test_the_recipe_sorts_new_points_on_most_draws():
+    """The whole recipe on a new draw: 100 training points, starting weights, 50 full-batch steps with the
+    rate falling from 1.0 to 0.1, then 200 new points. Prose measured on seeds 1000-1039 (the new points
+    on seeds 501,000-501,039): all training points right on 20 of 40, at least 98 % of the new points
+    right on 32 of 40."""
+    ch = chapter_namespace("09")
+    draws = _split(held_out_seeds(60, "ch09-new-points"))
+    all_right, new_98 = 0, 0
+    for data_seed, new_seed in draws:
+        ch["X"], ch["y"] = make_moons(100, noise=0.1, seed=data_seed)
+        net = ch["batch_race"](data_seed, 0, 100, ch["STEPS"])  # full batches: the chapter's run
+        all_right += np.mean((net(ch["X"]).data[:, 0] > 0) == (ch["y"] > 0)) == 1.0
+        X_new, y_new = make_moons(200, noise=0.1, seed=new_seed)
+        new_98 += np.mean((net(X_new).data[:, 0] > 0) == (y_new > 0)) >= 0.98
+    n, half = len(draws), least_count(0.5, len(draws))
+    assert half <= all_right <= n - half, f"all 100 training points right on {all_right} of {n} (about half)"
+    assert new_98 >= least_count(0.75, n), f"at least 98 % of the new points right on {new_98} of {n}"
+
+
+@pytest.mark.slow
+@claim("ch09-minibatch-wins")
+def test_mini_batches_end_lower_than_full_batches_for_the_same_work():
+    """New moons, new starting weights, new batches on each draw; 100 mini-batches of 20 against 20 full
+    batches, the rate falling from 1.0 to 0.1 in both. Prose measured on seeds 1000-1039: lower on 40 of 40,
+    3 times lower or more on 38, 8 times lower or more on 31."""
+    ch = chapter_namespace("09")
+    seeds = held_out_seeds(30, "ch09-minibatch-wins")
+    lower, three, eight = 0, 0, 0
+    for seed in seeds:
+        ch["X"], ch["y"] = make_moons(100, noise=0.1, seed=seed)
+        full = ch["hinge_of"](ch["batch_race"](seed, 0, 100, 20))
+        mini = ch["hinge_of"](ch["batch_race"](seed, seed, 20, 100))
+        lower += mini < full
+        three += 3 * mini <= full
+        eight += 8 * mini <= full
+    n = len(seeds)
+    assert lower >= least_count(0.97, n), f"mini-batches ended lower on {lower} of {n}"
+    assert three >= least_count(0.9, n), f"3 times lower or more on {three} of {n} (9 draws in 10)"
+    assert eight >= least_count(0.75, n), f"8 times lower or more on {eight} of {n} (3 draws in 4)"
+
+
+@pytest.mark.slow
+@claim("ch09-penalty-sweep")
+def test_the_best_penalty_is_a_plateau_from_0_005_to_0_02_on_a_refined_grid():
+    """Each draw: 20 training points, its own starting weights, its own 500 validation points; 800 steps at
+    rate 0.1. The grid is refined twice; the lowest mean validation loss must stay on the plateau each
+    time. Prose measured on seeds 1000-1039 (validation 501,000-501,039): mean validation loss 0.421
+    without a penalty, 0.345 / 0.333 / 0.331 / 0.345 / 0.352 at 0.005 / 0.007 / 0.01 / 0.014 / 0.02,
+    0.369 at 0.003 and 0.372 at 0.03, 0.445 at 0.1; alpha 0.01 below no penalty on 35 of 40."""
+    ch = chapter_namespace("09")
+    draws = _split(held_out_seeds(20, "ch09-penalty-sweep"))
+    grids = [(0.0, 0.01, 0.1), (0.002, 0.005, 0.02, 0.05), (0.007, 0.014)]  # each refines the last
+    plateau = (0.005, 0.02)
+    losses = {}  # alpha -> validation loss on each draw
+    for grid in grids:
+        for alpha in grid:
+            losses[alpha] = []
+            for data_seed, val_seed in draws:
+                X_train, y_train = make_moons(20, noise=0.3, seed=data_seed)
+                X_val, y_val = make_moons(500, noise=0.3, seed=val_seed)
+                net = ch["train_tensor"](X_train, y_train, alpha, init_seed=data_seed)
+                losses[alpha].append(np.mean(np.maximum(0.0, 1 - y_val * net(X_val).data[:, 0])))
+        means = {alpha: float(np.mean(v)) for alpha, v in losses.items()}
+        best = min(means, key=means.get)
+        assert plateau[0] <= best <= plateau[1], f"grid {sorted(means)}: lowest mean at {best}: {means}"
+    n = len(draws)
+    wins = sum(a < b for a, b in zip(losses[0.01], losses[0.0]))
+    assert wins >= least_count(0.85, n), f"alpha 0.01 below no penalty on {wins} of {n} draws"
