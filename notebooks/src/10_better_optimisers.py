@@ -709,10 +709,11 @@ for problem, (_, _, start, steps) in PROBLEMS.items():
 # - <!-- claim: ch10-valley-axes-win --> **Valley**: the per-parameter methods win by far.
 #   From $(-8, 1)$ AdaGrad and RMSProp stay below $10^{-20}$ from step 5 and Adam from
 #   step 75, while refined momentum ends at $5.8 \times 10^{-15}$ and plain descent at 0.62.
-#   From {{V_N}} other starts at the same distance, each runner tuned afresh for each start
-#   (seeds {{V_SEEDS}}), AdaGrad and RMSProp stay below $10^{-20}$ from step 5 or 6 every
-#   time, Adam on {{V_ADAM}} ({{V_ADAM_PCT}}; from step {{V_ADAM_MED}} at the median), and
-#   momentum never: its final losses lie between {{V_MOM_LO}} and {{V_MOM_HI}}. The valley
+#   From 30 other starts at the same distance, each runner tuned afresh for each start
+#   (seeds 1000–1029), AdaGrad and RMSProp stay below $10^{-20}$ from step 5 every time,
+#   Adam on 29 of the 30 (from step 30 at the median), and momentum on none. A larger sweep,
+#   200 starts (seeds 2000–2199), gives the rates: AdaGrad and RMSProp from step 5 or 6 on
+#   every start, Adam on 176 (88 %, about 9 in 10), momentum never. The valley
 #   is badly scaled *along the axes*, and a step size per coordinate undoes exactly that.
 #   (AdaGrad's best rate, about 35,000, looks absurd and is a trick of this bowl: its first
 #   step jumps out by the rate in each coordinate and its second jumps almost exactly back,
@@ -725,18 +726,20 @@ for problem, (_, _, start, steps) in PROBLEMS.items():
 #   results are the valley's (the cell below runs both on both problems and compares every
 #   step), because their rules treat every direction alike. The per-parameter methods lose
 #   their edge: from the shown start AdaGrad ends at 2.4, RMSProp at 0.043 and Adam at
-#   $1.7 \times 10^{-13}$, {{T_SHOWN}} times momentum's $5.8 \times 10^{-15}$. From the
-#   {{V_N}} other starts, each turned with the valley, momentum ends below Adam {{T_WINS}}.
-#   By how much depends enormously on the start: from {{T_LO}} to {{T_HI}} times, {{T_MED}}
-#   at the median, and the factor moves with every refinement of the tuning (a finer one
-#   makes it larger) while the order does not.
+#   $1.7 \times 10^{-13}$, 29 times momentum's $5.8 \times 10^{-15}$. From the
+#   30 other starts, each turned with the valley, momentum ends below Adam from all 30, but
+#   the larger sweep finds exceptions: momentum is ahead from 180 of the 200 starts (9 in 10),
+#   and every start from which Adam is ahead lies within 10° of the valley's steep direction.
+#   By how much momentum wins varies enormously with the start: by more than 10 times from
+#   166 of the 200 (about 4 in 5), and from the shown start by 29 times. How large the
+#   factor is also depends on how finely the two are tuned; which of them is ahead does not.
 # - <!-- claim: ch10-banana-adam-ahead --> **Banana**: from $(-1.2, 1)$ momentum and Adam
 #   are close, momentum staying below $10^{-20}$ from step 735 and Adam from step 748,
 #   while plain descent, AdaGrad and RMSProp do not get there (0.020, and about $10^{-5}$
-#   for the other two). But one start is no verdict. From {{V_N}} other starts as far from
-#   the minimum $(1, 1)$ (seeds {{V_SEEDS}}), Adam ends ahead of momentum from {{B_ADAM}}
-#   and momentum ahead of Adam from {{B_MOM}}: on the banana Adam is the better of the two
-#   {{B_RATE}}.
+#   for the other two). But one start is no verdict. From 30 other starts as far from the
+#   minimum $(1, 1)$ (seeds 1000–1029), Adam ends ahead of momentum from 26 and momentum
+#   ahead of Adam from 3 (one is a tie); from {{B_BIG}} of 100 in a larger sweep (seeds
+#   3000–3099). On the banana Adam is the better of the two from about 4 starts in 5.
 
 # %%
 for method in ("plain descent", "momentum"):
@@ -826,9 +829,9 @@ for size in (0.01, 1.0):
 # %% [markdown]
 # <!-- claim: ch10-adam-step-size -->
 # Under a steady gradient every step is the rate, 1.0000 $\eta$ at both sizes. Under pure
-# noise the mean step is {{N_SHOWN}} $\eta$, again at both sizes. Over {{V_N}} other draws of
-# the noise (seeds {{V_SEEDS}}) the mean step was {{N_MEAN}} $\eta$, and no draw came near
-# $\eta$ (the largest, {{N_MAX}} $\eta$). So "a step of about $\eta$ whatever the gradient's
+# noise the mean step is 0.1848 $\eta$, again at both sizes. Over 30 other draws of the noise
+# (seeds 1000–1029) it was 0.19 $\eta$ on average, and no draw came within a factor of three of
+# $\eta$ (the largest, 0.22 $\eta$). So "a step of about $\eta$ whatever the gradient's
 # scale" holds only while the gradient is steady. What holds always is the second half: the
 # gradient's scale drops out, so a good rate for Adam does not depend on how large the
 # gradients happen to be, but a noisy parameter moves by a fraction of it.
@@ -915,9 +918,10 @@ for name, make in DECAY_RUNS.items():
 # Under AdamW both shrink by the same factor 0.999 per step: A ends at exactly
 # $0.999^{1000} = 0.3677$, and the B weights, whose Adam steps follow the noise, at
 # 0.3283 on average. The last two lines repeat the experiment on five other draws of the
-# noise: under Adam + L2, A ends at 0 every time and the mean of B between 0.79 and 1.02,
-# hardly decayed at all; under AdamW, A ends at 0.3677 every time and the mean of B between
-# 0.29 and 0.45, around the same factor. With AdamW the decay setting means the same
+# noise, and 30 more (seeds 1000–1029) give the margins: under Adam + L2, A ends at 0 every
+# time and the mean of B above 0.6 (from 0.76 to 1.04), hardly decayed at all; under AdamW,
+# A ends at 0.3677 every time and the mean of B between 0.2 and 0.55 (from 0.25 to 0.46),
+# around the same factor. With AdamW the decay setting means the same
 # thing for every weight, which makes it easier to tune; that is why it is the usual
 # choice for training large networks with Adam.
 #
@@ -958,9 +962,11 @@ except TypeError as e:
 #   along it), it is stable while $\eta\lambda < 2(1 + \mu)$, and at its best its factor
 #   depends on $\sqrt{\kappa}$: 0.818 instead of 0.980.
 # - AdaGrad, RMSProp and Adam give each parameter its own step size; Adam adds momentum
-#   and a bias correction. Fairly tuned (a grid, then refined), they win by far when the
-#   bad scaling lies along the axes and lose to momentum when the same valley is turned;
-#   on the banana Adam and momentum tie.
+#   and a bias correction. Fairly tuned (a grid, then refined) and raced from many starts,
+#   they win by far when the bad scaling lies along the axes, and lose to momentum from about
+#   9 starts in 10 when the same valley and start are turned; on the banana Adam is ahead of
+#   momentum from about 4 starts in 5. Adam's step is $\eta$ under a steady gradient and
+#   about $0.19\,\eta$ under pure noise, whatever the gradient's scale.
 # - Under Adam an L2 term decays weights with large gradients hardly at all; AdamW
 #   decays every weight by the same factor $1 - \eta\lambda_{wd}$ per step.
 #

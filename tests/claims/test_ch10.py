@@ -61,9 +61,9 @@ def test_per_parameter_methods_solve_the_valley_and_momentum_never_does():
 @claim("ch10-turned-momentum-wins")
 def test_turning_the_valley_and_its_start_leaves_momentum_alone_and_momentum_beats_adam(ch):
     """Prose: plain descent and momentum tune and score exactly as on the valley; momentum ends
-    below Adam on nearly every start, by more than 10 times on about 9 in 10, by a median factor
-    of a few hundred (100 to 1000) that a finer refinement makes larger (seeds 1000-1029: median
-    220, finer 480; the rates from seeds 2000-2199)."""
+    below Adam from about 9 starts in 10, by more than 10 times from about 4 in 5, and every start
+    from which Adam is ahead lies within 10 degrees of the valley's steep direction; which one is
+    ahead does not depend on how finely they are tuned (seeds 2000-2199: 180, 166 of 200)."""
     seeds = held_out_seeds(N, "ch10-turned-momentum-wins")
     for method in ("plain descent", "momentum"):
         on_valley = _raced("valley", method, tuple(seeds), "chapter")
@@ -72,19 +72,19 @@ def test_turning_the_valley_and_its_start_leaves_momentum_alone_and_momentum_bea
             assert a["refined"][0] == b["refined"][0], f"{method}: {a['refined']} against {b['refined']}"
             for knob, value in a["refined"][1].items():
                 assert np.isclose(b["refined"][1][knob], value, rtol=1e-9), f"{method}: {knob} moved"
-    medians = {}
+    x, y = np.array([ch["start_draw"]("valley", seed) for seed in seeds]).T
+    off_steep = np.degrees(np.abs(np.arctan(x / y)))  # 0 along w2, the valley's steep direction
     for refinement in REFINEMENTS:
         momentum = scores("turned valley", "momentum", seeds, refinement)
         adam = scores("turned valley", "Adam", seeds, refinement)
         assert (momentum > 0).all() and (adam > 0).all(), "a runner solved the turned valley"
         ratio = adam / momentum
         ahead = int((ratio > 1).sum())
-        assert ahead >= least_count(0.99, N), f"{refinement}: momentum ahead on {ahead} of {N}: {ratio}"
+        assert ahead >= least_count(0.9, N), f"{refinement}: momentum ahead from {ahead} of {N}: {ratio}"
         by_ten = int((ratio > 10).sum())
-        assert by_ten >= least_count(0.9, N), f"{refinement}: more than 10 times on {by_ten}: {ratio}"
-        medians[refinement] = np.median(ratio)
-    assert 100 <= medians["chapter"] <= 1000, f"median factor {medians['chapter']:.3g}"
-    assert medians["finer"] > medians["chapter"], f"finer refinement: medians {medians}"
+        assert by_ten >= least_count(0.8, N), f"{refinement}: by more than 10 times from {by_ten}"
+        adam_ahead = off_steep[ratio <= 1]
+        assert (adam_ahead < 10).all(), f"{refinement}: Adam ahead {adam_ahead} degrees off the steep axis"
 
 
 @pytest.mark.slow
@@ -103,8 +103,9 @@ def test_adam_ends_ahead_of_momentum_on_the_banana_from_most_starts():
 @claim("ch10-adam-step-size")
 def test_adam_steps_by_the_rate_under_a_steady_gradient_and_by_a_fifth_of_it_under_noise(ch):
     """Prose: steady gradients give steps of exactly the rate at both sizes; pure noise a mean step
-    of about 0.19 of it (0.186 over 20,000 draws), the same at both sizes, and no draw within a
-    factor of three of the rate (seeds 1000-1029: 0.19 on average, the largest 0.22)."""
+    of about 0.19 of it, the same at both sizes, and no draw within a factor of three of the rate
+    (seeds 1000-1029: 0.191 on average, the largest 0.221; the mean of one block of 30 draws varies
+    by about 0.002)."""
     for size in (0.01, 1.0):
         steady = ch["adam_step_sizes"](np.full(1000, size))
         assert np.allclose(steady, 1.0, rtol=1e-5), f"steady gradients of size {size}: {steady.min()}"
@@ -121,9 +122,9 @@ def test_adam_steps_by_the_rate_under_a_steady_gradient_and_by_a_fifth_of_it_und
 @pytest.mark.slow
 @claim("ch10-adamw-decays-alike")
 def test_adam_l2_spares_noisy_weights_and_adamw_decays_every_weight_alike(ch):
-    """Prose: under Adam + L2, A ends at 0 and the mean of B above {L2_B}; under AdamW, A ends at
-    0.999**1000 and the mean of B between {W_LO} and {W_HI}, on every draw (seeds 1000-1029, and
-    5000-5199 for the bounds)."""
+    """Prose: under Adam + L2, A ends at 0 and the mean of B above 0.6; under AdamW, A ends at
+    0.999**1000 and the mean of B between 0.2 and 0.55, on every draw (seeds 1000-1029: 0.76 to
+    1.04 and 0.25 to 0.46; on seeds 5000-5199, 0.72 to 1.09 and 0.25 to 0.50)."""
     for seed in held_out_seeds(20, "ch10-adamw-decays-alike"):
         a, b = ch["decay_track"](ch["DECAY_RUNS"]["Adam + L2"], seed)[-1]
         assert abs(a) < 1e-3, f"draw {seed}: under Adam + L2 weight A ends at {a:.4f}"
