@@ -738,7 +738,7 @@ for problem, (_, _, start, steps) in PROBLEMS.items():
 #   while plain descent, AdaGrad and RMSProp do not get there (0.020, and about $10^{-5}$
 #   for the other two). But one start is no verdict. From 30 other starts as far from the
 #   minimum $(1, 1)$ (seeds 1000–1029), Adam ends ahead of momentum from 26 and momentum
-#   ahead of Adam from 3 (one is a tie); from {{B_BIG}} of 100 in a larger sweep (seeds
+#   ahead of Adam from 3 (one is a tie); from 80 of 100 in a larger sweep (seeds
 #   3000–3099). On the banana Adam is the better of the two from about 4 starts in 5.
 
 # %%
@@ -787,10 +787,12 @@ print(
 )
 
 # %% [markdown]
-# On the valley the per-parameter methods (orange dotted, purple dash-dotted, vermillion)
-# plunge while momentum (blue dashed) and plain descent (black) fall at their fixed rates;
-# turned, Adam's curve lies above momentum's, and the other two stall. On the banana
-# momentum and Adam fall together and part only near the end.
+# On the valley AdaGrad and RMSProp (orange dotted, purple dash-dotted, one on top of the
+# other) drop to the floor of the plot within 5 steps and Adam (vermillion) follows, while
+# momentum (blue dashed) and plain descent (black) fall at their fixed rates. Turned, Adam's
+# curve lies above momentum's all the way, and AdaGrad and RMSProp stall near 1. On the banana
+# momentum and Adam fall together, while AdaGrad and RMSProp (again on top of each other)
+# stall near $10^{-5}$.
 #
 # So Adam is not the fastest optimiser on every problem. The per-parameter methods win where
 # the bad scaling lines up with the parameters themselves; when it does not, a step size per
