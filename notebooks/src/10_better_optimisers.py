@@ -387,13 +387,15 @@ for name, g, p, start in zip(["w1", "w2"], valley_grad(*START), w, START):
 # its verdict holds from more than the one start it was run from. Each runner below is
 # tuned on a fine grid: 25 learning rates spaced evenly on a log scale over a range wide
 # enough that the best is never at either end, and for the methods with more knobs every
-# combination of $\mu$ (momentum, 8 values), RMSProp's memory (10 values) or Adam's
-# $\beta_1$ and memory (5 × 7), from lists whose ends are never the winner either (the
-# table checks both and says so; $\beta_1 = 0$ is allowed to win, as nothing lies below it).
+# combination of $\mu$ (momentum, 9 values), RMSProp's memory (10 values) or Adam's
+# $\beta_1$ and memory (5 × 9), from lists whose ends are never the winner either (the
+# table checks both and says so). An end that is the knob's own limit may win, as nothing
+# lies beyond it: $\mu = 0$ (no momentum), $\beta_1 = 0$, and an RMSProp that forgets
+# everything at once.
 #
 # A running average's memory is set by how much it forgets per step, $1 - \alpha$ (or
-# $1 - \beta_2$), so that gap is tried on a log scale, from 0.1 (0.9 for RMSProp) down
-# to $10^{-7}$ (a memory of about ten million steps), not as $\alpha = 0.9, 0.99, \dots$
+# $1 - \beta_2$), so that gap is tried on a log scale, from 0.5 (1 for RMSProp) down
+# to $10^{-8}$ (a memory of about a hundred million steps), not as $\alpha = 0.9, 0.99, \dots$
 # stopping somewhere short of 1. For RMSProp one more change of variable keeps the grid fair:
 # its first step has length $\eta / \sqrt{1 - \alpha}$ (because $v$ starts at
 # $(1 - \alpha) g^2$), so a long memory with a fixed $\eta$ would just mean a huge first
@@ -426,9 +428,9 @@ for name, g, p, start in zip(["w1", "w2"], valley_grad(*START), w, START):
 # as far from the problem's minimum as its shown start, in a direction drawn at random
 # (`start_draw`), with every runner tuned afresh for each start.
 #
-# That is a lot of runs: about a thousand settings per runner and per start, of up to 1000
-# steps. Through the package's optimisers, one setting at a time, the race from the three
-# shown starts alone would take about ten seconds. But every rule of this chapter works on
+# That is a lot of runs: about 2,500 settings per problem and per start (grid and refinement),
+# some three million optimiser steps for the three shown starts alone, and as many again for
+# every further start. But every rule of this chapter works on
 # each number by itself, so `runs` below carries out all the runs of a grid at once: the same
 # rules as the package's classes, written on NumPy arrays with one entry per run, in the same
 # order of operations. The cell after it checks that they give the same losses to the last bit.
