@@ -234,6 +234,8 @@ EXPECTED = {
             "every refined run, re-run through the package's optimisers, scores what the race gave it: True"
         ),
         re.escape("gradients of size 1: steady, mean step 1.0000 lr;  noise, 0.1848 lr"),
+        re.escape("the same rate from (-8, 0), the flat direction alone: factor 0.9802, predicted 0.9802"),
+        re.escape("Adam + L2, weight A: 0.5368 after 50 steps, below 0.01 from step 213"),
     ],
     "11": [
         re.escape("largest difference from central differences: below 1e-8? True"),

@@ -59,11 +59,11 @@ def test_per_parameter_methods_solve_the_valley_and_momentum_never_does():
 
 @pytest.mark.slow
 @claim("ch10-turned-momentum-wins")
-def test_turning_the_valley_and_its_start_leaves_momentum_alone_and_momentum_beats_adam(ch):
+def test_turning_the_valley_and_its_start_leaves_momentum_alone_and_momentum_beats_adam():
     """Prose: plain descent and momentum tune and score exactly as on the valley; momentum ends
-    below Adam from about 9 starts in 10, by more than 10 times from about 4 in 5, and every start
-    from which Adam is ahead lies within 10 degrees of the valley's steep direction; which one is
-    ahead does not depend on how finely they are tuned (seeds 2000-2199: 180, 166 of 200)."""
+    below Adam from about 9 starts in 10 and by more than 10 times from about 4 in 5, and which one
+    is ahead does not depend on how finely they are tuned (seeds 2000-2199: 180 and 166 of 200;
+    seeds 1000-1029: 30 and 29 of 30)."""
     seeds = held_out_seeds(N, "ch10-turned-momentum-wins")
     for method in ("plain descent", "momentum"):
         on_valley = _raced("valley", method, tuple(seeds), "chapter")
@@ -72,8 +72,6 @@ def test_turning_the_valley_and_its_start_leaves_momentum_alone_and_momentum_bea
             assert a["refined"][0] == b["refined"][0], f"{method}: {a['refined']} against {b['refined']}"
             for knob, value in a["refined"][1].items():
                 assert np.isclose(b["refined"][1][knob], value, rtol=1e-9), f"{method}: {knob} moved"
-    x, y = np.array([ch["start_draw"]("valley", seed) for seed in seeds]).T
-    off_steep = np.degrees(np.abs(np.arctan(x / y)))  # 0 along w2, the valley's steep direction
     for refinement in REFINEMENTS:
         momentum = scores("turned valley", "momentum", seeds, refinement)
         adam = scores("turned valley", "Adam", seeds, refinement)
@@ -83,8 +81,6 @@ def test_turning_the_valley_and_its_start_leaves_momentum_alone_and_momentum_bea
         assert ahead >= least_count(0.9, N), f"{refinement}: momentum ahead from {ahead} of {N}: {ratio}"
         by_ten = int((ratio > 10).sum())
         assert by_ten >= least_count(0.8, N), f"{refinement}: by more than 10 times from {by_ten}"
-        adam_ahead = off_steep[ratio <= 1]
-        assert (adam_ahead < 10).all(), f"{refinement}: Adam ahead {adam_ahead} degrees off the steep axis"
 
 
 @pytest.mark.slow
