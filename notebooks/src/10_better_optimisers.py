@@ -803,7 +803,8 @@ print(
 #
 # So Adam is not the fastest optimiser on every problem. The per-parameter methods win where
 # the bad scaling lines up with the parameters themselves; when it does not, a step size per
-# parameter cannot fix it, and momentum, tuned as carefully, beats Adam.
+# parameter cannot fix it, and momentum, tuned as carefully, beats Adam from about 9 starts
+# in 10. On the curved banana, Adam is ahead from about 4 starts in 5.
 #
 # What Adam does offer is a step whose size does not depend on the gradient's scale. With a
 # gradient that holds steady, the step is the rate $\eta$ itself: $\hat m = g$ and
@@ -841,9 +842,10 @@ for size in (0.01, 1.0):
 # noise the mean step is 0.1848 $\eta$, again at both sizes. Over 30 other draws of the noise
 # (seeds 1000–1029) it was 0.19 $\eta$ on average, and no draw came within a factor of three of
 # $\eta$ (the largest, 0.22 $\eta$). So "a step of about $\eta$ whatever the gradient's
-# scale" holds only while the gradient is steady. What holds always is the second half: the
-# gradient's scale drops out, so a good rate for Adam does not depend on how large the
-# gradients happen to be, but a noisy parameter moves by a fraction of it.
+# scale" holds only while the gradient is steady. What holds under both is the second half,
+# as long as the gradients are much larger than $\epsilon$ (exercise 3 looks at the ones that
+# are not): the gradient's scale drops out, so a good rate for Adam does not depend on how
+# large the gradients happen to be, but a noisy parameter moves by a fraction of it.
 
 
 # %% [markdown]
