@@ -694,7 +694,8 @@ for problem, (grad_fn, loss_fn, start, steps) in PROBLEMS.items():
             one = one + [math.inf] * (len(many) - len(one))  # a run through the package stops at inf
             identical.append(np.array_equal(one, many))
 print(
-    f"{len(identical)} runs through the package's optimisers and through runs(): identical: {all(identical)}"
+    f"{len(identical)} runs through the package's optimisers and through runs(): "
+    f"identical: {all(identical)}"
 )
 
 
@@ -755,7 +756,8 @@ for method in ("plain descent", "momentum"):
     on_turned = runs(method, s, "turned valley", [turn(*START)])[:, 0]
     same = np.allclose(on_turned, on_valley, rtol=1e-9, atol=0)
     print(
-        f"{method}, valley's setting: the turned valley's 101 losses equal the valley's to 9 digits: {same}"
+        f"{method}, valley's setting: the turned valley's 101 losses equal the valley's "
+        f"to 9 digits: {same}"
     )
 
 # %% [markdown]
@@ -790,7 +792,8 @@ axes[0].legend(fontsize=8, handlelength=4)
 plt.tight_layout()
 plt.show()
 print(
-    f"every refined run, re-run through the package's optimisers, scores what the race gave it: {all(same_scores)}"
+    "every refined run, re-run through the package's optimisers, scores what the race gave it: "
+    f"{all(same_scores)}"
 )
 
 # %% [markdown]
@@ -833,7 +836,8 @@ noise = np.random.default_rng(seed=0).normal(size=1000)
 for size in (0.01, 1.0):
     steady, noisy = adam_step_sizes(np.full(1000, size)), adam_step_sizes(size * noise)
     print(
-        f"gradients of size {size:g}: steady, mean step {steady.mean():.4f} lr;  noise, {noisy.mean():.4f} lr"
+        f"gradients of size {size:g}: steady, mean step {steady.mean():.4f} lr;  "
+        f"noise, {noisy.mean():.4f} lr"
     )
 
 # %% [markdown]
@@ -875,7 +879,7 @@ DECAY_RUNS = {
 
 
 def decay_track(make, seed=0, steps=1000):
-    """Weight A (no loss gradient) and the mean of the 20 weights B (noisy gradients), after every step."""
+    """Weight A (no loss gradient) and the mean of the 20 weights B (noisy gradients), each step."""
     noise = np.random.default_rng(seed).normal(
         scale=10.0, size=(steps, 20)
     )  # B's gradients, step by step
@@ -901,7 +905,8 @@ for name, track in tracks.items():
 print(f"a factor 0.999 per step for 1000 steps: {0.999**1000:.4f}")
 a = tracks["Adam + L2"][:, 0]
 print(
-    f"Adam + L2, weight A: {a[49]:.4f} after 50 steps, below 0.01 from step {np.argmax(np.abs(a) < 0.01) + 1}"
+    f"Adam + L2, weight A: {a[49]:.4f} after 50 steps, "
+    f"below 0.01 from step {np.argmax(np.abs(a) < 0.01) + 1}"
 )
 
 fig, ax = plt.subplots(figsize=(7, 3.8))
@@ -929,8 +934,9 @@ for name, make in DECAY_RUNS.items():
 # only gradient is the decay's own pull $0.1\,w$, is driven to 0 (−0.0000 at the end):
 # Adam divides that small, steady pull by its own small size and turns it into steps of
 # about the full rate at first (from 1 to 0.5368 in 50 steps, 0.0093 a step), shorter
-# later, once the pull is shrinking and no longer steady; A is below 0.01 from step 213. The B weights' pull is divided by their typical
-# gradient size, about 10, so they hardly decay: 0.8533 on average after 1000 steps.
+# later, once the pull is shrinking and no longer steady; A is below 0.01 from step 213.
+# The B weights' pull is divided by their typical gradient size, about 10, so they hardly
+# decay: 0.8533 on average after 1000 steps.
 # Under AdamW both shrink by the same factor 0.999 per step: A ends at exactly
 # $0.999^{1000} = 0.3677$, and the B weights, whose Adam steps follow the noise, at
 # 0.3283 on average. The last two lines repeat the experiment on five other draws of the
