@@ -242,6 +242,16 @@ EXPECTED = {
         re.escape("fastest measured rate on the grid: 0.01975, factor 0.9790"),
         r"^lr 0\.0375: loss after 400 steps \d\.\d+e-\d+$",
         r"^lr 0\.0385: loss after 400 steps .*\(diverged\)$|^lr 0\.0385: loss after 400 steps \d\.\d+e\+\d+$",
+        re.escape("30 runs through the package's optimisers and through runs(): identical: True"),
+        re.escape(
+            "momentum, valley's setting: the turned valley's 101 losses equal the valley's to 9 digits: True"
+        ),
+        re.escape(
+            "every refined run, re-run through the package's optimisers, scores what the race gave it: True"
+        ),
+        re.escape("gradients of size 1: steady, mean step 1.0000 lr;  noise, 0.1848 lr"),
+        re.escape("the same rate from (-8, 0), the flat direction alone: factor 0.9802, predicted 0.9802"),
+        re.escape("Adam + L2, weight A: 0.5368 after 50 steps, below 0.01 from step 213"),
     ],
     "11": [
         re.escape("largest difference from central differences: below 1e-8? True"),

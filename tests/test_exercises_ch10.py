@@ -146,7 +146,13 @@ def test_adam_constant_step_right_answers_pass(answer):
     [
         (_uncorrected, "without bias correction"),
         (lambda g, t, lr: -lr * math.copysign(1.0, g), "ignores eps"),
-        (lambda g, t, lr: -lr * g / math.sqrt(g * g + 1e-8), "outside the square root"),
+        (lambda g, t, lr: -lr * g / math.sqrt(g * g + 1e-8), "eps is inside the square root"),
+        (lambda g, t, lr: -lr * g / math.sqrt(g * g + 1e-16), "eps**2 inside the square root"),
+        (lambda g, t, lr: -lr * g / np.sqrt(g**2 + (1e-8) ** 2), "eps**2 inside the square root"),
+        (
+            lambda g, t, lr: -lr * g / math.sqrt(g * g / (1 - 0.999**t) * (1 - 0.999**t) + 1e-16),
+            "eps**2 inside",
+        ),
         (lambda g, t, lr: lr * g / (abs(g) + 1e-8), "sign"),
         (lambda g, t, lr: -lr * g, "plain gradient descent"),
         (lambda g, t, lr: -lr * g / (g * g + 1e-8), "square ROOT"),
@@ -165,6 +171,12 @@ def test_adam_constant_step_refuses_uncorrected_steps_with_other_betas(b1, b2, t
 
     assume(not (b1 == 0.0 and b2 >= 0.9999))
     hint_of(check_adam_constant_step, answer)
+
+
+@given(inside=st.floats(1e-24, 1e-4))
+def test_adam_constant_step_refuses_any_constant_inside_the_square_root(inside):
+    """sqrt(g*g + c) for any small c, not only eps or eps**2, is refused with a hint."""
+    hint_of(check_adam_constant_step, lambda g, t, lr: -lr * g / math.sqrt(g * g + inside))
 
 
 def test_momentum_refuses_a_fixed_mu():

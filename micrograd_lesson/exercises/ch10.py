@@ -97,7 +97,11 @@ _ADAM_MISTAKES = [
     (_uncorrected, "without bias correction: the hats divide m and v by (1 - beta**t), and then?"),
     (lambda g, t, lr: -lr * math.copysign(1.0, g), "almost: that ignores eps (try g = 1e-8)"),
     (lambda g, t, lr: -lr * ((g > 0) - (g < 0)), "almost: that ignores eps (try g = 1e-8)"),
-    (lambda g, t, lr: -lr * g / math.sqrt(g * g + 1e-8), "eps goes outside the square root"),
+    (lambda g, t, lr: -lr * g / math.sqrt(g * g + 1e-8), "eps is inside the square root: it goes after it"),
+    (
+        lambda g, t, lr: -lr * g / math.sqrt(g * g + 1e-16),
+        "eps**2 inside the square root is not eps after it (at g = 1e-8 they differ): sqrt(v_hat) + eps",
+    ),
     (lambda g, t, lr: lr * g / (abs(g) + 1e-8), "the sign is flipped: yours moves p with the gradient"),
     (lambda g, t, lr: -lr * g, "that is plain gradient descent's step; Adam divides by the gradient's size"),
     (lambda g, t, lr: -lr * g / (g * g + 1e-8), "divide by the square ROOT of v_hat"),

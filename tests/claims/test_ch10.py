@@ -1,12 +1,22 @@
-"""Chapter 10's race verdicts, re-run with the refinement changed (more rounds, or fewer starts).
+"""Chapter 10's verdicts, re-run from starts and noise draws the chapter never shows.
 
-The problems are fixed functions, so what varies is the grid: a verdict must survive a
-further refinement of it."""
+The race verdicts are re-run from starts drawn with `held_out_seeds` by the chapter's own
+`start_draw` (as far from the minimum as the shown start, in a random direction), every runner
+tuned afresh for every start by the chapter's own `race`: its grid, then its refinement from the
+three best knob combinations in six rounds, and then again with a finer refinement (five
+combinations, nine rounds), under which no verdict may change. The prose's numbers were measured
+the same way on seeds 1000-1029, and its fractions on a larger sweep, seeds 2000-2199 (the valleys)
+and 3000-3099 (the banana).
+"""
 
-import math
+import functools
 
+import numpy as np
 import pytest
-from claimlib import chapter_namespace, claim
+from claimlib import chapter_namespace, claim, held_out_seeds, least_count
+
+N = 30  # held-out starts (or noise draws) per verdict
+REFINEMENTS = {"chapter": (3, 6), "finer": (5, 9)}  # (knob combinations refined, rounds)
 
 
 @pytest.fixture(scope="module")
@@ -14,70 +24,107 @@ def ch():
     return chapter_namespace("10")
 
 
-def best(ch, problem, method, starts=3, rounds=6):
-    """Grid search, then the chapter's refinement from the `starts` best combinations."""
-    grid = ch["tune"](problem, method)
-    assert not grid[0][3], f"{method} on the {problem}: the best setting is at an edge of its grid"
-    return min(
-        (ch["refine"](problem, method, lr, knobs, rounds=rounds) for _, lr, knobs, _ in grid[:starts]),
-        key=lambda result: result[0],
-    )
+@functools.cache
+def _raced(problem, method, seeds, refinement):
+    ch = chapter_namespace("10")
+    starts = [ch["start_draw"](problem, seed) for seed in seeds]
+    return ch["race"](problem, method, starts, *REFINEMENTS[refinement])
 
 
-@claim("ch10-valley-axes-win")
-def test_per_parameter_methods_solve_the_valley_and_momentum_does_not(ch):
-    for rounds in (6, 8):
-        (momentum_at, _), _, _ = best(ch, "valley", "momentum", rounds=rounds)
-        assert math.isinf(momentum_at), "momentum reached 1e-20 on the valley"
-        for method in ("AdaGrad", "RMSProp", "Adam"):
-            (solved_at, _), _, _ = best(ch, "valley", method, rounds=rounds)
-            assert solved_at < 100, f"{method} did not reach 1e-20 on the valley ({rounds} rounds)"
+def scores(problem, method, seeds, refinement="chapter"):
+    """Each start's refined score: below 0 when solved (step - (steps + 2)), else the final loss."""
+    return np.array([r["refined"][0] for r in _raced(problem, method, tuple(seeds), refinement)])
 
 
-@claim("ch10-turned-momentum-wins")
-def test_momentum_beats_adam_on_the_turned_valley_by_two_to_three_orders(ch):
-    for starts, rounds in ((3, 8), (1, 6)):
-        (_, momentum), _, _ = best(ch, "turned valley", "momentum", starts, rounds)
-        (_, adam), _, _ = best(ch, "turned valley", "Adam", starts, rounds)
-        assert 10 < adam / momentum < 1e4, f"Adam {adam:.2g} against momentum {momentum:.2g}"
+def solved_from(keys, steps=100):
+    """The step from which each run stays below 1e-20 (inf when it never does)."""
+    return np.where(keys < 0, keys + steps + 2, np.inf)
 
 
 @pytest.mark.slow
-@claim("ch10-banana-tie")
-def test_momentum_and_adam_tie_on_the_banana(ch):
-    for starts in (3, 1):
-        (momentum, _), _, _ = best(ch, "banana", "momentum", starts)
-        (adam, _), _, _ = best(ch, "banana", "Adam", starts)
-        assert abs(adam - momentum) <= 0.15 * max(adam, momentum), f"Adam {adam}, momentum {momentum}"
+@claim("ch10-valley-axes-win")
+def test_per_parameter_methods_solve_the_valley_and_momentum_never_does():
+    """Prose: AdaGrad and RMSProp from step 5 or 6 every time, Adam on about 88 % of starts
+    (176 of 200 on seeds 2000-2199), momentum never."""
+    seeds = held_out_seeds(N, "ch10-valley-axes-win")
+    for refinement in REFINEMENTS:
+        for method in ("AdaGrad", "RMSProp"):
+            steps = solved_from(scores("valley", method, seeds, refinement))
+            assert (steps <= 6).all(), f"{method}, {refinement} refinement: solved from steps {steps}"
+        momentum = scores("valley", "momentum", seeds, refinement)
+        assert (momentum > 0).all(), f"{refinement} refinement: momentum solved the valley: {momentum}"
+        adam = np.isfinite(solved_from(scores("valley", "Adam", seeds, refinement)))
+        assert adam.sum() >= least_count(0.88, N), f"{refinement}: Adam solved from {adam.sum()} of {N}"
 
 
+@pytest.mark.slow
+@claim("ch10-turned-momentum-wins")
+def test_turning_the_valley_and_its_start_leaves_momentum_alone_and_momentum_beats_adam():
+    """Prose: plain descent and momentum tune and score exactly as on the valley; momentum ends
+    below Adam from about 9 starts in 10 and by more than 10 times from about 4 in 5, and which one
+    is ahead does not depend on how finely they are tuned (seeds 2000-2199: 180 and 166 of 200;
+    seeds 1000-1029: 30 and 29 of 30)."""
+    seeds = held_out_seeds(N, "ch10-turned-momentum-wins")
+    for method in ("plain descent", "momentum"):
+        on_valley = _raced("valley", method, tuple(seeds), "chapter")
+        on_turned = _raced("turned valley", method, tuple(seeds), "chapter")
+        for a, b in zip(on_valley, on_turned):
+            assert a["refined"][0] == b["refined"][0], f"{method}: {a['refined']} against {b['refined']}"
+            for knob, value in a["refined"][1].items():
+                assert np.isclose(b["refined"][1][knob], value, rtol=1e-9), f"{method}: {knob} moved"
+    for refinement in REFINEMENTS:
+        momentum = scores("turned valley", "momentum", seeds, refinement)
+        adam = scores("turned valley", "Adam", seeds, refinement)
+        assert (momentum > 0).all() and (adam > 0).all(), "a runner solved the turned valley"
+        ratio = adam / momentum
+        ahead = int((ratio > 1).sum())
+        assert ahead >= least_count(0.9, N), f"{refinement}: momentum ahead from {ahead} of {N}: {ratio}"
+        by_ten = int((ratio > 10).sum())
+        assert by_ten >= least_count(0.8, N), f"{refinement}: by more than 10 times from {by_ten}"
+
+
+@pytest.mark.slow
+@claim("ch10-banana-adam-ahead")
+def test_adam_ends_ahead_of_momentum_on_the_banana_from_most_starts():
+    """Prose: Adam ahead from about 4 starts in 5 (80 of 100 on seeds 3000-3099; 26 of 30 on
+    seeds 1000-1029), under either refinement."""
+    seeds = held_out_seeds(N, "ch10-banana-adam-ahead")
+    for refinement in REFINEMENTS:
+        adam = scores("banana", "Adam", seeds, refinement)
+        momentum = scores("banana", "momentum", seeds, refinement)
+        ahead = int((adam < momentum).sum())
+        assert ahead >= least_count(0.8, N), f"{refinement}: Adam ahead from {ahead} of {N} starts"
+
+
+@claim("ch10-adam-step-size")
+def test_adam_steps_by_the_rate_under_a_steady_gradient_and_by_a_fifth_of_it_under_noise(ch):
+    """Prose: steady gradients give steps of exactly the rate at both sizes; pure noise a mean step
+    of about 0.19 of it, the same at both sizes, and no draw within a factor of three of the rate
+    (seeds 1000-1029: 0.191 on average, the largest 0.221; the mean of one block of 30 draws varies
+    by about 0.002)."""
+    for size in (0.01, 1.0):
+        steady = ch["adam_step_sizes"](np.full(1000, size))
+        assert np.allclose(steady, 1.0, rtol=1e-5), f"steady gradients of size {size}: {steady.min()}"
+    means = []
+    for seed in held_out_seeds(N, "ch10-adam-step-size"):
+        noise = np.random.default_rng(seed).normal(size=1000)
+        small, large = (ch["adam_step_sizes"](size * noise).mean() for size in (0.01, 1.0))
+        assert np.isclose(small, large, rtol=1e-4), f"draw {seed}: {small:.5f} and {large:.5f}"
+        assert large < 1 / 3, f"draw {seed}: a mean step of {large:.3f} of the rate under noise"
+        means.append(large)
+    assert 0.175 <= np.mean(means) <= 0.205, f"mean step under noise {np.mean(means):.4f} of the rate"
+
+
+@pytest.mark.slow
 @claim("ch10-adamw-decays-alike")
 def test_adam_l2_spares_noisy_weights_and_adamw_decays_every_weight_alike(ch):
-    for seed in range(6, 11):  # noise draws the chapter does not show
+    """Prose: under Adam + L2, A ends at 0 and the mean of B above 0.6; under AdamW, A ends at
+    0.999**1000 and the mean of B between 0.2 and 0.55, on every draw (seeds 1000-1029: 0.76 to
+    1.04 and 0.25 to 0.46; on seeds 5000-5199, 0.72 to 1.09 and 0.25 to 0.50)."""
+    for seed in held_out_seeds(20, "ch10-adamw-decays-alike"):
         a, b = ch["decay_track"](ch["DECAY_RUNS"]["Adam + L2"], seed)[-1]
         assert abs(a) < 1e-3, f"draw {seed}: under Adam + L2 weight A ends at {a:.4f}"
-        assert b > 0.7, f"draw {seed}: under Adam + L2 the B weights decayed to {b:.4f}"
+        assert b > 0.6, f"draw {seed}: under Adam + L2 the B weights decayed to {b:.4f}"
         a, b = ch["decay_track"](ch["DECAY_RUNS"]["AdamW"], seed)[-1]
         assert abs(a - 0.999**1000) < 1e-9, f"draw {seed}: under AdamW weight A ends at {a:.4f}"
         assert 0.2 < b < 0.55, f"draw {seed}: under AdamW the B weights end at {b:.4f} on average"
-
-
-@pytest.mark.slow
-@claim("ch10-staying-score-same-verdicts")
-def test_scoring_the_step_a_run_stays_below_keeps_every_verdict(ch):
-    for starts, rounds in ((3, 6), (3, 8)):  # the chapter's refinement, then a finer one
-        (momentum_at, momentum), _, _ = ch["tuned_staying"]("valley", "momentum", starts, rounds)
-        assert math.isinf(momentum_at), "momentum stays below 1e-20 on the valley"
-        for method in ("AdaGrad", "RMSProp", "Adam"):
-            (solved_at, _), _, _ = ch["tuned_staying"]("valley", method, starts, rounds)
-            assert solved_at < 100, f"{method} does not stay below 1e-20 on the valley ({starts}, {rounds})"
-        (_, momentum), _, _ = ch["tuned_staying"]("turned valley", "momentum", starts, rounds)
-        (_, adam), _, _ = ch["tuned_staying"]("turned valley", "Adam", starts, rounds)
-        assert 10 < adam / momentum < 1e4, f"turned valley: Adam {adam:.2g} against momentum {momentum:.2g}"
-        (momentum, _), _, _ = ch["tuned_staying"]("banana", "momentum", starts, rounds)
-        (adam, _), _, _ = ch["tuned_staying"]("banana", "Adam", starts, rounds)
-        assert abs(adam - momentum) <= 0.15 * max(adam, momentum), f"banana: Adam {adam}, momentum {momentum}"
-    # refined from only the best combination of the grid, Adam stays stuck and momentum wins
-    (momentum, _), _, _ = ch["tuned_staying"]("banana", "momentum", 1, 6)
-    (adam, _), _, _ = ch["tuned_staying"]("banana", "Adam", 1, 6)
-    assert momentum < 0.9 * adam, f"banana from one start: Adam {adam}, momentum {momentum}"
