@@ -329,7 +329,7 @@ def test_reverse_rules_refuses_the_tables_number_and_a_lookup_table():
 @settings(max_examples=200)
 @given(st.integers(-2, 2), st.integers(-2, 2), st.integers(-2, 2), st.integers(-2, 2), st.integers(-1, 1))
 def test_reverse_rules_rejects_generated_polynomials(a, b, c, d, e):
-    """a m + b p m(m - 1)/2 + c m^2 + d p + e, against the real graphs: right only when it is m + p m(m-1)/2."""
+    """a m + b p m(m - 1)/2 + c m^2 + d p + e, judged by the real graphs: right only as m + p m(m - 1)/2."""
 
     def formula(m, p):
         return a * m + b * p * m * (m - 1) // 2 + c * m * m + d * p + e
