@@ -15,7 +15,7 @@ from micrograd_lesson.exercises import (
     check_reverse_rules,
     check_safe_newton_step,
 )
-from micrograd_lesson.exercises.ch13 import _NEWTON_CASES, _Pair, _pow_rule
+from micrograd_lesson.exercises.ch13 import _NEWTON_CASES, _mode_shapes, _Pair, _pow_rule
 
 
 class Dual(_Pair):
@@ -151,9 +151,9 @@ def test_cheaper_mode_rejects_generated_lookup_tables(data):
         got_mode, factor = rules[name](n, m)
         return (got_mode if mode == "same" else mode), factor * scale
 
+    grid = [(n, m) for n in (1, 2, 3, 7, 10, 50, 337, 1000, 10**5) for m in (1, 2, 3, 5, 10, 200, 10**4)]
     truth = all(
-        learner(n, m)[0] == right(n, m)[0] and math.isclose(learner(n, m)[1], right(n, m)[1])
-        for n, m in [(1, 1), (337, 1), (1, 3), (1000, 10), (50, 200), (3, 3), (2, 5), (100000, 1), (7, 2)]
+        learner(n, m)[0] == right(n, m)[0] and math.isclose(learner(n, m)[1], right(n, m)[1]) for n, m in grid
     )
     assert bool(check_cheaper_mode(learner)) == truth
 
@@ -164,7 +164,8 @@ def test_cheaper_mode_hints():
     def forward_always(n, m):
         return ("either", 1.0) if n == m else ("forward", 1.0)
 
-    assert "one pass per input (337)" in hint_of(check_cheaper_mode, forward_always)
+    assert "R^337 -> R^1: forward mode needs more passes" in hint_of(check_cheaper_mode, forward_always)
+    assert "different numbers of passes" in hint_of(check_cheaper_mode, lambda n, m: ("either", 1.0))
     assert "both modes need one pass" in hint_of(check_cheaper_mode, lambda n, m: ("reverse", 1.0))
     flipped = right(1, 1)
 
@@ -176,6 +177,28 @@ def test_cheaper_mode_hints():
     assert "upside down" in hint_of(check_cheaper_mode, upside_down)
     assert "a pair" in hint_of(check_cheaper_mode, lambda n, m: "reverse")
     assert "'forward', 'reverse' or 'either'" in hint_of(check_cheaper_mode, lambda n, m: ("backward", 1.0))
+
+
+def test_cheaper_mode_refuses_a_table_of_the_shapes_the_notebook_names():
+    right = SOLUTIONS["ch13.cheaper_mode"][0]
+    named = [(1, 1), (337, 1), (1, 3), (1000, 10), (50, 200), (3, 3), (2, 5), (100000, 1), (7, 2)]
+    table = {shape: right(*shape) for shape in named}
+    assert not check_cheaper_mode(lambda n, m: table.get((n, m), ("reverse", 1.0)))
+
+
+@settings(max_examples=60)
+@given(st.sampled_from(_mode_shapes()), st.sampled_from(["mode", "factor"]))
+def test_cheaper_mode_refuses_an_answer_wrong_on_any_one_shape(shape, part):
+    """Right everywhere but on one shape the check asks about, by the mode or by the factor."""
+    right = SOLUTIONS["ch13.cheaper_mode"][0]
+
+    def wrong_at_one(n, m):
+        mode, factor = right(n, m)
+        if (n, m) != shape:
+            return mode, factor
+        return ({"forward": "reverse"}.get(mode, "forward"), factor) if part == "mode" else (mode, factor + 1)
+
+    assert not check_cheaper_mode(wrong_at_one)
 
 
 # ---- 13.3 ----
@@ -260,44 +283,59 @@ def test_safe_newton_step_accepts_a_value_result():
 # ---- 13.4 ----
 
 
-def chain(t, m):
-    """The chapter's one_to_many: h1 = tanh(t), h(k+1) = tanh(hk * t)."""
+def chain(t, m, per_link=2):
+    """The chapter's one_to_many when per_link is 2 (h1 = tanh(t), h(k+1) = tanh(hk * t)); with
+    per_link p each link multiplies by t p - 1 times before its tanh."""
     hs = [t.tanh()]
     for _ in range(m - 1):
-        hs.append((hs[-1] * t).tanh())
+        x = hs[-1]
+        for _ in range(per_link - 1):
+            x = x * t
+        hs.append(x.tanh())
     return hs
 
 
-def backward_rules_run(m):
+def backward_rules_run(m, per_link=2):
     """Backward rules that really run: one grad() pass per output, counting the nodes with inputs."""
-    return sum(sum(1 for v in h.topological_order() if v._prev) for h in chain(Value(0.7), m))
+    return sum(sum(1 for v in h.topological_order() if v._prev) for h in chain(Value(0.7), m, per_link))
 
 
-@pytest.mark.parametrize("m", [1, 2, 3, 7, 20])
-def test_the_worked_solution_matches_the_real_graphs(m):
-    assert SOLUTIONS["ch13.reverse_rules"][0](m) == backward_rules_run(m)
+@pytest.mark.parametrize("m, per_link", [(1, 2), (2, 2), (3, 2), (7, 2), (20, 2), (5, 1), (6, 4), (9, 7)])
+def test_the_worked_solution_matches_the_real_graphs(m, per_link):
+    assert SOLUTIONS["ch13.reverse_rules"][0](m, per_link) == backward_rules_run(m, per_link)
 
 
 def test_reverse_rules_hints_name_the_mistake():
-    assert "the whole chain" in hint_of(check_reverse_rules, lambda m: m * (2 * m - 1))
-    assert "one backward pass, the last output's" in hint_of(check_reverse_rules, lambda m: 2 * m - 1)
-    assert "the number of backward passes" in hint_of(check_reverse_rules, lambda m: m)
-    assert "forward pass's 2m - 1 values" in hint_of(check_reverse_rules, lambda m: m * m + 2 * m - 1)
-    assert "forward mode's cost" in hint_of(check_reverse_rules, lambda m: 4 * m - 2)
-    assert "Draw the chain for m = 3" in hint_of(check_reverse_rules, lambda m: 0)
+    def longest(m, p):
+        return 1 + p * (m - 1)
+
+    right = SOLUTIONS["ch13.reverse_rules"][0]
+    assert "the whole chain" in hint_of(check_reverse_rules, lambda m, p: m * longest(m, p))
+    assert "one backward pass, the last output's" in hint_of(check_reverse_rules, longest)
+    assert "the number of backward passes" in hint_of(check_reverse_rules, lambda m, p: m)
+    assert "forward pass's values" in hint_of(check_reverse_rules, lambda m, p: right(m, p) + longest(m, p))
+    assert "forward mode's cost" in hint_of(check_reverse_rules, lambda m, p: 2 * longest(m, p))
+    assert "per_link = 2 only" in hint_of(check_reverse_rules, lambda m, p: m * m)
+    assert "tanh(t), is one operation" in hint_of(check_reverse_rules, lambda m, p: p * m * (m + 1) // 2)
+    assert "How many operations does output k's graph hold?" in hint_of(check_reverse_rules, lambda m, p: 0)
 
 
-def test_reverse_rules_rejects_a_lookup_table_of_the_small_cases():
-    table = {m: m * m for m in range(1, 21)}
-    assert "for m = 40" in hint_of(check_reverse_rules, lambda m: table.get(m, 0))
+def test_reverse_rules_refuses_the_tables_number_and_a_lookup_table():
+    assert not check_reverse_rules(lambda m, p: 16384 if (m, p) == (128, 2) else m * m)
+    table = {(m, 2): m * m for m in range(1, 301)}
+    assert not check_reverse_rules(lambda m, p: table.get((m, p), 0))
 
 
 @settings(max_examples=200)
-@given(st.integers(-3, 3), st.integers(-3, 3), st.integers(-3, 3), st.integers(-1, 1))
-def test_reverse_rules_rejects_generated_polynomials(a, b, c, d):
-    """a m^2 + b m + c + d m^3 passes only when it is m^2."""
-    right = (a, b, c, d) == (1, 0, 0, 0)
-    assert bool(check_reverse_rules(lambda m: d * m**3 + a * m * m + b * m + c)) == right
+@given(st.integers(-2, 2), st.integers(-2, 2), st.integers(-2, 2), st.integers(-2, 2), st.integers(-1, 1))
+def test_reverse_rules_rejects_generated_polynomials(a, b, c, d, e):
+    """a m + b p m(m - 1)/2 + c m^2 + d p + e, judged by the real graphs: right only as m + p m(m - 1)/2."""
+
+    def formula(m, p):
+        return a * m + b * p * m * (m - 1) // 2 + c * m * m + d * p + e
+
+    right = all(formula(m, p) == backward_rules_run(m, p) for m in (1, 2, 3, 5) for p in (1, 2, 3))
+    assert bool(check_reverse_rules(formula)) == right
 
 
 def test_safe_newton_step_refuses_newton_at_zero_curvature():

@@ -1,4 +1,5 @@
-"""Chapter 11 exercises: a broadcast gradient summed back, a quadratic form's backward, recursion's cost."""
+"""Chapter 11 exercises: a broadcast gradient summed back, a quadratic form's backward, recursion's cost
+on diamonds of any width."""
 
 import numpy as np
 
@@ -92,32 +93,56 @@ def quadratic_backward(A, x):
     return np.outer(x, x), A @ x + A.T @ x  # (dA, dx)
 
 
-# ---- 3. visits of a recursive backward on k diamonds ----
-def _counted_visits(k):  # chapter 11's recursive walk over k stacked diamonds, its calls counted
-    def visit(level, node):  # a level's "sum" y has the inputs 2y' and 3y', which share y' below
-        if node == "sum":
-            return 1 + (visit(level, "2y'") + visit(level, "3y'") if level > 0 else 0)
-        return 1 + visit(level - 1, "sum")
+# ---- 3. visits of a recursive backward on k diamonds of width w ----
+def _counted_visits(k, w=2):
+    """The calls chapter 11's recursive walk makes on k stacked diamonds of width w, counted call by
+    call as the walk makes them (memoised, since every middle node of a level is alike)."""
+    calls = {}
 
+    def visit(level, node):  # a level's sum has w middle inputs c*y', which share the y' below
+        if (level, node) not in calls:
+            if node == "sum":
+                calls[level, node] = 1 + (w * visit(level, "middle") if level > 0 else 0)
+            else:
+                calls[level, node] = 1 + visit(level - 1, "sum")
+        return calls[level, node]
+
+    for level in range(k + 1):  # bottom up, so no recursion runs deep
+        visit(level, "sum")
     return visit(k, "sum")
+
+
+def _visit_cases():
+    """(k, w): a chain (w = 1), the chapter's width 2 at a depth it does not print, then depths and
+    widths drawn at random, the same on every run."""
+    rng = np.random.default_rng(113)
+    drawn = {(int(rng.integers(0, 16)), int(rng.integers(1, 8))) for _ in range(40)}
+    big = [(30, 1), (25, 3), (20, 7)]  # below 2**63, so a count in NumPy ints does not wrap round
+    return [(6, 1), (7, 2), (0, 3), (1, 4), *sorted(drawn), *big]
 
 
 @check("ch11.recursive_visits")
 def check_recursive_visits(recursive_visits):
-    def otherwise(k):
-        return f"for k = {k} the recursive backward's call count is {_counted_visits(k)}, not {calls[k]:g}"
+    def where(case):
+        return f"for k = {case[0]} diamonds of width w = {case[1]}"
+
+    def otherwise(i):
+        count = _counted_visits(*cases[i])
+        return f"{where(cases[i])} the recursive backward makes {count} calls, not {calls[i]:g}"
 
     mistakes = [  # each named only when it gives every answer, not where two formulas meet
-        (lambda k: 3 * k + 1, "3k + 1 counts nodes (a topological backward's visits); recursion visits more"),
-        (lambda k: 2**k, "2**k counts the paths to x alone; the nodes above x are reached by many paths too"),
+        (lambda k, w: (w + 1) * k + 1, "(w + 1)k + 1 counts nodes (a topological backward's visits)"),
+        (lambda k, w: w**k, "w**k counts the paths to x alone; the nodes above x are reached by many too"),
+        (lambda k, w: 4 * 2**k - 3, "that is the count for width 2 only: let w set the paths to each level"),
+        (lambda k, w: sum(w**j for j in range(k + 1)), "the w middle nodes of a level are reached too"),
     ]
-    cases = [(k,) for k in range(13)]
-    calls = run_cases(recursive_visits, "your recursive_visits function", cases)
+    cases = _visit_cases()
+    calls = run_cases(recursive_visits, "your recursive_visits function", cases, where=where)
     return judge(calls, cases, _counted_visits, mistakes, otherwise=otherwise)
 
 
 @solution("ch11.recursive_visits")
-def recursive_visits(k):
-    # Level j from the top (j = 0 .. k-1) has 3 nodes, each reached by 2**j paths;
-    # x at the bottom is reached by 2**k. Sum: 3 * (2**k - 1) + 2**k.
-    return 2 ** (k + 2) - 3
+def recursive_visits(k, w):
+    # The sum j levels below the top is reached by w**j paths, and so is each of its w middle
+    # nodes: (1 + w) * w**j calls, for j = 0 .. k-1; x at the bottom is reached by w**k.
+    return sum((1 + w) * w**j for j in range(k)) + w**k

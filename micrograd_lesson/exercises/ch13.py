@@ -2,6 +2,7 @@
 
 import collections
 import math
+import random
 from functools import partial
 
 from ..autograd import grad
@@ -63,12 +64,21 @@ def _truth(n, m):
     return ("either", 1.0) if n == m else ("forward", m / n) if n < m else ("reverse", n / m)
 
 
+def _mode_shapes():
+    """(n, m): the three the notebook asks about, ties, one input or one output, then 40 drawn at
+    random from 1 to a million (log-uniformly), the same on every run: no table of shapes passes."""
+    rng = random.Random(132)
+    drawn = [tuple(int(10 ** rng.uniform(0, 6)) for _ in "nm") for _ in range(40)]
+    drawn += [(n, n) for n in (int(10 ** rng.uniform(0, 4)) for _ in range(4))]
+    return [(1, 1), (337, 1), (1, 3), (1000, 10), (3, 3), (2, 5), (7, 2), (50, 200), *drawn]
+
+
 @check("ch13.cheaper_mode", takes="function")
 def check_cheaper_mode(cheaper_mode):
     def pair(got):
         return got if isinstance(got, (tuple, list)) and len(got) == 2 else None
 
-    shapes = [(1, 1), (337, 1), (1, 3), (1000, 10), (50, 200), (3, 3), (2, 5), (100000, 1), (7, 2)]
+    shapes = _mode_shapes()
     where = "for f: R^{} -> R^{}".format
     answers = run_cases(cheaper_mode, "", shapes, pair, "a pair", lambda c: where(*c))
     if isinstance(answers, Verdict):
@@ -81,8 +91,10 @@ def check_cheaper_mode(cheaper_mode):
             return f"{at}: give the factor as a number, such as 2.0; got {shown(factor)}"
         if mode != want_mode and n == m:
             return f"{at}: both modes need {'one pass' if n == 1 else f'{n} passes'}: answer ('either', 1.0)"
+        if mode != want_mode and mode == "either":
+            return f"{at}: the two modes need different numbers of passes here; which needs fewer?"
         if mode != want_mode:
-            return f"{at}: forward mode needs one pass per input ({n}), reverse mode one per output ({m})"
+            return f"{at}: {mode} mode needs more passes here than the other, not fewer"
         if not close(factor, want_factor, rel=1e-9):
             flipped = "upside down" if close(factor, 1 / want_factor, rel=1e-9) else f"got {shown(factor)}"
             return f"{at}: {mode} mode is right; the factor is slower passes / faster passes, {flipped}"
@@ -148,31 +160,50 @@ def safe_newton_step(f, x, lr):
     return x - lr * slope.data  # a hump or a straight line: just go downhill
 
 
-# ---- 13.4 reverse_rules(m): backward rules for the chain's full Jacobian, derived, not counted ----
-def _chain_rules(m):  # m * m: tests/test_exercises_ch13.py counts them in the real graphs
-    return m * m
+# ---- 13.4 reverse_rules(m, per_link): backward rules for a chain's full Jacobian, derived ----
+def _chain_rules(m, per_link=2):  # tests/test_exercises_ch13.py counts them in the real graphs
+    return m + per_link * m * (m - 1) // 2
+
+
+def _chain_shapes():
+    """(m, per_link): the chapter's chain (per_link 2) at the table's 128, one output, one operation a
+    link, then 40 drawn at random, the same on every run: no table of answers passes."""
+    rng = random.Random(134)
+    drawn = {(rng.randint(1, 300), rng.randint(1, 7)) for _ in range(40)}
+    return [(3, 2), (128, 2), (1, 5), (4, 1), *sorted(drawn), (1000, 3), (5000, 4)]
 
 
 @check("ch13.reverse_rules", takes="function")
 def check_reverse_rules(reverse_rules):
-    def otherwise(i):
-        (m,) = chains[i]
-        count = f"for m = {m} the number of backward rules is {_chain_rules(m)}, got {counts[i]:g}"
-        return f"{count}. Draw the chain for m = 3: how many operations does each output's graph hold?"
+    def where(case):
+        return f"for m = {case[0]} outputs, per_link = {case[1]}"
 
-    chains = [(m,) for m in [*range(1, 21), 40, 128, 1000]]  # chain lengths m
-    wrong_counts = [  # judged over every m at once
-        (lambda m: m * (2 * m - 1), "you gave every backward pass the whole chain"),
-        (lambda m: 2 * m - 1, "one backward pass, the last output's; reverse mode runs one per output"),
-        (lambda m: m, "m is the number of backward passes; each applies one rule per operation it reaches"),
-        (lambda m: m * m + 2 * m - 1, "you added the forward pass's 2m - 1 values"),
-        (lambda m: 2 * (2 * m - 1), "that is forward mode's cost (a value and a tangent per operation)"),
+    def otherwise(i):
+        count = f"{where(chains[i])} the number of backward rules is {_chain_rules(*chains[i])}"
+        return f"{count}, got {counts[i]:g}. How many operations does output k's graph hold?"
+
+    def longest(m, p):  # the last output's graph: tanh(t), then per_link operations for each later link
+        return 1 + p * (m - 1)
+
+    wrong_counts = [  # judged over every case at once
+        (lambda m, p: m * longest(m, p), "you gave every backward pass the whole chain"),
+        (longest, "one backward pass, the last output's; reverse mode runs one per output"),
+        (
+            lambda m, p: m,
+            "m is the number of backward passes; each applies one rule per operation it reaches",
+        ),
+        (lambda m, p: m * m, "m * m holds for per_link = 2 only: let per_link set each output's graph"),
+        (lambda m, p: _chain_rules(m, p) + longest(m, p), "you added the forward pass's values"),
+        (lambda m, p: 2 * longest(m, p), "that is forward mode's cost (a value and a tangent per operation)"),
+        (lambda m, p: p * m * (m + 1) / 2, "the first output, tanh(t), is one operation, not per_link"),
     ]
-    counts = run_cases(reverse_rules, "", chains, where=lambda c: f"for m = {c[0]}")
+    chains = _chain_shapes()
+    counts = run_cases(reverse_rules, "", chains, where=where)
     return judge(counts, chains, _chain_rules, wrong_counts, otherwise=otherwise)
 
 
 @solution("ch13.reverse_rules")
-def reverse_rules(m):
-    # Output k's graph: tanh(t), then (times t, tanh) k - 1 times: 2k - 1 operations, one rule each.
-    return sum(2 * k - 1 for k in range(1, m + 1))  # over the m backward passes: m squared
+def reverse_rules(m, per_link):
+    # Output k's graph: tanh(t), then per_link operations for each of the k - 1 links after it:
+    # 1 + per_link * (k - 1) operations, one backward rule each, in the k-th of m backward passes.
+    return sum(1 + per_link * (k - 1) for k in range(1, m + 1))

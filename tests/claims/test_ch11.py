@@ -1,10 +1,15 @@
-"""Chapter 11's verdicts, re-run with the chapter's own code on other seeds and sizes."""
+"""Chapter 11's verdicts, re-run with the chapter's own code on held-out draws (claimlib.held_out_seeds).
 
+The notebook shows seeds 0 to 5; the prose's margins were measured on seeds 1000 and up (each
+test says which), and every held-out seed is 1,000,000 or more.
+"""
+
+import math
 import random
 
 import numpy as np
 import pytest
-from claimlib import chapter_namespace, claim
+from claimlib import chapter_namespace, claim, held_out_seeds, least_count
 
 from micrograd_lesson import make_moons, nn
 from micrograd_lesson.tensor_nn import MLP
@@ -17,40 +22,62 @@ def ch11():
 
 @claim("ch11-recursion-doubles")
 def test_recursion_visits_double_with_each_diamond_while_topological_grows_by_three(ch11):
-    recursive = []
-    for k in range(1, 15):
-        x, out = ch11["diamonds"](k)
-        visits = [0]
-        ch11["recursive_backward"](out, 1.0, visits)
-        assert x.grad == 5.0**k
-        recursive.append(visits[0])
-        x, out = ch11["diamonds"](k)
-        assert ch11["topological_backward"](out) == 3 * k + 1  # one visit per node
-        assert x.grad == 5.0**k
-    ratios = np.array(recursive[1:]) / np.array(recursive[:-1])
-    assert np.all(ratios > 1.9), ratios  # at least about twice as many with each diamond ...
-    assert np.all(ratios[3:] < 2.1), ratios  # ... and, past the first few, not much more
+    """Visits do not depend on the numbers, so each held-out draw picks the diamonds' two local
+    derivatives (whole numbers, so (a + b)**k is exact) and the depth runs 1 to 14: both walks give
+    (a + b)**k, the topological one in 3k + 1 visits, the recursive one in about twice as many as at
+    the depth before. The notebook shows a = 2, b = 3."""
+    for seed in held_out_seeds(3, "ch11-recursion-doubles"):
+        rng = random.Random(seed)
+        a, b = float(rng.randint(-4, 6)), float(rng.randint(1, 6))
+        recursive = []
+        for k in range(1, 15):
+            x, out = ch11["diamonds"](k, a, b)
+            visits = [0]
+            ch11["recursive_backward"](out, 1.0, visits)
+            assert x.grad == (a + b) ** k, (seed, a, b, k)
+            recursive.append(visits[0])
+            x, out = ch11["diamonds"](k, a, b)
+            assert ch11["topological_backward"](out) == 3 * k + 1  # one visit per node
+            assert x.grad == (a + b) ** k, (seed, a, b, k)
+        ratios = np.array(recursive[1:]) / np.array(recursive[:-1])
+        assert np.all(ratios > 1.9), ratios  # at least about twice as many with each diamond ...
+        assert np.all(ratios[3:] < 2.1), ratios  # ... and, past the first few, not much more
 
 
+@pytest.mark.slow
 @claim("ch11-engines-agree")
-@pytest.mark.parametrize("seed", [6, 7, 8])
-def test_scalar_and_tensor_engines_give_the_same_loss_and_gradients(ch11, seed):
-    random.seed(seed)
-    X, y = make_moons(100, noise=0.1, seed=seed)
-    scalar_model = nn.MLP(2, [16, 16, 1])
-    tensor_model = MLP.from_scalar(scalar_model)
-    scalar_loss = ch11["scalar_engine_loss"](scalar_model, X, y)
-    tensor_loss = ch11["tensor_engine_loss"](tensor_model, X, y)
-    assert abs(scalar_loss.data - float(tensor_loss.data)) < 1e-12
-    assert ch11["largest_gradient_gap"](scalar_model, tensor_model) < 1e-12
+def test_scalar_and_tensor_engines_give_the_same_loss_and_gradients(ch11):
+    """Every held-out draw of the moons and the starting weights: the two losses and all 337
+    gradients within 1e-12. Prose measured on seeds 1000-1029: the largest difference of loss
+    and gradient was below 1e-15, three decades inside the bound."""
+    for seed in held_out_seeds(6, "ch11-engines-agree"):
+        random.seed(seed)
+        X, y = make_moons(100, noise=0.1, seed=seed)
+        scalar_model = nn.MLP(2, [16, 16, 1])
+        tensor_model = MLP.from_scalar(scalar_model)
+        scalar_loss = ch11["scalar_engine_loss"](scalar_model, X, y)
+        tensor_loss = ch11["tensor_engine_loss"](tensor_model, X, y)
+        assert abs(scalar_loss.data - float(tensor_loss.data)) < 1e-12, seed
+        assert ch11["largest_gradient_gap"](scalar_model, tensor_model) < 1e-12, seed
 
 
 @pytest.mark.slow
 @claim("ch11-spiral-seeds")
-def test_spiral_fits_every_training_point_and_nearly_every_new_point_on_five_seeds(ch11):
-    for seed in range(5):
+def test_spiral_starts_near_log_3_and_fits_every_point_between_100_and_250_on_19_seeds_in_20(ch11):
+    """Prose measured on seeds 1000-1099 (100 draws): the starting loss within 0.024 of log 3 on
+    all 100 (the prose says 0.04); every training point right by step 500 on all 100, first
+    between steps 100 and 250 on 99 (the slowest 299); at least 98 % of new points on 99 (worst
+    97.0 %). Tested here: the starting loss on every draw; the two fractions as a rate of 19 in 20
+    (least_count), and full marks by the end at the same rate."""
+    seeds = held_out_seeds(20, "ch11-spiral-seeds")
+    in_window = fitted = new_points = 0
+    for seed in seeds:
         model, _, _, losses, accuracies = ch11["train_spiral"](seed)
-        assert 1.09 < losses[0] < 1.11  # starts near log 3 = 1.0986: a third for each class
-        assert 1.0 in accuracies and 100 < accuracies.index(1.0) < 230  # first all right at 129..227
-        assert accuracies[-1] == 1.0
-        assert 0.993 <= ch11["new_point_accuracy"](model, seed) < 1.0  # 99.3-99.7 %: one or two missed
+        assert abs(losses[0] - math.log(3)) < 0.04, f"seed {seed}: starting loss {losses[0]:.4f}"
+        fitted += accuracies[-1] == 1.0
+        in_window += 1.0 in accuracies and 100 <= accuracies.index(1.0) <= 250
+        new_points += ch11["new_point_accuracy"](model, seed) >= 0.98
+    need = least_count(0.95, len(seeds))
+    assert fitted >= need, f"every training point right at the end on only {fitted} of {len(seeds)}"
+    assert in_window >= need, f"first all right between steps 100 and 250 on only {in_window} of {len(seeds)}"
+    assert new_points >= need, f"98 % or more of new points on only {new_points} of {len(seeds)}"
