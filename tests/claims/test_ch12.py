@@ -73,7 +73,7 @@ def plain_loop(ch12):
 @pytest.mark.slow
 @claim("ch12-tensor-faster")
 def test_the_tensor_step_takes_less_than_a_hundredth_of_the_scalar_steps_cpu_time(plain_loop):
-    """Prose measured on seeds 2000-2019 (Python 3.11: 270 to 640 times; 3.13: PLACEHOLDER)."""
+    """Prose measured on seeds 2000-2019 (Python 3.11: 270 to 640 times; 3.13: 130 to 310)."""
     for run in plain_loop:
         ratio = np.median(run["on"]) / np.median(run["tensor"])
         assert ratio > 100, f"the tensor step only {ratio:.0f} times faster in CPU time"
@@ -82,8 +82,8 @@ def test_the_tensor_step_takes_less_than_a_hundredth_of_the_scalar_steps_cpu_tim
 @pytest.mark.slow
 @claim("ch12-collector-cost")
 def test_switching_the_collector_off_cuts_a_plain_steps_cpu_time_by_the_stated_range(plain_loop):
-    """Prose measured on seeds 2000-2019 (PLACEHOLDER)."""
-    low, high = (0.40, 0.85) if sys.version_info < (3, 13) else (0.30, 0.85)
+    """Prose measured on seeds 2000-2019 (Python 3.11: 54 to 75 %; 3.13: 31 to 64 %)."""
+    low, high = (0.40, 0.85) if sys.version_info < (3, 12) else (0.20, 0.85)
     for run in plain_loop:
         saved = 1 - np.mean(run["off"]) / np.mean(run["on"])
         assert low <= saved <= high, f"switching the collector off saved {saved:.0%} of a step"
@@ -152,24 +152,25 @@ def test_the_recipe_reads_98_percent_on_average_and_97_on_about_9_splits_in_10(d
 
 @pytest.mark.slow
 @claim("ch12-digits-batch")
-def test_batches_of_64_read_fewer_digits_on_most_splits_and_about_97_5_percent_on_average(digits):
-    """Prose measured on seeds 1000-1022: fewer digits than batches of 32 on 20 of 23 splits
-    (the same on 2), mean 97.5 % (standard deviation 1.0) instead of 98.2 %."""
+def test_batches_of_64_read_fewer_digits_on_most_splits_and_about_97_6_percent_on_average(digits):
+    """Prose measured on seeds 1000-1029: fewer digits than batches of 32 on 25 of 30 splits
+    (the same on 4), mean 97.6 % (standard deviation 0.9) instead of 98.2 %; the paired
+    differences have a standard deviation of 0.6 points."""
     splits = DIGIT_SPLITS[:8]
     this = np.array([digits(seed)[0] for seed in splits])
     batch_64 = np.array([digits(seed, "batch 64")[0] for seed in splits])
     fewer = int(np.sum(batch_64 < this))
-    assert fewer >= least_count(20 / 23, len(splits)), f"fewer digits on only {fewer} of {len(splits)}"
+    assert fewer >= least_count(25 / 30, len(splits)), f"fewer digits on only {fewer} of {len(splits)}"
     assert batch_64.mean() < this.mean()
-    assert 0.965 <= batch_64.mean() <= 0.985, f"batches of 64: mean {batch_64.mean():.2%}"
+    assert 0.965 <= batch_64.mean() <= 0.987, f"batches of 64: mean {batch_64.mean():.2%}"
 
 
 @pytest.mark.slow
 @claim("ch12-digits-plain")
-def test_the_plain_recipe_is_within_a_point_of_this_recipe_on_average(digits):
-    """Prose measured on seeds 1000-1025: plain 98.0 % on average against 98.2 %, better on 8
-    of 26; the paired differences have a standard deviation of 0.8 points."""
+def test_the_plain_recipe_is_within_1_5_points_of_this_recipe_on_average(digits):
+    """Prose measured on seeds 1000-1029: plain 97.9 % on average against 98.2 %, better on 8
+    of 30; the paired differences have a standard deviation of 0.9 points (0.3 for a mean of 8)."""
     splits = DIGIT_SPLITS[:8]
     this = np.mean([digits(seed)[0] for seed in splits])
     plain = np.mean([digits(seed, "plain")[0] for seed in splits])
-    assert abs(this - plain) < 0.01, f"this recipe {this:.2%}, the plain one {plain:.2%}"
+    assert abs(this - plain) < 0.015, f"this recipe {this:.2%}, the plain one {plain:.2%}"
