@@ -169,7 +169,7 @@ plt.show()
 makers = sum(where[name] for name in ("__mul__", "__add__", "__init__", "<genexpr>", "<listcomp>"))
 print(
     "collections started in __mul__, __add__, __init__ or the expressions calling them:",
-    f"at least 95 %? {makers >= 0.95 * len(starts)}",
+    f"more than 9 in 10? {makers > 0.9 * len(starts)}",
 )
 print(
     f"collections started in the graph walk or backward(): {where['_depth_first'] + where['backward']}"
@@ -182,12 +182,10 @@ print(
 # generator expression that is calling the operators). So the collector's time lands in
 # the code that makes the nodes: `__mul__`, `__add__` and `Value.__init__`, now and then
 # the expressions that call them or another function that allocates (`_as_value`,
-# `__call__`). Over
-# 20 other draws of the data and the starting weights (three profiled steps each), at
-# least 95 % of the collections started there, on Python 3.11 (about 100 collections a
-# step) and on 3.13 (about 35 a step, its first threshold being higher), and not one in
-# the graph walk or `backward()`.
-# The graph walk (`graph.py:_depth_first`) and `backward()` make a handful of objects in a
+# `__call__`). Over 20 other draws of the data and the starting weights (three profiled
+# steps each), at least 95 % of the collections started there, on Python 3.11 (about 100
+# collections a step) and on 3.13 (about 35 a step, its first threshold being higher),
+# and not one in the graph walk or `backward()`. Those make a handful of objects in a
 # step against the operations' 68,000, so a collection hardly ever starts in them: their
 # own time in a profile is their own work, while the own time of `__mul__`, `__add__` and
 # `__init__` includes the collector's.
@@ -344,14 +342,14 @@ for k, setting, seconds, log in runs:
 #
 # Why are full scans the expensive part? A full scan walks every live object, so its
 # time should follow their number. One more experiment checks that: it times one full
-# collection (`gc.collect()`, the best of three) with 0, 1, 2 and then 3 step graphs kept
+# collection (`gc.collect()`, the best of three) with 0, 1 and then 2 step graphs kept
 # alive, and changes nothing else.
 
 # %%
 loss = None  # drop the graph the experiment above left alive
 kept, tracked, full_seconds = [], [], []
 gc.collect()
-for graphs in range(4):
+for graphs in range(3):
     if graphs:
         kept.append(scalar_step(scalar_model, graphs))  # one more graph stays alive
     tracked.append(len(gc.get_objects()))  # objects the collector tracks, everything in this kernel
