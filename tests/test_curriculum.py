@@ -267,7 +267,9 @@ EXPECTED = {
         re.escape("full scans under 'no full scans': 0"),
         re.escape("the same losses to 10 significant digits: True"),
         re.escape("tensor engine after 100 steps: loss 0.0114, accuracy 100%"),
-        r"^this recipe: lowest 9\d\.\d%, highest \d+\.\d%; at least 97 % on every split: True$",  # ten splits
+        re.escape("collections started in the graph walk or backward(): 0"),  # the collector lands elsewhere
+        re.escape("or the expressions calling them: more than 9 in 10? True"),
+        r"^split 0, batches of 64: +\d+\.\d%$",  # one thing changed on the same split
     ],
     "13": [
         re.escape("f(3 + ε) = Dual(val=20.0000, dot=14.0000)"),  # forward mode: exact f'(3)
@@ -301,9 +303,6 @@ def test_chapter_12_digits_reach_97_percent_held_out():
     text = text_outputs(load("12"))
     (accuracy,) = re.findall(r"held-out accuracy: (\S+)%", text)
     assert float(accuracy) >= 97.0
-    (row,) = re.findall(r"^this recipe: +((?:\d+\.\d% *){10})$", text, re.MULTILINE)  # ten splits
-    splits = [float(a) for a in re.findall(r"(\d+\.\d)%", row)]
-    assert len(splits) == 10 and min(splits) >= 97.0
 
 
 def test_chapter_9_overfits_without_a_penalty_and_the_penalty_shrinks_the_weights():

@@ -11,20 +11,28 @@
 #    loop, why, and an experiment that changes one setting to show it;
 # 3. **scalar against tensor engine** on the same training run, same losses, on a log
 #    scale;
-# 4. **a real data set**: 1,797 handwritten digits, a classifier trained in a few
-#    seconds that reads at least 97 % of the digits it has never seen, on each of ten
-#    different splits of the data.
+# 4. **a real data set**: 1,797 handwritten digits, and a classifier trained in a few
+#    seconds that reads about 98 % of the digits it has never seen.
 #
-# Timings differ from machine to machine and from run to run, so they appear only in
-# plots (pictures are not compared when the notebook is checked) and in one printed
-# line, in a cell whose output is not compared either; everything else the notebook prints (call counts, losses, accuracies) is
-# the same on every run.
+# Timings differ from machine to machine and from run to run, so the figures are drawn
+# from counts (calls, collections, objects), and the few timings the chapter shows are in
+# cells whose output is not compared when the notebook is checked; everything else the
+# notebook prints (call counts, losses, accuracies) is the same on every run. The ratios
+# of times the text quotes were measured in CPU time over many runs, and claims tests
+# check them on fresh ones. The first cell keeps NumPy's matrix products on one thread
+# (the setting must come before NumPy is imported), so that the CPU time we measure is
+# that of one thread doing the work.
 
 # %% tags=["claim-setup"]
+import os
+
+os.environ["OPENBLAS_NUM_THREADS"] = "1"  # NumPy's matrix products on one thread (before NumPy loads)
+import collections
 import cProfile
 import gc
 import pstats
 import random
+import sys
 import time
 
 import matplotlib.pyplot as plt
@@ -82,22 +90,28 @@ def reset(model):
 
 
 # %%
-def profile_step(k, collector=True):
-    """Profile one scalar step; collector=False switches the cycle collector off for it."""
-    profiler = cProfile.Profile()
-    if not collector:
-        gc.disable()
+def profile_step(k):
+    """Profile one scalar step. Also returns, for each collection the cycle collector started
+    during it, the generation it scanned and the function that was running (see below)."""
+    profiler, starts = cProfile.Profile(), []
+
+    def note_start(phase, info):  # Python calls this at the start and end of every collection
+        if phase == "start":
+            running = sys._getframe().f_back  # the frame below ours: the code that was running
+            starts.append((info["generation"], running.f_code.co_name if running else "?"))
+
+    gc.callbacks.append(note_start)
     try:
         profiler.enable()
         step_loss = scalar_step(scalar_model, k)
         profiler.disable()
     finally:
-        gc.enable()
-    return step_loss, pstats.Stats(profiler).stats  # (file, line, name) -> (calls, ..., own time, ...)
+        gc.callbacks.remove(note_start)
+    return step_loss, pstats.Stats(profiler).stats, starts  # stats: (file, line, name) -> (calls, ...)
 
 
 loss = scalar_step(scalar_model, 0)  # as in any training loop, the previous step's graph is alive
-loss, stats = profile_step(1)
+loss, stats, starts = profile_step(1)
 ours = {key: v for key, v in stats.items() if key[0] != "~"}  # "~" marks Python's built-ins
 # The derivative rules are lambdas in engine.RULES: name each one by its entry in the table.
 rule_names = {
@@ -130,57 +144,52 @@ print(f"  {len(start_weights)} parameters, made before the step")
 # Each call does very little; the cost is in the number of calls, in creating the
 # objects and, as we see next, in keeping track of them.
 #
-# Where does the *time* go? The plot shows each function's own time (without the
-# functions it calls) in that step, next to a second step profiled with Python's garbage
-# collector switched off, the one thing changed. The collector runs in the middle of
-# whichever call happens to allocate an object, and the profiler charges its time to
-# that function.
+# A profile also gives each function's *own time*, but one thing in it is not the
+# function's own work. Python's cycle collector (the next section) runs now and then in
+# the middle of whichever call happens to be making an object, and the profiler charges
+# the collection's time to that call. `profile_step` asked Python to call `note_start` at
+# the start of every collection, and noted which function was running. Counted, not timed,
+# so the picture is the same on every machine:
 
 # %%
-_, stats_off = profile_step(2, collector=False)
-by_time = sorted(stats.items(), key=lambda item: -item[1][2])[:8]
-labels = [
-    name if f == "~" else f"{f.rsplit('/', 1)[-1]}:{rule_names.get((f, line), name)}"
-    for (f, line, name), _ in by_time
-]
-ypos = np.arange(len(by_time))[::-1]  # the slowest at the top
-fig, ax = plt.subplots(figsize=(8, 4))
-ax.barh(
-    ypos + 0.2,
-    [v[2] for _, v in by_time],
-    height=0.4,
-    color="#c0392b",
-    label="collector on (default)",
-)
-ax.barh(
-    ypos - 0.2,
-    [stats_off.get(key, (0, 0, 0.0))[2] for key, _ in by_time],
-    height=0.4,
-    color="#2e5cb8",
-    label="collector off",
-)
-ax.set_yticks(ypos, labels)
-ax.set_xlabel("own time in one step, seconds (this run)")
-ax.set_title("Profile of one scalar training step")
+where = collections.Counter(name for _, name in starts)
+names = [name for name, _ in where.most_common()][::-1]  # the most frequent at the top
+fig, ax = plt.subplots(figsize=(7, 2.8))
+left = np.zeros(len(names))
+for generation, color, hatch in ((0, "#0072B2", ""), (1, "#E69F00", "//"), (2, "#D55E00", "xx")):
+    counts = np.array([sum(1 for g, n in starts if g == generation and n == name) for name in names])
+    ax.barh(names, counts, left=left, color=color, hatch=hatch, label=f"generation {generation}")
+    left += counts
+ax.set_xlabel("collections that started while this function was running")
+ax.set_title("Where the collector's work lands in one scalar step")
 ax.legend(fontsize=8, loc="lower right")
 ax.grid(True, axis="x", alpha=0.3)
 plt.tight_layout()
 plt.show()
+makers = sum(where[name] for name in ("__mul__", "__add__", "__init__", "<genexpr>", "<listcomp>"))
+print(
+    "collections started in __mul__, __add__, __init__ or the expressions calling them:",
+    f"more than 9 in 10? {makers > 0.9 * len(starts)}",
+)
+print(
+    f"collections started in the graph walk or backward(): {where['_depth_first'] + where['backward']}"
+)
 
 # %% [markdown]
 # <!-- claim: ch12-profile-collector-lands -->
-# The profiler charges a collection to the function that is running when it starts, and a
-# collection starts while new objects are being made (on Python 3.12 and later, at the next
-# point where the interpreter checks for pending work, which can also be the generator
-# expression that is calling the operators). So with the collector off, the time that
-# disappears is in the code that makes the nodes: mostly `__mul__` or `__add__`, now and
-# then the generator expressions that call them or another function that allocates
-# (`_as_value`, `__init__`). Which of them carries it changes from run to run, with where each
-# collection happens to begin; rerun the two cells above to see it move. The graph walk
-# (`graph.py:_depth_first`) and `backward()` make a handful of objects in a step against
-# the operations' 68,000, so a collection hardly ever starts in them: their bars change
-# only by the noise of the clock on a busy machine.
-# The next section finds out what the collector is doing all that time.
+# A collection starts while new objects are being made (on Python 3.12 and later, at the
+# next point where the interpreter checks for pending work, which can also be the
+# generator expression that is calling the operators). So the collector's time lands in
+# the code that makes the nodes: `__mul__`, `__add__` and `Value.__init__`, now and then
+# the expressions that call them or another function that allocates (`_as_value`,
+# `__call__`). Over 20 other draws of the data and the starting weights (three profiled
+# steps each), at least 95 % of the collections started there, on Python 3.11 (about 100
+# collections a step) and on 3.13 (about 35 a step, its first threshold being higher),
+# and not one in the graph walk or `backward()`. Those make a handful of objects in a
+# step against the operations' 68,000, so a collection hardly ever starts in them: their
+# own time in a profile is their own work, while the own time of `__mul__`, `__add__` and
+# `__init__` includes the collector's.
+# The next section finds out what the collector is doing, and what it costs.
 
 # %% [markdown]
 # ## The garbage collector
@@ -202,8 +211,11 @@ plt.show()
 # hundreds of thousands of live objects. Our graphs hold no loops (a node refers only to
 # its inputs), so those scans find nothing to free.
 #
-# `gc.callbacks` lets us watch: Python calls our function at the start and the end of
-# every collection, with the generation it scanned and the number of objects it freed.
+# The `note_start` callback of the profile can do more: Python calls it at the start and
+# the end of every collection, with the generation scanned and the number of objects
+# freed. At the start, `gc.get_objects(generation)` lists what each generation holds, so
+# we can count the objects the scan is about to walk: those of the generations it
+# scans. Counts, not seconds, so the picture does not depend on the machine's speed.
 # The experiment runs six steps in turn under three settings, changing one thing at a
 # time:
 #
@@ -212,25 +224,21 @@ plt.show()
 # - **no full scans**: only the third threshold raised, from 10 to 1,000, so that no
 #   full scan happens during a step while the small scans go on as before;
 # - **off**: `gc.disable()` for the step.
-#
-# The times in this section are CPU seconds of this Python process
-# (`time.process_time()`), which other programs busy on the same machine disturb much
-# less than the clock on the wall.
 
 
 # %%
 class CollectionLog:
-    """Counts the cycle collector's scans by generation, and the time spent in them."""
+    """Counts the cycle collector's scans by generation, the objects they walk and free."""
 
     def __init__(self):
-        self.scans, self.seconds, self.freed, self._started = [0, 0, 0], [0.0, 0.0, 0.0], 0, 0.0
+        self.scans, self.walked, self.freed = [0, 0, 0], [0, 0, 0], 0
 
     def __call__(self, phase, info):
-        if phase == "start":
-            self._started = time.process_time()
+        generation = info["generation"]
+        if phase == "start":  # a scan of generation g walks generations 0 to g
+            self.walked[generation] += sum(len(gc.get_objects(g)) for g in range(generation + 1))
         else:
-            self.seconds[info["generation"]] += time.process_time() - self._started
-            self.scans[info["generation"]] += 1
+            self.scans[generation] += 1
             self.freed += info["collected"]
 
 
@@ -238,8 +246,8 @@ SETTINGS = ["default", "no full scans", "off"]
 defaults = gc.get_threshold()
 
 
-def timed_step(k, setting):
-    """One plain-loop step under a collector setting; returns (seconds, CollectionLog)."""
+def logged_step(k, setting):
+    """One plain-loop step under a collector setting; returns (CPU seconds, CollectionLog)."""
     global loss  # the previous graph stays alive until this step's loss replaces it
     log = CollectionLog()
     if setting == "no full scans":
@@ -259,7 +267,7 @@ def timed_step(k, setting):
 
 
 reset(scalar_model)
-runs = [(k, SETTINGS[k % 3], *timed_step(k, SETTINGS[k % 3])) for k in range(6)]
+runs = [(k, SETTINGS[k % 3], *logged_step(k, SETTINGS[k % 3])) for k in range(6)]
 print(
     f"thresholds back at the defaults: {gc.get_threshold() == defaults}, collector",
     f"enabled: {gc.isenabled()}",
@@ -276,23 +284,17 @@ print(
 # %% [markdown]
 # The collector is back at its defaults after the experiment, and all its scans in
 # these six steps together freed next to nothing: there was no cycle to find. Each bar
-# below is one step, split into the time spent outside collections, in the small scans
-# (generations 0 and 1) and in full scans; the labels under the bars give the number of
-# scans of each generation in that step.
+# below is one step: the objects walked by the small scans (generations 0 and 1) and by
+# the full scans, in thousands; the labels under the bars give the number of scans of
+# each generation in that step. For scale, the step itself makes about 70,000 `Value`
+# nodes.
 
 # %%
 fig, ax = plt.subplots(figsize=(10, 4.2))
-for i, (_, _, seconds, log) in enumerate(runs):
-    small, full = log.seconds[0] + log.seconds[1], log.seconds[2]
-    parts = [
-        (seconds - small - full, "#7fa7e0", "outside collections"),
-        (small, "#e69f00", "small scans (generations 0, 1)"),
-        (full, "#c0392b", "full scans"),
-    ]
-    bottom = 0.0
-    for height, color, label in parts:
-        ax.bar(i, height, bottom=bottom, color=color, label=label if i == 0 else None)
-        bottom += height
+for i, (_, _, _, log) in enumerate(runs):
+    small, full = (log.walked[0] + log.walked[1]) / 1000, log.walked[2] / 1000
+    ax.bar(i, small, color="#E69F00", label="small scans (generations 0, 1)" if i == 0 else None)
+    ax.bar(i, full, bottom=small, color="#D55E00", hatch="xx", label="full scans" if i == 0 else None)
 ax.set_xticks(
     range(6),
     [
@@ -301,35 +303,53 @@ ax.set_xticks(
     ],
     fontsize=8,
 )
-ax.set_ylabel("CPU seconds (this run)")
-ax.set_title("One scalar training step under three collector settings")
+ax.set_ylabel("objects walked (thousands)")
+ax.set_title("The collector's work in one scalar step, under three collector settings")
 ax.legend(fontsize=8)
 ax.grid(True, axis="y", alpha=0.3)
 plt.tight_layout()
 plt.show()
 
 # %% [markdown]
-# Read the bars from the bottom. In this run the blue part, the engine's own work, is
-# about the same under every setting (it moves from run to run). With the defaults,
-# one step runs many scans of generation 0 (one per 700 new objects; 2,000 on Python
-# 3.13), a tenth as many of
-# generation 1 and at most a few full scans, and in this run the full scans (red) take most of the collector's time: each walks every tracked object alive,
-# the graph being built and the previous one, hundreds of thousands of objects. Raising
-# only the third threshold removes the red part and leaves the small scans (orange),
-# which look at recent objects only. With the collector off, only blue is left. (Machines
-# differ in the split; run the cell again to see how much it moves.)
+# With the defaults, a step runs about 90 scans of generation 0 on Python 3.11 and 3.12
+# (one per 700 new objects) and about 30 on 3.13 (one per 2,000), a tenth as many of
+# generation 1, and now and then a full scan. The small scans look at recent objects
+# only: together they walk about 130,000 objects a step. A full scan walks every tracked
+# object alive, the graph being built, the previous one and the rest of the kernel: in
+# the run stored here, 200,000 to 250,000 objects each time, more than all the small
+# scans of a step together. Raising only the third threshold removes the full scans and leaves
+# the small ones; with the collector off, nothing is walked. Which step gets a full scan
+# moves from run to run and from one Python to another, since it depends on the count of
+# every object the kernel makes (on 3.13 the two default steps may get none at all).
 #
-# So in this run most of the collector's cost was the full scans, and a full scan walks
-# every live object. One more
-# experiment checks that its time follows the number of live objects: it times one full
-# collection (`gc.collect()`, the best of three) with 0, 1, 2 and then 3 step graphs kept
+# What does that cost in time? The next cell prints this run's CPU seconds for each
+# step (`time.process_time()`: the CPU time of this Python process, which other programs
+# on the machine disturb much less than the clock on the wall). They differ from machine
+# to machine, so the cell's output is not compared when the notebook is checked.
+
+# %% tags=["nbval-ignore-output"]
+for k, setting, seconds, log in runs:
+    print(f"step {k} ({setting}): {seconds:.3f} CPU seconds, {log.scans[2]} full scans")
+
+# %% [markdown]
+# <!-- claim: ch12-collector-cost -->
+# One run is one draw, so we measured more: 20 other draws of the data and the starting
+# weights (seeds 2000 to 2019), each running four steps of the plain loop with the
+# collector at its defaults and off in turn. Switching the collector off cut a step's
+# CPU time by 54 to 75 % on Python 3.11, and by 31 to 64 % on 3.13. A claims
+# test checks on fresh draws that the cut lies between 40 and 85 % on 3.11, and between
+# 20 and 85 % on 3.12 and 3.13.
+#
+# Why are full scans the expensive part? A full scan walks every live object, so its
+# time should follow their number. One more experiment checks that: it times one full
+# collection (`gc.collect()`, the best of three) with 0, 1 and then 2 step graphs kept
 # alive, and changes nothing else.
 
 # %%
 loss = None  # drop the graph the experiment above left alive
 kept, tracked, full_seconds = [], [], []
 gc.collect()
-for graphs in range(4):
+for graphs in range(3):
     if graphs:
         kept.append(scalar_step(scalar_model, graphs))  # one more graph stays alive
     tracked.append(len(gc.get_objects()))  # objects the collector tracks, everything in this kernel
@@ -342,8 +362,12 @@ for graphs in range(4):
 kept.clear()
 print(f"tracked objects rose with each graph kept alive: {all(np.diff(tracked) > 0)}")
 
+# %% [markdown]
+# The plot of those times depends on the machine, so its cell's output is not compared:
+
+# %% tags=["nbval-ignore-output"]
 fig, ax = plt.subplots(figsize=(6, 3.4))
-ax.plot(np.array(tracked) / 1000, full_seconds, "o-", color="#c0392b")
+ax.plot(np.array(tracked) / 1000, full_seconds, "o-", color="#D55E00")
 for graphs, (n, sec) in enumerate(zip(tracked, full_seconds)):
     ax.annotate(
         f"{graphs} graph{'s' if graphs != 1 else ''}",
@@ -360,18 +384,20 @@ plt.tight_layout()
 plt.show()
 
 # %% [markdown]
+# <!-- claim: ch12-full-scan-grows -->
 # Each step graph kept alive adds the same block of objects (one or more per node of its
-# 68,818), and in this run the time of a full scan rises with them, close to a straight
-# line; with no
-# graph alive what is left is the rest of the kernel (NumPy, matplotlib, the notebook). A
-# tensor graph is a few dozen objects, so by this line a tensor step adds next to nothing
-# to a full scan.
+# 68,818), and the time of a full collection rises with each one: with 0, 1 and 2
+# graphs alive, the best of three full collections took longer with each graph on every
+# one of 20 other draws (seeds 4000 to 4019), on Python 3.11 and 3.13 alike. With
+# no graph alive what is left is the rest of the kernel (NumPy, matplotlib, the notebook).
+# A tensor graph is a few dozen objects, so a tensor step adds next to nothing to a full
+# scan.
 #
 # What to do about it in your own loop: nothing is wrong with the collector, and the
 # engine must not switch it off behind your back. You may pause it around a training
 # run with `gc.disable()` ... `gc.enable()`, as chapter 9 did, when you know your graphs
-# hold no cycles. Making fewer objects per node helps in every loop, which is what the next section does in
-# the extreme.
+# hold no cycles. Making fewer objects per node helps in every loop, which is what the
+# next section does in the extreme.
 #
 # ## Scalar against tensor engine
 #
@@ -379,7 +405,9 @@ plt.show()
 # same starting weights as the scalar network, so both runs should produce the same
 # losses, step by step. Three scalar steps are enough to time it (each takes a good
 # fraction of a second); the tensor engine runs all 100 steps of chapter 9. Both use
-# the plain loop with the collector at its defaults.
+# the plain loop with the collector at its defaults, and take turns, a scalar step then a
+# tensor step, so that whatever else the machine is doing meanwhile slows both alike.
+# The clock is again the CPU time of this process.
 
 # %% tags=["claim-setup"]
 reset(scalar_model)
@@ -403,13 +431,13 @@ SCALAR_STEPS, TENSOR_STEPS = 3, 100
 scalar_losses, scalar_times, tensor_losses, tensor_times = [], [], [], []
 for k in range(TENSOR_STEPS):
     if k < SCALAR_STEPS:
-        started = time.perf_counter()
+        started = time.process_time()
         loss = scalar_step(scalar_model, k)
-        scalar_times.append(time.perf_counter() - started)
+        scalar_times.append(time.process_time() - started)
         scalar_losses.append(loss.data)
-    started = time.perf_counter()
+    started = time.process_time()
     tensor_loss = tensor_step(tensor_model, k)
-    tensor_times.append(time.perf_counter() - started)
+    tensor_times.append(time.process_time() - started)
     tensor_losses.append(float(tensor_loss.data))
 
 for k in range(SCALAR_STEPS):
@@ -434,10 +462,11 @@ fig, ax = plt.subplots(figsize=(7, 3.6))
 ax.bar(
     ["scalar engine (Value)", "tensor engine (Tensor)"],
     [scalar_median, tensor_median],
-    color=["#c0392b", "#2e5cb8"],
+    color=["#D55E00", "#0072B2"],
+    hatch=["xx", ""],
 )
 ax.set_yscale("log")
-ax.set_ylabel("median seconds per step (log scale)")
+ax.set_ylabel("median CPU seconds per step (log scale)")
 ax.set_title(
     f"Same step, same losses: the tensor engine is about {scalar_median / tensor_median:,.0f}x faster"
 )
@@ -447,10 +476,13 @@ plt.show()
 
 # %% [markdown]
 # The ratio in the title is this run's, and it changes from machine to machine and from
-# run to run (so this cell's output is not compared when the notebook is checked). It is
-# large everywhere: hundreds to thousands on the machines we tried, and a claims test checks
-# that it is above 20 on whatever machine runs it.
+# run to run (so this cell's output is not compared when the notebook is checked).
 # <!-- claim: ch12-tensor-faster -->
+# On the machine this chapter was written on, over 20 other draws of the data and the
+# starting weights (seeds 2000 to 2019, the two engines taking turns), the tensor step
+# took 270 to 640 times less CPU time than the scalar step on Python 3.11, and
+# 130 to 310 times less on 3.13. Machines differ, so the claims test checks a wide
+# margin on fresh draws: more than 50 times, on every one.
 # The work is the same arithmetic. What changed is who loops: the
 # scalar engine runs a Python method, and creates a Python object, for each of the
 # 68,818 operations, while the tensor engine makes 45 calls into NumPy, whose loops over
@@ -506,9 +538,11 @@ plt.show()
 # every candidate run on the same ten. We started from a plain recipe: 64 neurons, 30
 # epochs at a constant rate of 0.1, no shifted copies (it is compared with the final one
 # below). A falling rate, a weight penalty, 128 neurons and inputs scaled to unit
-# variance, alone or in the combinations we tried, left the worst split at 96.7 % or
-# below; shifted copies with a falling rate lifted it to 96.9 % with 64 neurons (15
-# epochs) and to 97.2 % with 128 neurons (10 epochs), the recipe used here.
+# variance, alone or in the combinations we tried, did not lift the worst of the ten
+# splits; shifted copies with a falling rate did, most with 128 neurons and 10 epochs,
+# the recipe used here. A recipe chosen on ten splits is flattered by them, so every
+# number below about many splits was measured on other splits (seeds 1000 and up),
+# which played no part in the choice.
 
 # %% tags=["claim-setup"]
 HIDDEN, EPOCHS, BATCH, LR, MOMENTUM = 128, 10, 32, 0.1, 0.9
@@ -533,7 +567,7 @@ def split(seed):
     return inputs[train_idx], digits_y[train_idx], inputs[test_idx], digits_y[test_idx]
 
 
-def train_digits(seed, hidden=HIDDEN, epochs=EPOCHS, shifts=SHIFTS, falling=True):
+def train_digits(seed, hidden=HIDDEN, epochs=EPOCHS, shifts=SHIFTS, falling=True, batch=BATCH):
     """Train on split(seed), starting weights and batch order from the same seed.
 
     Returns the model, the held-out images and labels, and per epoch the mean training loss
@@ -545,14 +579,14 @@ def train_digits(seed, hidden=HIDDEN, epochs=EPOCHS, shifts=SHIFTS, falling=True
     model = MLP(64, [hidden, 10], seed=seed)
     optimizer = SGD(model.parameters(), lr=LR, momentum=MOMENTUM)
     batch_rng = np.random.default_rng(seed)
-    updates, done = epochs * -(-len(y_big) // BATCH), 0
+    updates, done = epochs * -(-len(y_big) // batch), 0
     epoch_losses, test_accuracies = [], []
     for _ in range(epochs):
         shuffled = batch_rng.permutation(len(y_big))
         batch_losses = []
-        for first in range(0, len(shuffled), BATCH):
-            batch = shuffled[first : first + BATCH]
-            loss = cross_entropy(model(X_big[batch]), y_big[batch])
+        for first in range(0, len(shuffled), batch):
+            rows = shuffled[first : first + batch]
+            loss = cross_entropy(model(X_big[rows]), y_big[rows])
             optimizer.zero_grad()
             loss.backward()
             if falling:
@@ -588,13 +622,14 @@ print(f"held-out accuracy: {accuracy:.1%} ({np.sum(predictions == y_test)} of {l
 print(f"training took {'under' if training_seconds < 10 else 'over'} 10 CPU seconds on this machine")
 
 # %% [markdown]
-# On the machines we tried it took one to a few CPU seconds (2,250 updates of 32
-# images), and a claims test checks that it stays under 10 CPU seconds on whatever
-# machine runs it.
+# On the machine this chapter was written on, the 40 splits below took 1.2 to 1.9
+# CPU seconds each (2,250 updates of 32 images), and a claims test checks on fresh splits
+# that it stays under 10 CPU seconds on whatever machine runs it.
 # <!-- claim: ch12-digits-in-seconds -->
 #
-# One split is one draw. Here is the same recipe on all ten splits it was chosen on,
-# with the plain recipe beside it:
+# One split is one draw. The next cell changes one thing at a
+# time on the same split: batches of 64 images instead of 32 (the same 10 epochs, so half
+# as many updates), and the plain recipe we started from.
 
 
 # %%
@@ -604,30 +639,39 @@ def held_out_accuracy(seed, **recipe):
 
 
 plain = {"hidden": 64, "epochs": 30, "shifts": [(0, 0)], "falling": False}
-plain_accuracies = {seed: held_out_accuracy(seed, **plain) for seed in range(10)}
-split_accuracies = {SEED: accuracy} | {seed: held_out_accuracy(seed) for seed in range(1, 10)}
-print("split:          " + " ".join(f"{seed:>6d}" for seed in split_accuracies))
-print("plain recipe:   " + " ".join(f"{acc:6.1%}" for acc in plain_accuracies.values()))
-print("this recipe:    " + " ".join(f"{acc:6.1%}" for acc in split_accuracies.values()))
-for name, accs in (("plain recipe", plain_accuracies), ("this recipe", split_accuracies)):
-    low, high = min(accs.values()), max(accs.values())
-    print(f"{name}: lowest {low:.1%}, highest {high:.1%}; at least 97 % on every split: {low >= 0.97}")
+print(f"split {SEED}, this recipe:          {accuracy:.1%}")
+print(f"split {SEED}, batches of 64:        {held_out_accuracy(SEED, batch=64):.1%}")
+print(f"split {SEED}, the plain recipe:     {held_out_accuracy(SEED, **plain):.1%}")
 
 # %% [markdown]
-# The plain recipe also gets 98.1 % on split 0, but only 95.6 % to 98.3 % over the ten;
-# this recipe gets 97.2 % to 99.4 %, at least 97 % on every one. The recipe was chosen on these ten, which flatters it, so we also ran it on ten
-# fresh splits (seeds 10 to 19) that played no part in the choice: every one of them
-# reached 97 % too, and a claims test re-runs five of them.
+# Over 40 other splits (seeds 1000 to 1039, none of them among the ten the recipe was
+# chosen on), this recipe read 98.2 % of the held-out digits on average, with a standard
+# deviation of 0.7 points (from 96.4 % to 99.4 %), and at least 97 % on 36 of the 40:
+# about 9 splits in 10, not every one.
 # <!-- claim: ch12-digits-97 -->
+#
+# The batch size is part of the recipe. With batches of 64 and the same 10 epochs the
+# network makes half as many updates, and it read fewer held-out digits than with 32 on
+# 25 of 30 of those splits (seeds 1000 to 1029; the same number on 4, more on 1): 97.6 %
+# on average instead of 98.2 %, and at least 97 % on only 22 of the 30. Change the batch
+# size, and the number of updates or the learning rate needs tuning again.
+# <!-- claim: ch12-digits-batch -->
+#
+# The plain recipe we started from does nearly as well on fresh splits: 97.9 % on
+# average over the same 30, against 98.2 %, and better than this recipe on 8 of them (a
+# claims test checks that the two averages stay within 1.5 points on fresh splits). Ten
+# splits are few to choose a recipe on, and they flattered the choice.
+# <!-- claim: ch12-digits-plain -->
+#
 # The curves of the split-0 run:
 
 # %%
 fig, (ax_loss, ax_acc) = plt.subplots(1, 2, figsize=(10, 3.4))
 epochs = np.arange(1, EPOCHS + 1)
-ax_loss.plot(epochs, epoch_losses, "o-", color="#2e5cb8", markersize=3)
+ax_loss.plot(epochs, epoch_losses, "o-", color="#0072B2", markersize=3)
 ax_loss.set_yscale("log")
 ax_loss.set_title("Training loss (mean over each epoch's batches)")
-ax_acc.plot(epochs, np.array(test_accuracies) * 100, "o-", color="#2e8b57", markersize=3)
+ax_acc.plot(epochs, np.array(test_accuracies) * 100, "s-", color="#009E73", markersize=3)
 ax_acc.axhline(97, color="#999999", linestyle="--", label="97 %")
 ax_acc.set_title("Held-out accuracy (%)")
 ax_acc.legend()

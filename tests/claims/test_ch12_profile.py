@@ -1,20 +1,28 @@
-"""Chapter 12's profile: where the cycle collector's time is charged in a scalar step."""
+"""Chapter 12's profile: where the cycle collector's time is charged in a profiled scalar step.
+
+Prose measured on seeds 3000-3019 (three profiled steps each): PLACEHOLDER_311 % of the
+collections started in __mul__, __add__, __init__ or the expressions calling them on Python 3.11
+(about 100 collections a step), PLACEHOLDER_313 % on 3.13 (about 35 a step, its first threshold
+being 2,000 instead of 700); none started in the graph walk or backward().
+"""
 
 import collections
+import cProfile
 import gc
 import random
 import sys
 
 import pytest
-from claimlib import chapter_namespace, claim
+from claimlib import chapter_namespace, claim, held_out_seeds
 
 from micrograd_lesson import make_moons, nn
 
-# Where a step makes nodes: the operators, and the expressions that call them (on Python 3.12+
-# a collection starts at the interpreter's next check for pending work, which can be there).
-BUILDERS = {"__mul__", "__add__", "<genexpr>", "<listcomp>"}
-ALLOCATORS = BUILDERS | {"_node", "_as_value", "__init__", "__sub__", "relu", "__rsub__", "__instancecheck__"}
+# Where a step makes nodes: the operators, Value's constructor, and the expressions that call them
+# (on Python 3.12+ a collection starts at the interpreter's next check for pending work, which can
+# be there).
+BUILDERS = {"__mul__", "__add__", "__init__", "<genexpr>", "<listcomp>"}
 NO_GRAPH_WORK = {"_depth_first", "backward"}
+STEPS = 3
 
 
 @pytest.fixture(scope="module")
@@ -36,11 +44,13 @@ def collection_starts(ch12, steps, seed):
             frame = sys._getframe().f_back  # the code that was allocating
             starts[info["generation"]][frame.f_code.co_name if frame else "?"] += 1
 
-    loss = None
+    loss, profiler = None, cProfile.Profile()
     gc.callbacks.append(watch)
     try:
-        for k in range(steps):  # as in the chapter, the previous loss stays alive meanwhile
+        for k in range(steps):  # as in the chapter, profiled, the previous loss alive meanwhile
+            profiler.enable()
             loss = ch12["scalar_step"](model, k)
+            profiler.disable()
     finally:
         gc.callbacks.remove(watch)
     del loss
@@ -50,15 +60,14 @@ def collection_starts(ch12, steps, seed):
 @pytest.mark.slow
 @claim("ch12-profile-collector-lands")
 def test_collections_start_in_the_functions_that_make_nodes(ch12):
-    for seed in range(3):
-        starts = collection_starts(ch12, steps=3, seed=seed)
-        every = sum(starts.values(), collections.Counter())
+    per_step = (25, 45) if sys.version_info >= (3, 13) else (80, 120)  # thresholds 2,000 and 700
+    for seed in held_out_seeds(3, "ch12-profile-collector-lands"):
+        every = sum(collection_starts(ch12, steps=STEPS, seed=seed).values(), collections.Counter())
         total = sum(every.values())
-        assert total > 100  # tens of thousands of nodes a step: many collections
-        # Mostly where the nodes are made: __mul__ or __add__, or the expressions calling them ...
-        assert sum(every[name] for name in BUILDERS) >= 0.9 * total, every
+        assert per_step[0] <= total / STEPS <= per_step[1], f"{total / STEPS:.0f} collections a step"
+        # At least 95 % where the nodes are made: __mul__ and __add__, __init__, the expressions
+        # calling them ...
         assert every["__mul__"] > 0 and every["__add__"] > 0, every
-        # ... every full collection in a function that allocates ...
-        assert set(starts[2]) <= ALLOCATORS, starts[2]
-        # ... and hardly ever in the graph walk or backward().
-        assert sum(every[name] for name in NO_GRAPH_WORK) <= 0.01 * total, every
+        assert sum(every[name] for name in BUILDERS) >= 0.95 * total, every
+        # ... and not one in the graph walk or backward().
+        assert sum(every[name] for name in NO_GRAPH_WORK) == 0, every
