@@ -18,6 +18,7 @@
 
 # %% tags=["claim-setup"]
 import random
+from fractions import Fraction
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -530,11 +531,24 @@ print(f"1 - o**2 in full: {1 - o.data**2!r}")
 draw_dot(o, rankdir="TB", show_grad=False)
 
 # %% [markdown]
-# Printed in full, the slope is 0.4999999999999998, not 0.5. No float equals
-# $1/\sqrt 2$ exactly (it is irrational), the bias's sixteen digits put $n$ a few units
-# in its last digit away from the exact $\tanh^{-1}(1/\sqrt 2)$, and `tanh` and the
-# squaring each round once more. The slope is one half to 15 decimal places, which is
-# all the four-decimal printouts below can show.
+# Printed in full, the slope is 0.4999999999999998, not 0.5. Where do the missing digits
+# come from? The cell below changes one thing at a time: it redoes the squaring exactly,
+# with Python's `fractions.Fraction`, and it moves $n$ down by the smallest step a float
+# can take (`math.nextafter`).
+
+# %%
+for name, n_value in [("n", n.data), ("n one float lower", math.nextafter(n.data, 0.0))]:
+    o_value = math.tanh(n_value)
+    exact = float(1 - Fraction(o_value) ** 2)  # the squaring and subtraction without rounding
+    print(f"{name:>17}: o = {o_value!r}, 1 - o**2 = {1 - o_value**2!r}, without rounding {exact!r}")
+
+# %% [markdown]
+# Squaring without rounding gives the same 0.4999999999999998, so the squaring is not to
+# blame: the last digits come from $o$, that is from $n$. One float lower, $n$ gives
+# $o = 0.7071067811865475$ and a slope of 0.5000000000000001, just above one half instead
+# of just below. The bias's sixteen digits decide which side of one half the slope lands
+# on, and neither side is exactly one half. The slope is one half to 15 decimal places,
+# which is all the four-decimal printouts below can show.
 #
 # The graph has ten values: five leaves, four intermediate results and the output
 # $o \approx 0.7071$. (`show_grad=False` hides the grad rows while they are all zero, to

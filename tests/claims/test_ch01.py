@@ -26,6 +26,8 @@ def test_the_derivative_formula_outgrows_the_program(ch01):
     sizes = [operations_in(program_and_derivative(n)[1]) for n in range(1, 15)]
     # every line at least doubles the written-out derivative; the program adds 3 operations
     assert all(later >= 2 * earlier for earlier, later in zip(sizes, sizes[1:])), sizes
+    growth = [later / earlier for earlier, later in zip(sizes, sizes[1:])]
+    assert all(a > b for a, b in zip(growth[1:], growth[2:])) and growth[-1] < 2.2, growth  # settles to 2
     assert 3000 * 36 < sizes[11] < 5000 * 36  # at 12 lines: about 4,000 times the 36 of the program
     # the counted formula is the derivative, and the record is the program, at held-out points
     for seed in held_out_seeds(3, "ch01-expression-swell"):
@@ -67,7 +69,7 @@ def test_the_central_bottom_is_500_to_800_times_lower_on_every_grid(ch01):
     finer = np.logspace(-1, -15, 561)
     for difference in (forward_difference, central_difference):
         coarse_best = min(abs(difference(g, 2.0, h) - 12.0) for h in hs)
-        assert min(abs(difference(g, 2.0, h) - 12.0) for h in finer) < coarse_best / 1.5, difference
+        assert min(abs(difference(g, 2.0, h) - 12.0) for h in finer) < coarse_best, difference
     for points in (81, 801, 8001):
         forward = bottom_median(forward_difference, g, 2.0, 12.0, 1e-9, 1e-7, points)
         central = bottom_median(central_difference, g, 2.0, 12.0, 1e-6, 1e-4, points)
