@@ -378,10 +378,10 @@ print(
 #
 # ## Why nudging does not scale
 #
-# Nudging is simple and always works, so why not train networks with it? Count the cost.
-# To get the slope for *every* input we need one evaluation at the starting point plus
-# one nudged evaluation per input. A function of $n$ inputs costs $n + 1$ evaluations
-# per gradient with forward differences (and $2n$ with central ones).
+# Nudging is simple and works on any function we can call, so why not train networks with
+# it? Count the cost. To get the slope for *every* input we need one evaluation at the
+# starting point plus one nudged evaluation per input. A function of $n$ inputs costs
+# $n + 1$ evaluations per gradient with forward differences (and $2n$ with central ones).
 #
 # Let us count for real. Below is a small network (chapter 7 explains what it is; here it
 # is just a function) with **41 parameters**: 3 inputs, two hidden layers of 4 `tanh`

@@ -216,15 +216,16 @@ print(f"tuple's order: {input_order('tuple', 0)}")
 # %% [markdown]
 # The same program in five fresh processes lists the set's two inputs in the same order
 # every time: a fresh process makes the same objects in the same sequence, so they land at
-# the same places in memory. (Which of the two orders that is differs between Python
-# 3.11 and 3.13, so the cell prints only how many orders it saw.) But change nothing except how many unrelated values were made first, and the
-# set's order flips: over $k = 0$ to 19, both orders occur. The tuple lists `a b` every
-# time. So a set's order is not random, but it depends on everything a program did before,
-# which in a notebook is whatever cells you happened to run. The course's tests repeat
-# this with other values of $k$, and draw the chapter's own graph with `draw_dot` after
-# making $k$ values first: with a tuple the drawing is the same for every $k$.
-# (`draw_dot` sorts a set's inputs by label before drawing, so micrograd's graphs draw the
-# same on every run too.) <!-- claim: ch02-tuple-same-drawing --> So our `Value` keeps a
+# the same places in memory. (Which of the two orders that is differs between Python 3.11
+# and 3.13, so the cell prints only how many orders it saw.) But change nothing except how
+# many unrelated values were made first, and the set's order flips: over $k = 0$ to 19,
+# both orders occur. The tuple lists `a b` every time. So a set's order is not random, but
+# it depends on everything a program did before, which in a notebook is whatever cells you
+# happened to run. The course's tests repeat this with other values of $k$, and draw the
+# chapter's own graph with `draw_dot` after making $k$ values first: with a tuple the
+# drawing is the same for every $k$. (`draw_dot` sorts a set's inputs by label before
+# drawing, so micrograd's graphs draw the same on every run too.)
+# <!-- claim: ch02-tuple-same-drawing --> So our `Value` keeps a
 # tuple:
 
 # %%
