@@ -540,15 +540,15 @@ draw_dot(o, rankdir="TB", show_grad=False)
 for name, n_value in [("n", n.data), ("n one float lower", math.nextafter(n.data, 0.0))]:
     o_value = math.tanh(n_value)
     exact = float(1 - Fraction(o_value) ** 2)  # the squaring and subtraction without rounding
-    print(f"{name:>17}: o = {o_value!r}, 1 - o**2 = {1 - o_value**2!r}, without rounding {exact!r}")
+    print(f"{name:>17}: o = {o_value!r}, 1 - o**2 = {1 - o_value**2!r}, unrounded {exact!r}")
 
 # %% [markdown]
-# Squaring without rounding gives the same 0.4999999999999998, so the squaring is not to
-# blame: the last digits come from $o$, that is from $n$. One float lower, $n$ gives
-# $o = 0.7071067811865475$ and a slope of 0.5000000000000001, just above one half instead
-# of just below. The bias's sixteen digits decide which side of one half the slope lands
-# on, and neither side is exactly one half. The slope is one half to 15 decimal places,
-# which is all the four-decimal printouts below can show.
+# Squaring without rounding (`unrounded`) gives the same 0.4999999999999998, so the
+# squaring is not to blame: the last digits come from $o$, that is from $n$. One float
+# lower, $n$ gives $o = 0.7071067811865475$ and a slope of 0.5000000000000001, just above
+# one half instead of just below. The bias's sixteen digits decide which side of one half
+# the slope lands on, and neither side is exactly one half. The slope is one half to 15
+# decimal places, which is all the four-decimal printouts below can show.
 #
 # The graph has ten values: five leaves, four intermediate results and the output
 # $o \approx 0.7071$. (`show_grad=False` hides the grad rows while they are all zero, to
