@@ -12,8 +12,10 @@
 # inputs and their operation. Together those memories form a **computation graph**, and
 # we will draw it.
 
-# %%
+# %% tags=["claim-setup"]
 import inspect
+import subprocess
+import sys
 
 import micrograd_lesson as mg
 from micrograd_lesson import draw_dot
@@ -167,12 +169,64 @@ for keep in (tuple, set):
 # at random values). <!-- claim: ch02-set-drops-a-share --> A set has a second problem
 # for this design: it has no order, so even with two *different* inputs, as in $x - y$
 # with local derivatives $(1, -1)$, nothing would say which derivative belongs to which
-# input. A
-# tuple keeps the order the inputs were given in, left operand first, which also makes
-# every drawing come out the same on every run (a set's order follows the objects' memory
-# addresses, which change from run to run; the course's tests draw the same graph in
-# several fresh Python processes and get the same drawing every time).
-# <!-- claim: ch02-tuple-same-drawing --> So our `Value` keeps a tuple:
+# input.
+#
+# A tuple keeps the order the inputs were given in, left operand first, so every walk over
+# the graph (a drawing, and from chapter 4 the backward pass) meets them in that order, on
+# every run. A set's order follows the hashes of its members, and a `Value`'s hash is
+# derived from its memory address. Is that order then random from run to run? The cell
+# below tests it. It runs a small program, the class above with `_prev` kept in a set or
+# a tuple, in fresh Python processes, and prints the order in which `(a * b)._prev` lists
+# `a` and `b`. The one thing it changes is how many other values, `k`, the program makes
+# (and keeps) before it makes `a` and `b`.
+
+# %% tags=["claim-setup"]
+PROGRAM = """
+import sys
+class Value:
+    def __init__(self, data, _children=(), _op="", label=""):
+        self.data, self._prev, self._op, self.label = data, KEEP(_children), _op, label
+    def __mul__(self, other):
+        return Value(self.data * other.data, (self, other), "*")
+made_first = [Value(0.0) for _ in range(int(sys.argv[1]))]  # k unrelated values, kept
+a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+print(" ".join(v.label for v in (a * b)._prev))
+"""
+
+
+def input_order(keep, k):
+    """The order of a and b in (a * b)._prev, in a fresh process that first makes k other values."""
+    code = PROGRAM.replace("KEEP", keep)
+    run = subprocess.run(
+        [sys.executable, "-c", code, str(k)], capture_output=True, text=True, check=True
+    )
+    return run.stdout.strip()
+
+
+# %%
+for keep in ("set", "tuple"):
+    same_k = {input_order(keep, 0) for _ in range(5)}
+    each_k = {input_order(keep, k) for k in range(20)}
+    print(
+        f"{keep:<5}: k = 0 in 5 fresh processes: {len(same_k)} order{'s' * (len(same_k) > 1)}; "
+        f"k = 0 to 19: {len(each_k)} order{'s' * (len(each_k) > 1)}"
+    )
+print(f"tuple's order: {input_order('tuple', 0)}")
+
+# %% [markdown]
+# The same program in five fresh processes lists the set's two inputs in the same order
+# every time: a fresh process makes the same objects in the same sequence, so they land at
+# the same places in memory. (Which of the two orders that is differs between Python 3.11
+# and 3.13, so the cell prints only how many orders it saw.) But change nothing except how
+# many unrelated values were made first, and the set's order flips: over $k = 0$ to 19,
+# both orders occur. The tuple lists `a b` every time. So a set's order is not random, but
+# it depends on everything a program did before, which in a notebook is whatever cells you
+# happened to run. The course's tests repeat this with other values of $k$, and draw the
+# chapter's own graph with `draw_dot` after making $k$ values first: with a tuple the
+# drawing is the same for every $k$. (`draw_dot` sorts a set's inputs by label before
+# drawing, so micrograd's graphs draw the same on every run too.)
+# <!-- claim: ch02-tuple-same-drawing --> So our `Value` keeps a
+# tuple:
 
 # %%
 a = Value(2.0, label="a")

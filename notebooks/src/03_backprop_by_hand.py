@@ -18,6 +18,7 @@
 
 # %% tags=["claim-setup"]
 import random
+from fractions import Fraction
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -447,18 +448,22 @@ print(
 # <!-- claim: ch03-steepest-small-steps -->
 # At step lengths 0.01 and 0.05 none of the 200,000 directions beats the gradient. At
 # 0.1 a single one does, at 0.2 fourteen, at 0.5 already 411 (0.2 %) and at 1.0 3,603
-# (1.8 %). Twenty-five other draws of the directions give the same picture, with some
-# spread in the small counts: none at 0.01 on any draw; at 0.05 none on 21 of the 26
-# draws and at most 2 on the others; 0 to 8 at 0.1; 9 to 28 at 0.2; 373 to 451 at 0.5
-# (about 0.2 %); 3,554 to 3,783 at 1.0. The left panel shows where the winners are at step
-# length 0.5: every one points near the gradient, with $\cos\theta$ from 0.9045 to
-# 0.9995 (within about 25°), where the bend of $L$ adds a little more than it does along
-# $g$ itself. Five other draws of the directions agree: their winners' smallest
-# $\cos\theta$ is 0.9027 to 0.9084, none more than about 25.5° off the gradient.
-# <!-- claim: ch03-winners-near-gradient --> So the gradient is the steepest way up for a short
-# step, and only there: over a longer step, $L$ curves, and a direction a little off the
-# gradient can catch a bend that the gradient's straight line misses. Training takes
-# small steps for the same reason.
+# (1.8 %). Other draws of the 200,000 directions give the same picture, with the spread
+# that counts of rare events have. Measured on 100 draws (seeds 1000 to 1099), and on
+# far more directions for the rarest: at 0.01 a winner is about one direction in 100
+# million, so a draw of 200,000 almost never holds one; at 0.05 there is none on about 4
+# draws in 5; at 0.1 there are 0 to 4 winners on 9 draws in 10, at 0.2 11 to 25, at 0.5
+# 365 to 435 (about 0.2 %), and at 1.0 3,510 to 3,720 (about 1.8 %).
+#
+# The left panel shows where the winners are at step length 0.5: every one points near
+# the gradient, with $\cos\theta$ from 0.9045 to 0.9995 (within 25.2°), where the bend of
+# $L$ adds a little more than it does along $g$ itself. That is not luck of this draw. At
+# each angle from the gradient the course's tests search the directions for one that beats
+# it: up to 25.8° there is one, beyond 26° none, so on every draw every winner lies within
+# 26° of the gradient. <!-- claim: ch03-winners-near-gradient --> So the gradient is the
+# steepest way up for a short step, and only there: over a longer step, $L$ curves, and a
+# direction a little off the gradient can catch a bend that the gradient's straight line
+# misses.
 #
 # To make $L$ **smaller**, which is what training wants for a loss, step the other way:
 # subtract the gradient instead of adding it. That is gradient descent, the direction of
@@ -526,11 +531,24 @@ print(f"1 - o**2 in full: {1 - o.data**2!r}")
 draw_dot(o, rankdir="TB", show_grad=False)
 
 # %% [markdown]
-# Printed in full, the slope is 0.4999999999999998, not 0.5. No float equals
-# $1/\sqrt 2$ exactly (it is irrational), the bias's sixteen digits put $n$ a few units
-# in its last digit away from the exact $\tanh^{-1}(1/\sqrt 2)$, and `tanh` and the
-# squaring each round once more. The slope is one half to 15 decimal places, which is
-# all the four-decimal printouts below can show.
+# Printed in full, the slope is 0.4999999999999998, not 0.5. Where do the missing digits
+# come from? The cell below changes one thing at a time: it redoes the squaring exactly,
+# with Python's `fractions.Fraction`, and it moves $n$ down by the smallest step a float
+# can take (`math.nextafter`).
+
+# %%
+for name, n_value in [("n", n.data), ("n one float lower", math.nextafter(n.data, 0.0))]:
+    o_value = math.tanh(n_value)
+    exact = float(1 - Fraction(o_value) ** 2)  # the squaring and subtraction without rounding
+    print(f"{name:>17}: o = {o_value!r}, 1 - o**2 = {1 - o_value**2!r}, unrounded {exact!r}")
+
+# %% [markdown]
+# Squaring without rounding (`unrounded`) gives the same 0.4999999999999998, so the
+# squaring is not to blame: the last digits come from $o$, that is from $n$. One float
+# lower, $n$ gives $o = 0.7071067811865475$ and a slope of 0.5000000000000001, just above
+# one half instead of just below. The bias's sixteen digits decide which side of one half
+# the slope lands on, and neither side is exactly one half. The slope is one half to 15
+# decimal places, which is all the four-decimal printouts below can show.
 #
 # The graph has ten values: five leaves, four intermediate results and the output
 # $o \approx 0.7071$. (`show_grad=False` hides the grad rows while they are all zero, to
