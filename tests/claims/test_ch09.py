@@ -27,6 +27,7 @@ def _use_data(ch, X, y):
     ch["xs"], ch["ys"] = X.tolist(), y.tolist()
 
 
+@pytest.mark.slow
 @claim("ch09-one-object-per-node")
 def test_one_forward_pass_makes_one_tracked_object_per_new_node():
     ch = chapter_namespace("09")
