@@ -187,7 +187,7 @@ def rows_that_pass(loss_fn, params, tanh):
 def test_the_summed_check_usually_fails_every_row_behind_a_tanh(ch06):
     """Prose measured on seeds 1000-3799 (moons and weights from the same seed): on 89 of the 2,800 some
     row behind a tanh passed the summed check (3.2 %); the output neuron's 17 rows always passed."""
-    seeds = held_out_seeds(200, "ch06-sampled-bug-behind-tanh")
+    seeds = held_out_seeds(250, "ch06-sampled-bug-behind-tanh")  # no slip in 250 draws: a 1-in-3000 fluke
     all_fail = 0
     for seed in seeds:
         net, points = big_network(seed)
