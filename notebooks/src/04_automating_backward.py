@@ -553,8 +553,9 @@ draw_dot(d, rankdir="TB")
 #
 # Is the shortcut wrong on *every* graph in which an intermediate value feeds two
 # operations? Not quite. A shared node fires once for every path down to it from the
-# output, and every firing but the last passes on a half-finished total. If that half-finished total happens to be 0, the extra
-# firing adds nothing and the answer comes out right. Change the graph to
+# output, and every firing but the last passes on a half-finished total. If that
+# half-finished total happens to be 0, the extra firing adds nothing and the answer comes
+# out right. Change the graph to
 # $d = b \cdot w + 3b$ with $b = 2a$: the product $b \cdot w$ sends `b` the share $w$, so
 # at $w = 0$ `b`'s early firing passes on nothing.
 
@@ -579,12 +580,13 @@ for w0 in (0.0, 1.0):
 # At $w = 0$ both say $\partial d/\partial a = 2(w + 3) = 6$: the shortcut is right, by
 # luck. At $w = 1$ the luck is gone: $10$ against the true $8$. (The course's tests build
 # random graphs of sums and products with leaves drawn between 0.5 and 1.5, so that no
-# share is ever 0: the shortcut goes wrong
-# on every one in which an intermediate value feeds two operations, and is right on every
-# one in which only leaves are shared or each value is used once. A leaf has no note to
-# fire, so firing it twice does no harm.) <!-- claim: ch04-push-recurse-overcounts -->
-# So the shortcut is not always wrong, it is only right when a coincidence makes it so;
-# an engine must be right on every input, and only the sort gives that.
+# share is ever 0: the shortcut goes wrong on every one in which an intermediate value
+# feeds two operations, and is right on every one in which only leaves are shared or
+# each value is used once. A leaf has no note to fire, so firing it twice does no harm.)
+# <!-- claim: ch04-push-recurse-overcounts -->
+# So the shortcut is not always wrong; it is right only when a coincidence makes it so.
+# An engine must be right on every input, and firing each node once, in topological
+# order, is what guarantees that.
 #
 # ## 7. The graph records only the path the code took
 #

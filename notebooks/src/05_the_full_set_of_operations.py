@@ -717,19 +717,19 @@ print(f"(2n) e^(-2n) at 2n = {two_n:.4f}: {two_n * math.exp(-two_n):.4f}")
 # The gradients are not: $-0.4537$, $0.3024$, $0.1512$, $0.0000$ and $0.1512$ against
 # $-1.5$, $1.0$, $0.5$, $0.0$ and $0.5$. The self-test catches the planted mistake.
 #
-# The last line says by how much. Every gradient passes through the `exp`, so every one
+# The last two lines say by how much. Every gradient passes through the `exp`, so every one
 # is multiplied by the same wrong factor: the bad local derivative $2n$ over the right one
 # $e^{2n}$, that is $(2n)\,e^{-2n}$, here $0.3024$. That factor is never larger than
 # $1/e \approx 0.37$ (its peak, at $2n = 1$), and for $n < 0$ it is negative. So on *any*
 # neuron, every nonzero gradient the bad `exp` reports is off by at least $1 - 1/e
 # \approx 63\,\%$ of its size: compared *relatively*, the self-test catches the bug on
-# every neuron (the course's tests confirm it on thousands of random ones).
+# every neuron (the course's tests confirm it on a thousand random ones).
 #
 # Compared by absolute difference, it does not. On neurons with every leaf drawn from
 # $[-2, 2]$, about 2 in 100 slip under $10^{-3}$ (438 of 20,000 measured): neurons with
 # $|o|$ above 0.999, so flat that every gradient, right or wrong, is below
-# $1.6 \cdot 10^{-3}$, and 63 % of it is less than $10^{-3}$. (Chapter 6's check scales
-# its tolerance with each gradient's size for this reason.)
+# $1.6 \cdot 10^{-3}$: even off by 63 %, such a gradient is off by less than $10^{-3}$.
+# (Chapter 6's check scales its tolerance with each gradient's size for this reason.)
 # <!-- claim: ch05-self-test-catches-bug -->
 # It cannot see it in $\partial o/\partial w_2$, which is 0 either way because $x_2 = 0$
 # (chapter 3): one test point can hide a wrong derivative, so chapter 6 checks many.

@@ -160,8 +160,8 @@ for x0 in (2.0, 0.5, 0.05):
 # error of $5.0 \cdot 10^{-5}$, inside the allowance. At $x = 0.5$ the same bug is
 # $2.0 \cdot 10^{-4}$ off and fails, and at $x = 0.05$ it is $2.0 \cdot 10^{-3}$ off and
 # fails. The line is exactly the rule above: a mistake is caught wherever it moves the
-# gradient by more than $10^{-6} + 10^{-4}$ of its size, and missed wherever it moves it
-# by less (the course's tests plant mistakes 3 times below and 3 times above that line,
+# gradient by more than $10^{-6}$ plus $10^{-4}$ of the gradient's size, and missed
+# wherever it moves it by less (the course's tests plant mistakes 3 times below and 3 times above that line,
 # at random inputs whose gradients run from $10^{-7}$ to $10^{2}$: every one below
 # passes, every one above fails).
 #
@@ -533,15 +533,15 @@ print(f"sum of the ten gaps: {sum(gaps):+.1e}")
 # %% [markdown]
 # On the summed loss, p282 passes with a relative error of $5.1 \cdot 10^{-5}$, under the
 # $10^{-4}$ line. Point by point it fails on 9 of the 10 points, most of them with a
-# relative error between 0.2 and 0.8: the bug is as wrong here as anywhere. But the
+# relative error between 0.2 and 0.8: the bug is plainly there. But the
 # summed loss's gradient is the sum of the ten points' gradients, and so is its error:
 # the ten gaps, from $-1.0 \cdot 10^{-4}$ to $+1.6 \cdot 10^{-4}$, have both signs and add
 # up to $-3.4 \cdot 10^{-8}$. The errors cancelled in the sum.
 #
 # So when a whole-model check must find a bug, check **one example at a time** (each
 # example's loss on its own, or a batch of one). Done that way, on each of the 2,800 draws
-# above, every one of the 320 rows behind a tanh fails on at least one point, and all 17
-# of the output neuron's rows pass on every point.
+# above, every one of the 320 rows behind a tanh fails on at least one point; and on each
+# of the first 400, all 17 of the output neuron's rows pass on every point.
 # <!-- claim: ch06-sampled-bug-behind-tanh --> <!-- claim: ch06-per-example-catches -->
 
 # %% [markdown]
