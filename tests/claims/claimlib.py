@@ -84,11 +84,19 @@ def least_count(rate, n, risk=1e-3):
         raise ValueError(f"rate must be in (0, 1], got {rate!r}")
     below = 0.0  # P(X < k), as k goes up
     for k in range(n + 1):
-        p_k = math.comb(n, k) * rate**k * (1 - rate) ** (n - k)
+        p_k = _binomial(n, k, rate)
         if below + p_k > risk:
             return k
         below += p_k
     return n
+
+
+def _binomial(n, k, rate):
+    """P(X = k) for X ~ Binomial(n, rate), in logarithms so that n in the thousands cannot overflow."""
+    if rate == 1:
+        return float(k == n)
+    log_p = math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+    return math.exp(log_p + k * math.log(rate) + (n - k) * math.log1p(-rate))
 
 
 def prose_claims():

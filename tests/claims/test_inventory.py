@@ -103,6 +103,7 @@ def test_a_claims_seed_out_of_range_is_refused_by_name(monkeypatch, value):
 
 def test_least_count_is_the_binomial_floor_at_the_stated_risk():
     assert least_count(1.0, 20) == 20  # "every draw" tolerates no miss
+    assert least_count(0.97, 5000) > 4800  # thousands of draws: no overflow
     for rate, n in ((0.9, 20), (0.5, 40), (0.97, 100)):
         k = least_count(rate, n, risk=1e-3)
         below = sum(math.comb(n, i) * rate**i * (1 - rate) ** (n - i) for i in range(k))
