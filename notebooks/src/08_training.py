@@ -1139,33 +1139,24 @@ def rows_wrong_with_the_bug(seed):
 print(f"rows wrong on seeds 0-9: {[rows_wrong_with_the_bug(seed) for seed in range(10)]}")
 
 # %%
-fig, (ax_rate, ax_curve) = plt.subplots(1, 2, figsize=(10, 4))
-for engine, colour, name in (
-    ("right", "#2e5cb8", "right engine (+=)"),
-    ("buggy", "#c0392b", "= in tanh's backward"),
+fig, ax = plt.subplots(figsize=(7, 3.6))
+for engine, colour, style, name in (
+    ("right", "#0072B2", "-", "right engine (+=)"),
+    ("buggy", "#D55E00", "--", "= in tanh's backward"),
 ):
-    finals = [final_loss(skip_runs[engine][r]) for r in RATES]
-    ax_rate.loglog(
-        RATES, [f if math.isfinite(f) else np.nan for f in finals], "o-", color=colour, label=name
-    )
-    blown = [r for r, f in zip(RATES, finals) if not math.isfinite(f)]
-    ax_rate.plot(blown, [1e-3] * len(blown), "x", color=colour, ms=9)
-    ax_curve.semilogy(skip_runs[engine][best[engine]], color=colour, label=f"{name}, lr {best[engine]}")
-ax_rate.text(0.019, 4e-4, "x: blew up", fontsize=9)
-ax_rate.xaxis.set_minor_formatter(plt.NullFormatter())  # label the decades only
-ax_rate.set_xlabel("learning rate")
-ax_rate.set_ylabel("loss after 200 steps (log scale)")
-ax_rate.set_title("SkipNet: every rate, both engines")
-ax_curve.set_xlabel("step")
-ax_curve.set_ylabel("loss (log scale)")
-ax_curve.set_title("Each engine at its own best rate")
-for ax in (ax_rate, ax_curve):
-    ax.legend(fontsize=8, loc="lower left")
-    ax.grid(True, alpha=0.3)
+    ax.semilogy(skip_runs[engine][best[engine]], style, color=colour, label=f"{name}, lr {best[engine]}")
+ax.set_xlabel("step")
+ax.set_ylabel("loss (log scale)")
+ax.set_title("SkipNet, each engine at its own best rate")
+ax.legend(fontsize=8, loc="lower left")
+ax.grid(True, alpha=0.3)
 plt.tight_layout()
 plt.show()
 
 # %% [markdown]
+# The plot shows both runs at their best rate: two ordinary loss curves, falling fast and
+# then steadily; nothing in either says which engine is broken.
+#
 # Read the table row by row. On this network the right engine ends lower at every rate
 # where both train, by 9.5 to 770 times depending on the rate, and both blow up from 0.019
 # on. A comparison at one rate could quote any number in that range, so each engine gets
