@@ -19,8 +19,8 @@
 # hand, then on a 41-knob network that learns four examples. Then it breaks things on
 # purpose: it forgets line 2 and it chooses the step size badly. Then it shows why line 1
 # builds a brand-new graph every time, and ends with XOR, the classic problem a single
-# neuron cannot solve (and a layer of identical neurons cannot either). An appendix after
-# the exercises trains with an engine that has the `=` bug of chapter 4.
+# neuron cannot solve (and a layer of identical neurons cannot either). An appendix before
+# the summary trains with an engine that has the `=` bug of chapter 4.
 
 # %% tags=["claim-setup"]
 import math
@@ -855,149 +855,6 @@ for start, width in (("random", 4), ("copies", 4), ("random", 1)):
 # one hidden neuron ended above 2.69 on every one; and the random starts reached a loss
 # below 0.0001 on about 49 in 50 (158 of the 160). Random starting weights are the
 # cheapest way to make the neurons of a layer differ.
-#
-# ## Summary
-#
-# - Training repeats four lines: forward, zero, backward, update
-#   ($w \leftarrow w - \eta\, \partial L / \partial w$).
-# - On the bowl at rate 0.5, each step halves the distance to the bottom: losses 2.5,
-#   0.625, 0.15625, …, and $w_1 = 1.0010$, $w_2 = 4.9980$ after ten updates.
-# - `MLP(3, [4, 4, 1])` learns the four examples to within 0.02 in 60 steps; the loss
-#   curve falls fast, then slower, then creeps, on most starting networks (the borders
-#   move, and on about 1 in 10 the loss rises on some step).
-# - Without zeroing, gradients pile up: a running sum of gradients is momentum with no
-#   friction ($\mu = 1$, the same losses to rounding). At rate 0.05, about 24 runs in 25
-#   learn with zeroing, and without it none settles; the loss stays finite and keeps
-#   bouncing, the silent version. Friction ($\mu = 0.9$) at the same rate learns on
-#   about 99 networks in 100; where it fails, a smaller rate rescues it.
-# - Rate 0.2 diverges, and 0.05 beats 0.005, on about 39 networks in 40.
-# - The graph records one computation; after an update it is stale, so every step
-#   builds a new one.
-# - A single linear neuron cannot learn XOR (it is stuck at loss 4.0000), nor can a
-#   hidden layer without its tanh; one hidden layer of four tanh neurons solves it on
-#   about 19 starts in 20, and a layer of four copies never does.
-# - Appendix: an engine with `=` instead of `+=` in tanh's backward trains
-#   `MLP(3, [4, 4, 1])` exactly as well (no tanh input is used twice). A network with
-#   skip connections trains differently with it, better or worse by an amount that
-#   changes from seed to seed, and its loss curve looks normal. A gradient check reveals
-#   the bug at once, on every seed.
-#
-# ## Exercises
-#
-# **1. Find the bugs: a step that saves memory (debug).** Building the loss over every
-# example at once keeps all their graphs in memory together. A colleague's version
-# handles one example at a time: it builds that example's graph, runs `backward()` on it
-# and lets the graph go. It is meant to make exactly the same update as this chapter's
-# loop and return the same summed loss, and it runs without an error, but it has two
-# bugs. Before you change anything, predict: which examples' gradients reach
-# `p.grad` by the time of the update, and which loss is returned? Then fix it. The
-# check runs four steps beside the chapter's loop from the same start (the last at a smaller
-# rate), and watches how many examples' graphs are alive at once: the chapter's loop, which
-# builds one graph for the whole loss, makes the same update but is not the answer.
-
-
-# %%
-def train_step(model, xs, ys, lr):
-    for x, y in zip(xs, ys):
-        model.zero_grad()
-        loss = (model(x) - y) ** 2
-        loss.backward()
-    for p in model.parameters():
-        p.data -= lr * p.grad
-    return loss.data
-
-
-# %%
-from micrograd_lesson.exercises import (
-    check_clip_gradients,
-    check_learning_rate,
-    check_train_step,
-    reveal,
-)
-
-check_train_step(train_step)
-
-# %%
-reveal("ch08.train_step")
-
-# %% [markdown]
-# **2. The best rate for the bowl (derive).** Which learning rate leaves the bowl, started
-# at $w_1 = 2$, $w_2 = 3$, with the lowest loss after 5 updates? Many rates get it below
-# $10^{-6}$; one is best. Derive it rather than guess: write one update of $w_1$ with the
-# gradient $w_1 - 1$ filled in, and see what it does to the distance $w_1 - 1$. How many
-# updates does the best rate need?
-
-# %%
-best_rate = 0.5  # change me
-check_learning_rate(best_rate)
-
-# %%
-reveal("ch08.learning_rate")
-
-# %% [markdown]
-# **3. Diagnose the loop from its loss curve (diagnose).** Each curve below was recorded by a
-# training loop with exactly one mistake in it: the same network, the same four
-# examples, the same start, a start this chapter has not trained (seed 42), so no number
-# printed above will match. The loops themselves are hidden in the package: you get only
-# the curves, as when a colleague sends you a plot and asks what is wrong.
-# The possible mistakes are listed under the plot. Match each curve to its mistake, using
-# only what the curves show and what this chapter's experiments showed, and write the
-# answer as a dict from letter to mistake.
-
-# %%
-from micrograd_lesson.exercises import check_diagnosis
-from micrograd_lesson.exercises.ch08 import CAUSES, mystery_runs
-
-runs = mystery_runs()
-fig, axes = plt.subplots(1, 4, figsize=(10, 2.8), sharex=True)
-for ax, (letter, run) in zip(axes, runs.items()):
-    ax.semilogy(run, color="#444444")
-    finite = [v for v in run if 0 < v < math.inf]
-    decades = math.log10(max(finite) / min(finite))
-    if decades > 6:  # ticks at 10^(every*k), at most about 5 of them, instead of matplotlib's odd steps
-        every = next(n for n in (2, 5, 10, 20, 50, 100) if decades / n <= 5)
-        ax.yaxis.set_major_locator(plt.matplotlib.ticker.LogLocator(base=10.0**every))
-        ax.yaxis.set_minor_locator(plt.matplotlib.ticker.NullLocator())
-    ax.set_title(f"curve {letter}")
-    ax.set_xlabel("step")
-    ax.grid(True, alpha=0.3)
-axes[0].set_ylabel("loss (log scale)")
-plt.tight_layout()
-plt.show()
-for name, meaning in CAUSES.items():
-    print(f"{name!r:20}: {meaning}")
-
-# %%
-diagnosis = {
-    "A": "stale graph",
-    "B": "stale graph",
-    "C": "stale graph",
-    "D": "stale graph",
-}  # change
-check_diagnosis(diagnosis)
-
-# %%
-reveal("ch08.diagnosis")
-
-# %% [markdown]
-# **4. Gradient clipping (implement).** A common guard against the explosions above is to *clip*
-# the gradients before the update: if the length of the whole gradient vector,
-# $\sqrt{\sum_p g_p^2}$, is above `max_norm`, scale every gradient down by the same
-# factor so that the length becomes exactly `max_norm`; otherwise leave them alone.
-# Write `clip_gradients(params, max_norm)`, changing each `p.grad` in place and
-# returning the length *before* clipping.
-
-
-# %%
-def clip_gradients(params, max_norm):
-    norm = 0.0  # your code here
-    return norm
-
-
-check_clip_gradients(clip_gradients)
-
-# %%
-reveal("ch08.clip_gradients")
 
 # %% [markdown]
 # ## Appendix: what the = bug does to training
@@ -1189,6 +1046,150 @@ plt.show()
 # on each of 100 more the course's tests tried).
 # That is the lesson of this bug: it makes training different, better or worse by an amount
 # no one can predict, and a gradient check finds it where the loss curve does not.
+
+# %% [markdown]
+# ## Summary
+#
+# - Training repeats four lines: forward, zero, backward, update
+#   ($w \leftarrow w - \eta\, \partial L / \partial w$).
+# - On the bowl at rate 0.5, each step halves the distance to the bottom: losses 2.5,
+#   0.625, 0.15625, …, and $w_1 = 1.0010$, $w_2 = 4.9980$ after ten updates.
+# - `MLP(3, [4, 4, 1])` learns the four examples to within 0.02 in 60 steps; the loss
+#   curve falls fast, then slower, then creeps, on most starting networks (the borders
+#   move, and on about 1 in 10 the loss rises on some step).
+# - Without zeroing, gradients pile up: a running sum of gradients is momentum with no
+#   friction ($\mu = 1$, the same losses to rounding). At rate 0.05, about 24 runs in 25
+#   learn with zeroing, and without it none settles; the loss stays finite and keeps
+#   bouncing, the silent version. Friction ($\mu = 0.9$) at the same rate learns on
+#   about 99 networks in 100; where it fails, a smaller rate rescues it.
+# - Rate 0.2 diverges, and 0.05 beats 0.005, on about 39 networks in 40.
+# - The graph records one computation; after an update it is stale, so every step
+#   builds a new one.
+# - A single linear neuron cannot learn XOR (it is stuck at loss 4.0000), nor can a
+#   hidden layer without its tanh; one hidden layer of four tanh neurons solves it on
+#   about 19 starts in 20, and a layer of four copies never does.
+# - Appendix: an engine with `=` instead of `+=` in tanh's backward trains
+#   `MLP(3, [4, 4, 1])` exactly as well (no tanh input is used twice). A network with
+#   skip connections trains differently with it, better or worse by an amount that
+#   changes from seed to seed, and its loss curve looks normal. A gradient check reveals
+#   the bug at once, on every seed.
+#
+# ## Exercises
+#
+# **1. Find the bugs: a step that saves memory (debug).** Building the loss over every
+# example at once keeps all their graphs in memory together. A colleague's version
+# handles one example at a time: it builds that example's graph, runs `backward()` on it
+# and lets the graph go. It is meant to make exactly the same update as this chapter's
+# loop and return the same summed loss, and it runs without an error, but it has two
+# bugs. Before you change anything, predict: which examples' gradients reach
+# `p.grad` by the time of the update, and which loss is returned? Then fix it. The
+# check runs four steps beside the chapter's loop from the same start (the last at a smaller
+# rate), and watches how many examples' graphs are alive at once: the chapter's loop, which
+# builds one graph for the whole loss, makes the same update but is not the answer.
+
+
+# %%
+def train_step(model, xs, ys, lr):
+    for x, y in zip(xs, ys):
+        model.zero_grad()
+        loss = (model(x) - y) ** 2
+        loss.backward()
+    for p in model.parameters():
+        p.data -= lr * p.grad
+    return loss.data
+
+
+# %%
+from micrograd_lesson.exercises import (
+    check_clip_gradients,
+    check_learning_rate,
+    check_train_step,
+    reveal,
+)
+
+check_train_step(train_step)
+
+# %%
+reveal("ch08.train_step")
+
+# %% [markdown]
+# **2. The best rate for the bowl (derive).** Which learning rate leaves the bowl, started
+# at $w_1 = 2$, $w_2 = 3$, with the lowest loss after 5 updates? Many rates get it below
+# $10^{-6}$; one is best. Derive it rather than guess: write one update of $w_1$ with the
+# gradient $w_1 - 1$ filled in, and see what it does to the distance $w_1 - 1$. How many
+# updates does the best rate need?
+
+# %%
+best_rate = 0.5  # change me
+check_learning_rate(best_rate)
+
+# %%
+reveal("ch08.learning_rate")
+
+# %% [markdown]
+# **3. Diagnose the loop from its loss curve (diagnose).** Each curve below was recorded by a
+# training loop with exactly one mistake in it: the same network, the same four
+# examples, the same start, a start this chapter has not trained (seed 42), so no number
+# printed above will match. The loops themselves are hidden in the package: you get only
+# the curves, as when a colleague sends you a plot and asks what is wrong.
+# The possible mistakes are listed under the plot. Match each curve to its mistake, using
+# only what the curves show and what this chapter's experiments showed, and write the
+# answer as a dict from letter to mistake.
+
+# %%
+from micrograd_lesson.exercises import check_diagnosis
+from micrograd_lesson.exercises.ch08 import CAUSES, mystery_runs
+
+runs = mystery_runs()
+fig, axes = plt.subplots(1, 4, figsize=(10, 2.8), sharex=True)
+for ax, (letter, run) in zip(axes, runs.items()):
+    ax.semilogy(run, color="#444444")
+    finite = [v for v in run if 0 < v < math.inf]
+    decades = math.log10(max(finite) / min(finite))
+    if decades > 6:  # ticks at 10^(every*k), at most about 5 of them, instead of matplotlib's odd steps
+        every = next(n for n in (2, 5, 10, 20, 50, 100) if decades / n <= 5)
+        ax.yaxis.set_major_locator(plt.matplotlib.ticker.LogLocator(base=10.0**every))
+        ax.yaxis.set_minor_locator(plt.matplotlib.ticker.NullLocator())
+    ax.set_title(f"curve {letter}")
+    ax.set_xlabel("step")
+    ax.grid(True, alpha=0.3)
+axes[0].set_ylabel("loss (log scale)")
+plt.tight_layout()
+plt.show()
+for name, meaning in CAUSES.items():
+    print(f"{name!r:20}: {meaning}")
+
+# %%
+diagnosis = {
+    "A": "stale graph",
+    "B": "stale graph",
+    "C": "stale graph",
+    "D": "stale graph",
+}  # change
+check_diagnosis(diagnosis)
+
+# %%
+reveal("ch08.diagnosis")
+
+# %% [markdown]
+# **4. Gradient clipping (implement).** A common guard against the explosions above is to *clip*
+# the gradients before the update: if the length of the whole gradient vector,
+# $\sqrt{\sum_p g_p^2}$, is above `max_norm`, scale every gradient down by the same
+# factor so that the length becomes exactly `max_norm`; otherwise leave them alone.
+# Write `clip_gradients(params, max_norm)`, changing each `p.grad` in place and
+# returning the length *before* clipping.
+
+
+# %%
+def clip_gradients(params, max_norm):
+    norm = 0.0  # your code here
+    return norm
+
+
+check_clip_gradients(clip_gradients)
+
+# %%
+reveal("ch08.clip_gradients")
 
 # %% [markdown]
 # Next: **chapter 9**, where a bigger network learns a real classification task, the two
