@@ -68,8 +68,8 @@ def main(argv):
         venv, course = tmp / "venv", tmp / "course"
         python = venv / ("Scripts" if os.name == "nt" else "bin") / "python"
         run([sys.executable, "-m", "venv", venv])
-        requirements = [
-            line
+        requirements = [  # each pin without its comment ("psutil==7.2.2  # why")
+            line.split(" #")[0].strip()
             for line in (ROOT / "requirements.txt").read_text().splitlines()
             if line and line[0].isalnum()
         ]
