@@ -98,10 +98,10 @@ def neuron(out):
         (lambda a, n: a.relu(), "plain ReLU"),
         (lambda a, n: a, "scaled by 0.01"),
         (lambda a, n: a.tanh(), "no tanh"),
-        (lambda a, n: Value(a.data) if a.data > 0 else 0.01 * a, "positive side"),  # issue 14
+        (lambda a, n: Value(a.data) if a.data > 0 else 0.01 * a, "positive side"),
         (lambda a, n: a if a.data > 0 else Value(0.01 * a.data), "leaky side"),
         (lambda a, n: Value(a.data if a.data > 0 else 0.01 * a.data), "no gradient reached"),
-        (lambda a, n: None if n == 3 else (a if a.data > 0 else 0.01 * a), "NoneType"),  # issue 14
+        (lambda a, n: None if n == 3 else (a if a.data > 0 else 0.01 * a), "NoneType"),
     ],
 )
 def test_leaky_neuron_wrong_answers(out, words):

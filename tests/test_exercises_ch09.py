@@ -118,7 +118,7 @@ def wrong_size(X, y, batch_size, rng):
     [
         (with_replacement, "without replacement"),
         (first_rows, "same batch"),
-        (a_window, "different batches"),  # issue 14: a random window that wraps around
+        (a_window, "different batches"),  # a random window that wraps around
         (global_random, "same rng seed"),
         (shuffled_labels, "same indices"),
         (only_points, "two things"),

@@ -40,7 +40,7 @@ def stub(p, v, g, lr, mu):
     "answer, words",
     [
         (stub, "two slips"),
-        (lambda p, v, g, lr, mu: (p - lr * mu * (v + g), mu * (v + g)), "mu*(v + g)"),  # issue 14
+        (lambda p, v, g, lr, mu: (p - lr * mu * (v + g), mu * (v + g)), "mu*(v + g)"),
         (lambda p, v, g, lr, mu: (p - lr * (mu * v + (1 - mu) * g), mu * v + (1 - mu) * g), "(1 - mu)"),
         (momentum(new_first=False), "old velocity"),
         (momentum(c=-1.0), "uphill"),
