@@ -56,18 +56,24 @@ def side_pass(output, grads, local_grads=None):
     stored, or for create_graph the rules evaluated on the nodes themselves (Values).
     """
     for node in reversed(topological_order(output)):
-        children = inputs(node)
-        if children:
-            incoming = grads.get(id(node), 0.0)
-            yield node, incoming, _sends(node, children, incoming, grads, local_grads)
+        if type(node) is Value:  # the engine's own node: inputs and slopes sit in its slots
+            if node._a is None:
+                continue
+            children = (node._a,) if node._b is None else (node._a, node._b)
+        elif not (children := inputs(node)):
+            continue
+        incoming = grads.get(id(node), 0.0)
+        yield node, incoming, _sends(node, children, incoming, grads, local_grads)
 
 
 def _sends(node, children, incoming, grads, local_grads):
     """What node's rule adds to each input, added into `grads` with the engine's own arithmetic."""
     if local_grads is not None:
         local = local_grads(node)
-    elif "_backward" in getattr(node, "__dict__", {}):  # a closure set on screen, micrograd style
+    elif "_backward" in getattr(node, "__dict__", ()):  # a closure set on screen, micrograd style
         return _replay(node, children, incoming, grads)
+    elif type(node) is Value and node._da is not None:  # the common case: the slopes it stored
+        local = (node._da,) if node._b is None else (node._da, node._db)
     elif getattr(node, "_rule", None) is not None and node._da is None:  # x ** 0.5 at 0: no slope
         raise no_local_derivative(node)
     elif len(local := getattr(node, "_local_grads", ())) != len(children):
