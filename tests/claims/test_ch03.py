@@ -54,7 +54,7 @@ def test_the_first_order_prediction_fails_like_the_square_of_the_step(ch03):
 
         for t in (1e-2, 1e-3):
             # ten times shorter, far more than ten times closer (it falls like the square, about
-            # 100 times): on seeds 2000-4999 the ratio stayed between 82 and 139; the lowest a review found: 70.7
+            # 100 times): on seeds 2000-4999 the ratio stayed between 82 and 139 (review: min 70.7)
             assert miss(t) / miss(t / 10) > 50, (leaves, t)
 
 
