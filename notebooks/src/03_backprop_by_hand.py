@@ -29,6 +29,7 @@ from micrograd_lesson.exercises import check_backprop_h, check_one_knob, check_u
 random.seed(0)  # seeds the network built at the end of the chapter
 rng = np.random.default_rng(0)  # seeds the random directions compared with the gradient
 
+# %%
 try:
     import torch
 except ImportError:
@@ -277,7 +278,7 @@ predicted = L.data + step * sum(leaf.grad**2 for leaf in (a, b, c, f))
 print(f"first-order prediction: {L.data:.4f} + {step} × (6² + 4² + 2² + 4²) = {predicted:.4f}")
 
 # %% [markdown]
-# $L$ rose from $-8$ to about $-7.29$ (exactly $-7.2865$). The gradient predicted the
+# $L$ rose from $-8$ to about $-7.29$ ($-7.2865$ to four decimals). The gradient predicted the
 # change: each leaf moved by $0.01$ times its grad, and each such move changes $L$ by
 # about its grad times the move, so the total rise is about $0.01 \times (36 + 16 + 4 +
 # 16) = 0.72$, predicting $-7.28$. The small difference is curvature: $L$ is not a
@@ -359,7 +360,7 @@ ax.plot(
 )
 ax.set_xlabel("cos θ, θ = angle between the move and the gradient")
 ax.set_ylabel("rise of L for a move of length 0.01")
-ax.set_title("For a short step, no direction raises L faster than the gradient")
+ax.set_title("For a short step, hardly any direction raises L faster than the gradient")
 ax.legend(loc="upper left")
 ax.grid(True, alpha=0.3)
 plt.show()
@@ -451,9 +452,11 @@ print(
 # (1.8 %). Other draws of the 200,000 directions give the same picture, with the spread
 # that counts of rare events have. Measured on 100 draws (seeds 1000 to 1099), and on
 # far more directions for the rarest: at 0.01 a winner is about one direction in 100
-# million, so a draw of 200,000 almost never holds one; at 0.05 there is none on about 4
-# draws in 5; at 0.1 there are 0 to 4 winners on 9 draws in 10, at 0.2 11 to 25, at 0.5
-# 365 to 435 (about 0.2 %), and at 1.0 3,510 to 3,720 (about 1.8 %).
+# million, so a draw of 200,000 almost never holds one (the tests' 30 fresh draws, 6
+# million directions, hold at most 2 in all); at 0.05 one direction in about 900,000 wins,
+# so there is none on about 4 draws in 5; at 0.1 there are 0 to 4 winners on 9 draws in
+# 10, at 0.2 11 to 25, at 0.5 360 to 445 (about 0.2 %), and at 1.0 3,510 to 3,720 (about
+# 1.8 %).
 #
 # The left panel shows where the winners are at step length 0.5: every one points near
 # the gradient, with $\cos\theta$ from 0.9045 to 0.9995 (within 25.2°), where the bend of

@@ -107,15 +107,18 @@ def fresh(code, k):
 @claim("ch02-tuple-same-drawing")
 @pytest.mark.slow
 def test_a_sets_order_follows_what_was_made_before_and_a_tuples_does_not(ch02):
-    """The notebook uses k = 0 to 19; here k is drawn from 0 to 999 on held-out seeds."""
+    """The notebook uses k = 0 to 19; here k is drawn from 0 to 999 on held-out seeds. The set's
+    order is not asserted to be the same, or to differ, between fresh processes with one k: on
+    3.11 it varied for 23 of k = 11 to 39 (four processes each), but under pytest (whose
+    PYTEST_CURRENT_TEST variable changes the new process's environment) it varied for none."""
     ks = [random.Random(seed).randrange(1000) for seed in held_out_seeds(16, "ch02-tuple-same-drawing")]
     input_order = ch02["input_order"]
-    # a set: the same program in fresh processes gives one order; k values made first can flip it
-    assert len({input_order("set", ks[0]) for _ in range(4)}) == 1
+    # a set: k values made first can flip its order; a tuple lists a b in every process, every k
     assert {input_order("set", k) for k in ks} == {"a b", "b a"}
-    assert {input_order("tuple", k) for k in ks} == {"a b"}
+    assert {input_order("tuple", k) for k in ks for _ in range(2)} == {"a b"}
     # the chapter's own class, drawn by draw_dot: the same drawing whatever was made first; and
-    # with a set, draw_dot sorts the inputs by label, so one drawing too
+    # with a set, draw_dot sorts the inputs by label, data and operation (no ties in this graph),
+    # so one drawing too
     cells = jupytext.read(chapter_source("02"), fmt="py:percent").cells
     value_class = "\n".join(c.source for c in cells if "defines-value" in c.metadata.get("tags", []))
     assert "self._prev = tuple(_children)" in value_class

@@ -26,10 +26,12 @@ def test_the_gradient_is_steepest_for_short_steps_only(ch03):
     seeds = held_out_seeds(30, "ch03-steepest-small-steps")
     counts = np.array([ch03["directions_beating_gradient"](steps, seed=seed) for seed in seeds])
     n = len(seeds)
-    assert counts[:, 0].sum() <= 2, counts[:, 0]  # about 1 in 100 million: almost never in 200,000
+    assert counts[:, 0].sum() <= 2, counts[:, 0]  # at most 2 in all 30 draws (6 million directions)
     assert (counts[:, 1] == 0).sum() >= least_count(0.79, n), counts[:, 1]  # none on about 4 in 5
-    assert (counts[:, 1] == 0).sum() <= n - least_count(0.19, n), counts[:, 1]
-    for column, (low, high) in zip(range(2, 6), [(0, 4), (11, 25), (365, 435), (3510, 3720)]):
+    # one in about 900,000 (0.23 per draw): the pooled count of 30 draws is Poisson with mean 6.9,
+    # and 1 to 17 holds it with a risk of 1 in 1,000 on each side
+    assert 1 <= counts[:, 1].sum() <= 17, counts[:, 1]
+    for column, (low, high) in zip(range(2, 6), [(0, 4), (11, 25), (360, 445), (3510, 3720)]):
         inside = ((low <= counts[:, column]) & (counts[:, column] <= high)).sum()
         assert inside >= least_count(0.9, n), (steps[column], counts[:, column])  # on 9 draws in 10
     assert (np.diff(counts, axis=1) >= 0).all()  # more winners, the longer the step
@@ -51,7 +53,9 @@ def test_the_first_order_prediction_fails_like_the_square_of_the_step(ch03):
             return abs(moved - (L0 + t * grad @ grad))
 
         for t in (1e-2, 1e-3):
-            assert 50 < miss(t) / miss(t / 10) < 200, (leaves, t)  # ten times shorter, 100 times closer
+            # ten times shorter, far more than ten times closer (it falls like the square, about
+            # 100 times): on seeds 2000-4999 the ratio stayed between 82 and 139 (review: min 70.7)
+            assert miss(t) / miss(t / 10) > 50, (leaves, t)
 
 
 @claim("ch03-zero-input-zero-grad")
