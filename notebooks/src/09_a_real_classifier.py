@@ -249,7 +249,7 @@ print(
 # `gc.get_threshold()[0]` tells yours.) Our graphs contain no loops (a node points only
 # to its inputs), so plain reference counting frees each one as soon as the step is
 # over, and those scans should find nothing. An experiment checks both halves of that
-# claim on one training step with the collector on and one with it off:
+# claim on training steps with the collector on (at two batch sizes) and with it off:
 # how many objects the collector freed, and how much CPU time a step took. Chapter 12
 # looks at this cost and others like it.
 
