@@ -57,6 +57,7 @@ def test_one_forward_pass_makes_one_tracked_object_per_new_node():
         )
 
 
+@pytest.mark.slow
 @claim("ch09-collector-frees-nothing")
 def test_the_cycle_collector_frees_nothing_during_training_steps():
     ch = chapter_namespace("09")
@@ -77,19 +78,26 @@ def test_the_cycle_collector_frees_nothing_during_training_steps():
 
 @pytest.mark.slow
 @claim("ch09-collector-costs")
-def test_a_step_costs_more_cpu_time_with_the_collector_on():
-    """On, off, on, off...: CPU time of the same step. Prose measured on seeds 2000-2005 (100 points):
-    on/off 1.6-2.1 on Python 3.11, 1.2-1.5 on Python 3.13."""
-    least = 1.1 if sys.version_info >= (3, 13) else 1.4  # what the prose says for each Python
+def test_a_step_costs_more_cpu_time_with_the_collector_on_and_less_with_a_larger_batch():
+    """Collector on scanning every 700 new objects, on every 2,000, off, in turn: CPU time of the same step.
+    Prose measured on seeds 2000-2005 and 3000-3019 (100 points, Python 3.11): on(700)/off 1.6 to 2.4; on
+    seeds 3000-3019, on(2000)/off 1.1 to 1.5 and the ratio at 700 over the ratio at 2000 1.4 to 2.0. On
+    Python 3.13 (default batch 2,000) the prose reports six draws only, 1.2-1.5; this test checks >= 1.1."""
     ch = chapter_namespace("09")
-    seconds = {"on": 0.0, "off": 0.0}
+    modes = {"700": 700, "2000": 2000, "off": None}
+    seconds = dict.fromkeys(modes, 0.0)
+    default = gc.get_threshold()
     for seed in held_out_seeds(3, "ch09-collector-costs"):
         _use_data(ch, *make_moons(100, noise=0.1, seed=seed))
         gc.collect()
         try:
             for _ in range(2):
-                for mode in ("on", "off"):
-                    gc.enable() if mode == "on" else gc.disable()
+                for mode, threshold in modes.items():
+                    if threshold is None:
+                        gc.disable()
+                    else:
+                        gc.enable()
+                        gc.set_threshold(threshold, *default[1:])
                     start = time.process_time()
                     loss, _ = ch["loss_fn"]()
                     for p in ch["params"]:
@@ -99,12 +107,19 @@ def test_a_step_costs_more_cpu_time_with_the_collector_on():
                     del loss
         finally:
             gc.enable()
-    ratio = seconds["on"] / seconds["off"]
+            gc.set_threshold(*default)
+    default_mode = "2000" if sys.version_info >= (3, 13) else "700"
+    ratio = seconds[default_mode] / seconds["off"]
+    least = 1.1 if sys.version_info >= (3, 13) else 1.6  # what the prose says for each Python
     assert ratio >= least, (
         f"a step with the collector on took {ratio:.2f} times the CPU time (prose: {least})"
     )
+    if sys.version_info < (3, 13):
+        gain = seconds["700"] / seconds["2000"]  # = (700 / off) / (2000 / off)
+        assert gain >= 1.4, f"the ratio at 700 is {gain:.2f} times the ratio at 2000 (prose: 1.4)"
 
 
+@pytest.mark.slow
 @claim("ch09-new-points")
 def test_the_recipe_sorts_new_points_on_most_draws():
     """The whole recipe on a new draw: 100 training points, starting weights, 50 full-batch steps with the
@@ -129,8 +144,9 @@ def test_the_recipe_sorts_new_points_on_most_draws():
 @claim("ch09-minibatch-wins")
 def test_mini_batches_end_lower_than_full_batches_for_the_same_work():
     """New moons, new starting weights, new batches on each draw; 100 mini-batches of 20 against 20 full
-    batches, the rate falling from 1.0 to 0.1 in both. Prose measured on seeds 1000-1039: lower on 40 of 40,
-    3 times lower or more on 38, 8 times lower or more on 31."""
+    batches, the rate falling from 1.0 to 0.1 in both. Prose measured on seeds 100,000 + 31 i, i = 0..199:
+    lower on 197 of 200, 3 times lower or more on 175, 8 times lower or more on 136; factor 0.72 to over 100.
+    """
     ch = chapter_namespace("09")
     seeds = held_out_seeds(30, "ch09-minibatch-wins")
     lower, three, eight = 0, 0, 0
@@ -142,9 +158,13 @@ def test_mini_batches_end_lower_than_full_batches_for_the_same_work():
         three += 3 * mini <= full
         eight += 8 * mini <= full
     n = len(seeds)
-    assert lower >= least_count(0.97, n), f"mini-batches ended lower on {lower} of {n}"
-    assert three >= least_count(0.9, n), f"3 times lower or more on {three} of {n} (9 draws in 10)"
-    assert eight >= least_count(0.75, n), f"8 times lower or more on {eight} of {n} (3 draws in 4)"
+    assert lower >= least_count(0.99, n), (
+        f"mini-batches ended lower on {lower} of {n} (all but about 1 in 100)"
+    )
+    assert three >= least_count(0.875, n), f"3 times lower or more on {three} of {n} (7 draws in 8)"
+    assert least_count(0.65, n) <= eight <= n - least_count(0.35, n), (
+        f"8 times lower or more on {eight} of {n} (about 2 draws in 3)"
+    )
 
 
 @pytest.mark.slow
@@ -154,12 +174,14 @@ def test_the_best_penalty_is_a_plateau_from_0_005_to_0_02_on_a_refined_grid():
     rate 0.1. The grid is refined twice; the lowest mean validation loss must stay on the plateau each
     time. Prose measured on seeds 1000-1039 (validation 501,000-501,039): mean validation loss 0.421
     without a penalty, 0.345 / 0.333 / 0.331 / 0.345 / 0.352 at 0.005 / 0.007 / 0.01 / 0.014 / 0.02,
-    0.369 at 0.003 and 0.372 at 0.03, 0.445 at 0.1; alpha 0.01 below no penalty on 35 of 40."""
+    0.369 at 0.003 and 0.372 at 0.03, 0.445 at 0.1; alpha 0.01 below no penalty on 35 of 40; mean training
+    loss 0.461 at alpha 0.1."""
     ch = chapter_namespace("09")
     draws = _split(held_out_seeds(20, "ch09-penalty-sweep"))
     grids = [(0.0, 0.01, 0.1), (0.002, 0.005, 0.02, 0.05), (0.007, 0.014)]  # each refines the last
     plateau = (0.005, 0.02)
     losses = {}  # alpha -> validation loss on each draw
+    fit_loss = []  # alpha 0.1: training loss on each draw
     for grid in grids:
         for alpha in grid:
             losses[alpha] = []
@@ -168,9 +190,14 @@ def test_the_best_penalty_is_a_plateau_from_0_005_to_0_02_on_a_refined_grid():
                 X_val, y_val = make_moons(500, noise=0.3, seed=val_seed)
                 net = ch["train_tensor"](X_train, y_train, alpha, init_seed=data_seed)
                 losses[alpha].append(np.mean(np.maximum(0.0, 1 - y_val * net(X_val).data[:, 0])))
+                if alpha == 0.1:
+                    fit_loss.append(np.mean(np.maximum(0.0, 1 - y_train * net(X_train).data[:, 0])))
         means = {alpha: float(np.mean(v)) for alpha, v in losses.items()}
         best = min(means, key=means.get)
         assert plateau[0] <= best <= plateau[1], f"grid {sorted(means)}: lowest mean at {best}: {means}"
     n = len(draws)
+    for alpha in (0.007, 0.01, 0.014):  # the middle of the plateau: clearly below no penalty
+        assert means[alpha] <= means[0.0] - 0.03, f"mean validation loss at {alpha}: {means}"
     wins = sum(a < b for a, b in zip(losses[0.01], losses[0.0]))
-    assert wins >= least_count(0.85, n), f"alpha 0.01 below no penalty on {wins} of {n} draws"
+    assert wins >= least_count(0.875, n), f"alpha 0.01 below no penalty on {wins} of {n} draws (7 in 8)"
+    assert np.mean(fit_loss) > 0.4, f"alpha 0.1: mean training loss {np.mean(fit_loss):.3f} (cannot fit)"
