@@ -18,17 +18,22 @@ def ch13():
 
 @claim("ch13-modes-agree")
 def test_forward_and_reverse_mode_agree_to_rounding_on_both_shapes(ch13):
-    """Held-out draws of the size (2 to 128), the inputs (-2 to 2) and t (-1.5 to 1.5). Prose
-    measured on seeds 1000-1029, the same ranges: the largest difference 1.8e-15 (the prose: below
-    1e-14)."""
+    """Held-out draws of the size (2 to 128), the inputs (-2 to 2) and t (-1.5 to 1.5). The difference
+    is measured against the size of the derivatives, max|p - q| <= 1e-14 * max(1, max|q|), as the
+    prose says: near t = +-1 they reach about 7. Prose measured on seeds 1000-1099, the same ranges:
+    at most 1.3e-15 of the largest derivative, and 1.5e-15 at t = +-1 (the prose: below 1e-14)."""
+
+    def largest_difference(p, q):  # relative to the largest derivative, or 1 if that is smaller
+        return max(abs(a - b) for a, b in zip(p, q)) / max(1.0, max(abs(b) for b in q))
+
     for seed in held_out_seeds(10, "ch13-modes-agree"):
         rng = random.Random(seed)
         n = rng.randint(2, 128)
         xs, t = [rng.uniform(-2, 2) for _ in range(n)], rng.uniform(-1.5, 1.5)
-        pairs = zip(ch13["forward_mode_gradient"](xs), ch13["reverse_mode_gradient"](xs))
-        assert max(abs(p - q) for p, q in pairs) < 1e-14, (seed, n)
-        pairs = zip(ch13["forward_mode_jacobian_column"](t, n), ch13["reverse_mode_jacobian_column"](t, n))
-        assert max(abs(p - q) for p, q in pairs) < 1e-14, (seed, n, t)
+        pair = ch13["forward_mode_gradient"](xs), ch13["reverse_mode_gradient"](xs)
+        assert largest_difference(*pair) <= 1e-14, (seed, n)
+        pair = ch13["forward_mode_jacobian_column"](t, n), ch13["reverse_mode_jacobian_column"](t, n)
+        assert largest_difference(*pair) <= 1e-14, (seed, n, t)
 
 
 @claim("ch13-mode-counts")
