@@ -16,7 +16,7 @@ import pytest
 
 import micrograd_lesson.exercises  # noqa: F401 - registers every chapter's exercises
 from micrograd_lesson import nn
-from micrograd_lesson.engine import Value, grad
+from micrograd_lesson.engine import Value
 from micrograd_lesson.exercises import ch02
 from micrograd_lesson.exercises._core import EXERCISES, Verdict
 from micrograd_lesson.gradcheck import gradcheck

@@ -724,9 +724,9 @@ shared = [lr for lr in rates if all(lr in reached for reached in per_start.value
 best_shared = min(shared, key=lambda lr: (max(reached[lr] for reached in per_start.values()), lr))
 slowest = max(reached[best_shared] for reached in per_start.values())
 print(f"one rate for all four starts: lr = {best_shared:.3f}, {slowest} steps from its slowest start")
-finer = [round(best_shared - 0.001 + k / 10000, 4) for k in range(21)]
-per_start_finer = {x0: steps_to_reach_one(x0, finer, steps=200) for x0 in starts}
-shared_finer = [lr for lr in finer if all(lr in reached for reached in per_start_finer.values())]
+finer_rates = [round(best_shared - 0.001 + k / 10000, 4) for k in range(21)]
+per_start_finer = {x0: steps_to_reach_one(x0, finer_rates, steps=200) for x0 in starts}
+shared_finer = [lr for lr in finer_rates if all(lr in reached for reached in per_start_finer.values())]
 slowest_finer = min(max(reached[lr] for reached in per_start_finer.values()) for lr in shared_finer)
 print(
     f"ten times finer, {finer[0]:.4f} to {finer[-1]:.4f}: the best shared rate needs {slowest_finer} steps"
