@@ -729,7 +729,7 @@ per_start_finer = {x0: steps_to_reach_one(x0, finer_rates, steps=200) for x0 in 
 shared_finer = [lr for lr in finer_rates if all(lr in reached for reached in per_start_finer.values())]
 slowest_finer = min(max(reached[lr] for reached in per_start_finer.values()) for lr in shared_finer)
 print(
-    f"ten times finer, {finer[0]:.4f} to {finer[-1]:.4f}: the best shared rate needs {slowest_finer} steps"
+    f"ten times finer, {finer_rates[0]:.4f} to {finer_rates[-1]:.4f}: the best shared rate needs {slowest_finer} steps"
 )
 
 # %% [markdown]
