@@ -297,6 +297,7 @@ EXPECTED = {
         re.escape("step 7: x = 1.000000000000000, error 0.0e+00"),  # Newton from 2 reaches 1
         re.escape("Newton: 6 steps"),
         r"^one rate for all four starts: lr = 0\.\d+, \d{2,} steps from its slowest start$",  # shared rate
+        r"^ten times finer, 0\.\d{4} to 0\.\d{4}: the best shared rate needs \d{2,} steps$",  # it settles
         re.escape("error / previous error squared = 1.500"),  # quadratic convergence
         re.escape("inside:  z = 7.0000, z has 0 inputs, its graph 1 value"),  # no_grad builds no graph
         re.escape("PyTorch (optional): PowBackward0 -> SubBackward0 -> TanhBackward0 -> AddBackward0"),

@@ -35,6 +35,13 @@ def test_unbroadcast_accepts_other_correct_versions():
     assert check_unbroadcast(lambda grad, shape: unbroadcast(grad, shape).tolist())  # lists are fine too
 
 
+def test_unbroadcast_names_lost_precision():
+    def in_float32(grad, shape):
+        return unbroadcast(grad, shape).astype(np.float32)
+
+    assert "float64" in hint_of(check_unbroadcast, in_float32)
+
+
 def test_unbroadcast_hints_name_the_mistake():
     assert "still has the result's shape" in hint_of(check_unbroadcast, lambda grad, shape: grad)
 

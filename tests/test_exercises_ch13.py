@@ -219,9 +219,9 @@ def rule(newton_when=lambda d2: d2 > 0, divide=lambda d2: d2, sign=1.0):
 
 
 def test_the_check_uses_both_kinds_of_curvature():
-    for _, f, x, d1, d2 in _NEWTON_CASES:  # the hand-derived numbers are the engine's
+    for _, f, x, d1, d2, _lr in _NEWTON_CASES:  # the hand-derived numbers are the engine's
         assert all(math.isclose(a, b, rel_tol=1e-12) for a, b in zip(derivatives(f, x), (d1, d2)))
-    curvatures = [d2 for *_, d2 in _NEWTON_CASES]
+    curvatures = [d2 for *_, d2, _lr in _NEWTON_CASES]
     assert any(c > 0 for c in curvatures) and any(c < 0 for c in curvatures)
 
 
@@ -246,6 +246,32 @@ def test_plain_newton_climbs_to_the_hump_from_the_notebooks_start():
 )
 def test_safe_newton_step_hints_name_the_mistake(answer, words):
     assert words in hint_of(check_safe_newton_step, answer)
+
+
+def newton_if_f_falls(f, x, lr):  # Newton's step whenever it lowers f, else a gradient step
+    d1, d2 = derivatives(f, x)
+    if d2 != 0 and f(Value(x - d1 / d2)).data < f(Value(x)).data:
+        return x - d1 / d2
+    return x - lr * d1
+
+
+def fixed_rate(f, x, lr):  # the notebook's lr = 0.1 written in
+    return rule()(f, x, 0.1)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        newton_if_f_falls,
+        rule(newton_when=lambda d2: d2 > 1),
+        rule(newton_when=lambda d2: d2 > 0.5),
+        fixed_rate,
+    ],
+    ids=["newton-if-f-falls", "threshold-1", "threshold-0.5", "fixed-rate-0.1"],
+)
+def test_safe_newton_step_refuses_other_rules_and_a_fixed_rate(answer):
+    hint = hint_of(check_safe_newton_step, answer)
+    assert "the next x is" in hint
 
 
 def test_safe_newton_step_refuses_nudged_derivatives():

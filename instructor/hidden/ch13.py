@@ -44,18 +44,37 @@ def cheaper_mode_for_other_shapes(cheaper_mode):
     return Verdict(True)
 
 
+def _quartic(v):
+    return v**4 - 2 * v**2
+
+
+def _quartic_d1(x):
+    return 4 * x**3 - 4 * x
+
+
 @hidden("ch13.safe_newton_step")
 def safe_newton_step_at_zero_curvature(safe_newton_step):
     """f = x**3 - 2x at 0, where f''(0) = 0 exactly (a gradient step, not 0/0), and lr 0.5: a test
-    `f'' >= 0` divides by zero, and an answer with the check's lr 0.1 written in steps too short."""
+    `f'' >= 0` divides by zero, and an answer with one of the check's rates written in fails; a small
+    positive f'' (Newton's step) and a negative f'' where Newton's step would still lower f."""
     for f, x, lr, want, text in [
         (lambda v: v**3 - 2 * v, 0.0, 0.5, 1.0, "x**3 - 2x at x = 0, lr = 0.5"),
         (lambda v: v.tanh(), 0.5, 0.5, 0.5 - 0.5 * (1 - math.tanh(0.5) ** 2), "tanh(x) at x = 0.5, lr = 0.5"),
+        # f'' = 12 * 0.62**2 - 4 = 0.6128 > 0, below 1: Newton's step (a threshold other than 0 fails)
+        (
+            _quartic,
+            0.62,
+            0.2,
+            0.62 - _quartic_d1(0.62) / (12 * 0.62**2 - 4),
+            "x**4 - 2x**2 at x = 0.62, lr = 0.2",
+        ),
+        # f'' < 0, yet Newton's step would lower f: a gradient step (a test "Newton if f falls" fails)
+        (_quartic, 0.45, 0.2, 0.45 - 0.2 * _quartic_d1(0.45), "x**4 - 2x**2 at x = 0.45, lr = 0.2"),
     ]:
         got, error = attempt(safe_newton_step, f, x, lr)
         number = as_number(got.data if isinstance(got, Value) else got)
         if error or number is None or not math.isclose(number, want, rel_tol=1e-10, abs_tol=1e-12):
-            return Verdict(False, f"for f(x) = {text} the next x is {want:.10f}, got {error or shown(got)}")
+            return Verdict(False, f"for f(x) = {text} the next x is {want:.6f}, got {error or shown(got)}")
     return Verdict(True)
 
 

@@ -27,6 +27,8 @@ def check_unbroadcast(unbroadcast):
         (grad, shape), got = cases[i], sums[i]
         if got.shape != shape:
             return f"the result must have the input's shape {shape}, got {got.shape}"
+        if np.allclose(got, _unbroadcast(grad, shape), rtol=1e-5, atol=1e-6):
+            return "right to about 6 digits only: keep the gradient in float64 (no float32 on the way)"
         return "right shape, wrong numbers" if shape != grad.shape else "nothing was broadcast: return grad"
 
     # (input shape, result shape): nothing broadcast, a bias over rows, a column stretched across, a row

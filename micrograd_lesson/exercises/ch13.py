@@ -39,9 +39,9 @@ def check_dual_pow(dual_pow):
     def otherwise(i):
         (val, dot), (want_val, want_dot) = got[i], _pow_rule(*cases[i])
         if not math.isclose(val, want_val, rel_tol=1e-12):
-            return f"the value a.val ** b.val is {want_val:g}, got {val!r}"
+            return f"the value a.val ** b.val is {want_val:.6g}, got {val:.6g}"
         nudged = _NUDGED if close(dot, want_dot, 1e-4) else ""
-        return f"the tangent is {want_dot:.12g}, got {dot:.12g}{nudged}"
+        return f"the tangent is {want_dot:.6g}, got {dot:.6g}{nudged}"
 
     # (a, b) as (val, dot): only the base moves, only the exponent, both (x ** x at 3), a fractional mix.
     cases = [((2.0, 1.0), (3.0, 0.0)), ((2.0, 0.0), (3.0, 1.0)), ((3.0, 1.0), (3.0, 1.0))]
@@ -109,14 +109,40 @@ def cheaper_mode(n, m):
 
 # ---- 13.3 a Newton step that cannot climb ----
 _T, _E = math.tanh(0.5), math.exp(0.5)
-# (description, f, x, f'(x), f''(x) by hand): curvature positive in the first two, negative in the rest.
+# (description, f, x, f'(x), f''(x) by hand, lr): curvature positive in the first three, negative in the
+# rest. At 0.6, f'' = 0.32 is small but positive (Newton's step goes to 5.4, and raises f): a threshold
+# other than 0 fails there. At 0.5, f'' = -1 but Newton's step would lower f (it lands on -1): a rule
+# "Newton if it lowers f" fails there. Three rates, so that no rate written into the step passes.
 _NEWTON_CASES = [
-    ("x**4 - 2x**2 at x = 2", lambda v: v**4 - 2 * v**2, 2.0, 24.0, 44.0),
-    ("(x - 3)**2 + exp(x) at x = 0.5", lambda v: (v - 3) ** 2 + v.exp(), 0.5, _E - 5, 2 + _E),
-    ("x**4 - 2x**2 at x = 0.3", lambda v: v**4 - 2 * v**2, 0.3, 4 * 0.3**3 - 1.2, 12 * 0.09 - 4),
-    ("tanh(x) at x = 0.5", lambda v: v.tanh(), 0.5, 1 - _T * _T, -2 * _T * (1 - _T * _T)),
+    ("x**4 - 2x**2 at x = 2", lambda v: v**4 - 2 * v**2, 2.0, 24.0, 44.0, 0.1),
+    ("(x - 3)**2 + exp(x) at x = 0.5", lambda v: (v - 3) ** 2 + v.exp(), 0.5, _E - 5, 2 + _E, 0.05),
+    ("x**4 - 2x**2 at x = 0.6", lambda v: v**4 - 2 * v**2, 0.6, 4 * 0.6**3 - 2.4, 12 * 0.36 - 4, 0.3),
+    (
+        "x**4 - 2x**2 at x = 0.3, lr = 0.1",
+        lambda v: v**4 - 2 * v**2,
+        0.3,
+        4 * 0.3**3 - 1.2,
+        12 * 0.09 - 4,
+        0.1,
+    ),
+    (
+        "x**4 - 2x**2 at x = 0.5, lr = 0.05",
+        lambda v: v**4 - 2 * v**2,
+        0.5,
+        4 * 0.5**3 - 2.0,
+        12 * 0.25 - 4,
+        0.05,
+    ),
+    ("tanh(x) at x = 0.5, lr = 0.3", lambda v: v.tanh(), 0.5, 1 - _T * _T, -2 * _T * (1 - _T * _T), 0.3),
 ]
-_FLAT = ("x**3 + x at x = 0, where f''(x) = 0 (Newton only where f'' > 0)", lambda v: v**3 + v, 0.0, 1.0, 0.0)
+_FLAT = (
+    "x**3 + x at x = 0, lr = 0.1, where f''(x) = 0 (Newton only where f'' > 0)",
+    lambda v: v**3 + v,
+    0.0,
+    1.0,
+    0.0,
+    0.1,
+)
 _NEWTON_MISTAKES = [
     (lambda d1, d2, x, lr: x - d1 / d2, "that is Newton's step everywhere: where f''(x) < 0 it climbs"),
     (lambda d1, d2, x, lr: x - lr * d1, "that is a gradient step everywhere: take Newton's where f''(x) > 0"),
@@ -131,18 +157,18 @@ def check_safe_newton_step(safe_newton_step):
     def safe_step(d1, d2, x, lr):  # the right rule, on hand-derived f'(x) and f''(x)
         return x - d1 / d2 if d2 > 0 else x - lr * d1
 
-    def next_x(text, f, x, *_):  # the learner's step from x, as a number
-        got = safe_newton_step(f, x, 0.1)
+    def next_x(text, f, x, d1, d2, lr):  # the learner's step from x, as a number
+        got = safe_newton_step(f, x, lr)
         return got.data if isinstance(got, Value) else got
 
     def judged(known):  # the learner's steps on the `known` cases, against the safe step and its mistakes
         steps = run_cases(next_x, "", known, as_number, "a number", lambda c: f"for f(x) = {c[0]}")
-        cases = [(d1, d2, x, 0.1) for _, _, x, d1, d2 in known]
+        cases = [(d1, d2, x, lr) for _, _, x, d1, d2, lr in known]
 
         def otherwise(i):
             want, got = safe_step(*cases[i]), steps[i]
             nudged = _NUDGED if math.isclose(got, want, rel_tol=1e-4) else ""
-            return f"for f(x) = {known[i][0]} the next x is {want:.10f}, got {got:.10f}{nudged}"
+            return f"for f(x) = {known[i][0]} the next x is {want:.6f}, got {got:.6f}{nudged}"
 
         return judge(steps, cases, safe_step, _NEWTON_MISTAKES, exact, otherwise)
 

@@ -538,10 +538,10 @@ print(
 
 # %% [markdown]
 # The two losses agree to all 12 printed digits, and all 337 gradients agree to better
-# than $10^{-12}$ (the engines add the same numbers in different orders, so the last bit
-# can differ). The same holds on five more seeds, each a new draw of the moons and new
+# than $10^{-12}$. The same holds on five more seeds, each a new draw of the moons and new
 # starting weights, and on 30 others (seeds 1000 to 1029, not shown), where the largest
-# difference, of loss or gradient, was below $10^{-15}$.
+# difference, of loss or gradient, was below $10^{-15}$: on any draw, we expect it below
+# $10^{-14}$.
 # <!-- claim: ch11-engines-agree -->
 # The scalar graph has 68,818 nodes; the tensor graph computes the same
 # thing with 45 nodes, each of which hands a whole array to NumPy's compiled loops.

@@ -260,8 +260,12 @@ print(
 
 # %% [markdown]
 # Both modes agree on both shapes to rounding: differences of 0 and $3.3 \times 10^{-16}$
-# here, and below $10^{-14}$ on 30 other draws of the inputs, with sizes up to 128
-# (seeds 1000 to 1029, not shown; the largest was $1.8 \times 10^{-15}$).
+# here. Rounding scales with the numbers, and the derivatives of the chain reach about 7
+# near $t = \pm 1$, so we measure the largest difference against the largest derivative
+# (or 1, if that is smaller). On 100 other draws of the inputs, sizes up to 128 and $t$
+# from $-1.5$ to $1.5$ (seeds 1000 to 1099, not shown), it was at most
+# $1.3 \times 10^{-15}$ of that, and $1.5 \times 10^{-15}$ at $t = \pm 1$ itself: below
+# $10^{-14}$ times the largest derivative, a few units in the last place.
 # <!-- claim: ch13-modes-agree -->
 #
 # Now the cost. A fair count counts the same work for both
@@ -373,13 +377,16 @@ print(f"R -> R^128:               forward mode {column_case:.0f} times faster th
 
 # %% [markdown]
 # At 128 the mode the count names wins, and by a wide margin, but not by the count's
-# factor: a step of one mode does not cost the same CPU time as a step of the other. A
-# claims test times both cases on 20 draws of the inputs. On the machine we wrote this on,
-# over 40 draws (seeds 1000 to 1039) under Python 3.11 and 20 under 3.13, reverse mode was
-# 35 to 96 times faster for the loss-like $\mathbb{R}^{128} \to \mathbb{R}$ (the count
-# says 128), and forward mode 260 to 460 times faster for
-# $\mathbb{R} \to \mathbb{R}^{128}$ (the count says 33). On 19 draws in 20 or more,
-# then: **30 to 120 times** for the loss, **200 to 600 times** for the other shape.
+# factor. (The count leaves things out, among them the topological sort that each of
+# reverse mode's 128 `grad()` calls runs before its backward pass; we have not measured
+# which of them makes the difference.) A claims test times both cases on 20 draws of the
+# inputs. On the machine we wrote this on, over 40 draws (seeds 1000 to 1039) under
+# Python 3.11, reverse mode was 39 to 96 times faster for the loss-like
+# $\mathbb{R}^{128} \to \mathbb{R}$ (the count says 128), and forward mode 261 to 424
+# times faster for $\mathbb{R} \to \mathbb{R}^{128}$ (the count says 33); over 20 draws
+# (seeds 1000 to 1019) under Python 3.13, 35 to 43 times and 350 to 456 times. On 19
+# draws in 20 or more, on either Python, then: **30 to 120 times** for the loss,
+# **200 to 600 times** for the other shape.
 # <!-- claim: ch13-mode-timings -->
 #
 # ### What reverse mode pays in memory
@@ -657,8 +664,10 @@ fig.tight_layout()
 plt.show()
 
 # %% [markdown]
-# Two groups of rates reach $x = 1$. Rates from 0.025 to 0.083 walk down directly; the
-# fastest, 0.074, needs 32 steps (its neighbours 0.073 and 0.075 need 33 and 32). Rates
+# On this grid of 0.001 steps, two groups of rates reach $x = 1$. Rates from 0.025 to
+# 0.083 walk down directly; the fastest of the grid, 0.074, needs 32 steps (its
+# neighbours 0.073 and 0.075 need 33 and 32), though the grid misses $1/24$, which lands
+# on 1 in one step: the fastest rate of a grid is only the fastest of that grid. Rates
 # from 0.152 to 0.164 get there by luck: the first step throws $x$ over the hump to
 # $-1.816$, the second throws it back to 0.838, close to 1, and the fastest of them,
 # 0.159, needs 17 steps. On the log scale both runs end in straight lines, a fixed
@@ -691,12 +700,12 @@ print("the last one's path:", ", ".join(f"{x:.4f}" for x in gradient_descent(2.0
 # %% [markdown]
 # <!-- claim: ch13-lucky-window-unsettled -->
 # Each finer window finds a faster rate: 16, 15, 14, 12 and then 10 steps, at rates that
-# agree to six digits (0.155419). The last path shows why there is no end to it: it goes
+# all lie between 0.155418 and 0.155428. The last path shows why there is no end to it: it goes
 # 2 → −1.73 → 0.414 → 0.627 → 0.863 → 1.0000, landing on 1 at its fifth step. Somewhere
 # in the window are rates whose path lands *exactly* on 1 at some step, and a finer grid
 # gets closer to one of them. (We ran the same search with 25 other numbers of rates a
 # window, from 100 to 400, not shown: every time some finer window found a faster rate
-# than the first window's, by 2 to 8 steps, though not always each window in turn.) A
+# than the first window's, though not always each window in turn.) A
 # rate tuned that finely is tuned to this one starting point, not to the function. So
 # the fair question is what one rate does from several starts. The next cell runs the
 # same grid (0.001 to 0.250, now up to 200 steps) from four starting points, and then
@@ -715,17 +724,30 @@ shared = [lr for lr in rates if all(lr in reached for reached in per_start.value
 best_shared = min(shared, key=lambda lr: (max(reached[lr] for reached in per_start.values()), lr))
 slowest = max(reached[best_shared] for reached in per_start.values())
 print(f"one rate for all four starts: lr = {best_shared:.3f}, {slowest} steps from its slowest start")
+finer_rates = [round(best_shared - 0.001 + k / 10000, 4) for k in range(21)]
+per_start_finer = {x0: steps_to_reach_one(x0, finer_rates, steps=200) for x0 in starts}
+shared_finer = [lr for lr in finer_rates if all(lr in reached for reached in per_start_finer.values())]
+slowest_finer = min(max(reached[lr] for reached in per_start_finer.values()) for lr in shared_finer)
+print(
+    f"ten times finer, {finer_rates[0]:.4f} to {finer_rates[-1]:.4f}: the best shared rate needs {slowest_finer} steps"
+)
 
 # %% [markdown]
-# From each start, Newton's method needs fewer steps than the fastest rate of the grid
-# for that start, and each start has a different fastest rate. One rate for all four
-# starts must be small enough for the steepest start, $x = 3$, where $f''(3) = 104$,
-# and then it crawls near the minimum: the best one, 0.028, needs 100 steps from its
-# slowest start, against Newton's 7 at most, with no rate to tune. The four starts are one
-# draw: we moved each by up to 0.1 at random and ran it all again, 20 times (seeds 2000 to
-# 2019, not shown). Every time, Newton's method beat each start's fastest rate, the four
-# starts had four different fastest rates, and the best shared rate (0.026 to 0.031)
-# needed 92 to 108 steps from its slowest start: more than ten times Newton's 7.
+# On this grid, Newton's method needs fewer steps from each start than that start's
+# fastest rate. That comparison is the grid's doing, though: the rate
+# $(x_0 - 1)/f'(x_0)$ lands on 1 in a single step (from $x_0 = 2$ it is $1/24$), so a
+# fine enough grid finds, for any one start, a rate that beats Newton. One rate for all
+# four starts is the fair race, and here it
+# must be small enough for the steepest start, $x = 3$, where $f''(3) = 104$; then it
+# crawls near the minimum: the best one, 0.028, needs 100 steps from its slowest start,
+# and a grid ten times finer finds no better, against Newton's 7 at most, with no rate to
+# tune. The four starts are one draw: we moved each by up to 0.1 at random and ran it all
+# again, 1000 times (seeds 2000 to 2999, not shown, the rates refined to 0.0001 each
+# time). On 995 of them, **about 99 draws in 100**, the best shared rate needed 13 to 16
+# times Newton's steps from its slowest start: more than ten times. On the other 5 a
+# larger rate, near 0.052, won, with about 9 times Newton's steps: on those draws its
+# steps from the two steepest starts land near the hump at 0 (directly, or after one
+# bounce to $x \approx -2.4$) rather than past the minimum at 1.
 # <!-- claim: ch13-newton-beats-descent -->
 #
 # Why can gradient descent not simply take the step that suits the minimum? Near $x = 1$

@@ -18,17 +18,22 @@ def ch13():
 
 @claim("ch13-modes-agree")
 def test_forward_and_reverse_mode_agree_to_rounding_on_both_shapes(ch13):
-    """Held-out draws of the size (2 to 128), the inputs (-2 to 2) and t (-1.5 to 1.5). Prose
-    measured on seeds 1000-1029, the same ranges: the largest difference 1.8e-15 (the prose: below
-    1e-14)."""
+    """Held-out draws of the size (2 to 128), the inputs (-2 to 2) and t (-1.5 to 1.5). The difference
+    is measured against the size of the derivatives, max|p - q| <= 1e-14 * max(1, max|q|), as the
+    prose says: near t = +-1 they reach about 7. Prose measured on seeds 1000-1099, the same ranges:
+    at most 1.3e-15 of the largest derivative, and 1.5e-15 at t = +-1 (the prose: below 1e-14)."""
+
+    def largest_difference(p, q):  # relative to the largest derivative, or 1 if that is smaller
+        return max(abs(a - b) for a, b in zip(p, q)) / max(1.0, max(abs(b) for b in q))
+
     for seed in held_out_seeds(10, "ch13-modes-agree"):
         rng = random.Random(seed)
         n = rng.randint(2, 128)
         xs, t = [rng.uniform(-2, 2) for _ in range(n)], rng.uniform(-1.5, 1.5)
-        pairs = zip(ch13["forward_mode_gradient"](xs), ch13["reverse_mode_gradient"](xs))
-        assert max(abs(p - q) for p, q in pairs) < 1e-14, (seed, n)
-        pairs = zip(ch13["forward_mode_jacobian_column"](t, n), ch13["reverse_mode_jacobian_column"](t, n))
-        assert max(abs(p - q) for p, q in pairs) < 1e-14, (seed, n, t)
+        pair = ch13["forward_mode_gradient"](xs), ch13["reverse_mode_gradient"](xs)
+        assert largest_difference(*pair) <= 1e-14, (seed, n)
+        pair = ch13["forward_mode_jacobian_column"](t, n), ch13["reverse_mode_jacobian_column"](t, n)
+        assert largest_difference(*pair) <= 1e-14, (seed, n, t)
 
 
 @claim("ch13-mode-counts")
@@ -96,26 +101,35 @@ def newton_steps(ch13, x0):
     return next(i for i, x in enumerate(ch13["newton"](x0, 30)) if abs(x - 1) < 1e-10)
 
 
+def best_shared_steps(ch13, starts, rates):
+    """(steps from the slowest start, rate) of the rate that does best from all the starts at once."""
+    per_start = {x0: ch13["steps_to_reach_one"](x0, rates, steps=200) for x0 in starts}
+    shared = [lr for lr in rates if all(lr in reached for reached in per_start.values())]
+    return min((max(reached[lr] for reached in per_start.values()), lr) for lr in shared)
+
+
 @pytest.mark.slow
 @claim("ch13-newton-beats-descent")
-def test_newton_beats_each_starts_fastest_rate_and_a_shared_rate_crawls(ch13):
-    """Each held-out draw moves the four starts 1.5, 2, 2.5, 3 by up to 0.1 at random. Prose
-    measured on seeds 2000-2019: Newton fewer steps than every start's fastest rate, four different
-    fastest rates, and the best shared rate 13.1-15.4 times Newton's steps (the prose: more than 10)."""
-    rates = [k / 1000 for k in range(1, 251)]
-    for seed in held_out_seeds(3, "ch13-newton-beats-descent"):
+def test_the_best_shared_rate_needs_over_ten_times_newtons_steps_on_99_draws_in_100(ch13):
+    """Each held-out draw moves the four starts 1.5, 2, 2.5, 3 by up to 0.1 at random; the shared
+    rate is searched on the 0.001 grid and then on a 0.0001 grid around the best (the winner on the
+    notebook's starts stays at 100 steps on 0.001, 0.0001 and 0.00001 grids). Prose measured on
+    seeds 2000-2999 (a pure-float copy of the same descent, rates refined to 0.0001): on 995 of
+    1000 the best shared rate needed 13.1-15.4 times Newton's steps (the prose: more than ten, on
+    about 99 draws in 100); on the other 5, a rate near 0.052 needed about 9 times. Tested as a
+    rate of 99 in 100 (least_count)."""
+    seeds = held_out_seeds(10, "ch13-newton-beats-descent")
+    beaten = []
+    for seed in seeds:
         rng = random.Random(seed)
         starts = [x0 + rng.uniform(-0.1, 0.1) for x0 in (1.5, 2.0, 2.5, 3.0)]
-        per_start = {x0: ch13["steps_to_reach_one"](x0, rates, steps=200) for x0 in starts}
-        newton = {x0: newton_steps(ch13, x0) for x0 in starts}
-        fastest = set()
-        for x0, reached in per_start.items():
-            assert newton[x0] < min(reached.values()), (seed, x0)  # fewer than the start's fastest rate
-            fastest.add(min(reached, key=lambda lr, reached=reached: (reached[lr], lr)))
-        assert len(fastest) == 4, (seed, starts, fastest)  # each start has its own fastest rate
-        shared = [lr for lr in rates if all(lr in reached for reached in per_start.values())]
-        slowest = min(max(reached[lr] for reached in per_start.values()) for lr in shared)
-        assert slowest > 10 * max(newton.values()), (seed, starts, slowest)  # one rate for all crawls
+        _, coarse = best_shared_steps(ch13, starts, [k / 1000 for k in range(1, 251)])
+        finer = [round(coarse - 0.001 + k / 10000, 4) for k in range(21)]
+        slowest, _ = best_shared_steps(ch13, starts, finer)
+        newton = max(newton_steps(ch13, x0) for x0 in starts)
+        beaten.append((slowest > 10 * newton, seed, slowest, newton))
+    count = sum(ok for ok, *_ in beaten)
+    assert count >= least_count(0.99, len(seeds)), f"more than 10x Newton on {count} draws: {beaten}"
 
 
 @claim("ch13-newton-quadratic")
@@ -150,7 +164,7 @@ def test_no_grad_keeps_a_hundred_times_less_memory(ch13):
 def test_a_finer_window_of_lucky_rates_finds_a_faster_one(ch13):
     """Each held-out draw picks the number of rates a window, 100 to 400. Prose measured on 25
     numbers from 100 to 400 (random.Random(7).sample): a finer window beat the first window's
-    fastest rate every time, by 2 to 8 steps."""
+    fastest rate every time, by 2 to 8 steps (the prose states only that it was faster)."""
     for seed in held_out_seeds(2, "ch13-lucky-window-unsettled"):
         points = random.Random(seed).randint(100, 400)
         steps = [n for n, _ in ch13["zoom_in"](2.0, 0.150, 0.170, points=points)]
