@@ -717,10 +717,10 @@ for problem, (_, _, start, steps) in PROBLEMS.items():
 
 # %% [markdown]
 # Every best rate and setting of the grid lies inside it (or at a knob's own limit: no
-# momentum, no memory, or a memory as good as endless), so a wider grid would not change the winners; the claims tests check
-# the same for every start they draw. A "worst of last 10 steps" is the score of a runner
-# that is not solved. The refinement, the
-# second line of each pair, improves most runners a little and Adam a lot.
+# momentum, no memory, or a memory as good as endless), so a wider grid would not change
+# the winners; the claims tests check the same for every start they draw. A "worst of last
+# 10 steps" is the score of a runner that is not solved. The refinement, the second line
+# of each pair, improves most runners a little and Adam a lot.
 #
 # - <!-- claim: ch10-valley-axes-win --> **Valley**: the per-parameter methods win by far.
 #   From $(-8, 1)$ AdaGrad and RMSProp stay below $10^{-20}$ from step 5 and Adam from
@@ -731,8 +731,8 @@ for problem, (_, _, start, steps) in PROBLEMS.items():
 #   Adam on 28 of the 30 (from step 30 at the median), and momentum on none. A larger sweep,
 #   200 starts (seeds 2000–2199), gives the rates: AdaGrad and RMSProp from step 5 or 6 on
 #   every start, Adam on 171 (about 85 %), momentum never; tuned more finely (seven
-#   combinations refined in fourteen rounds), Adam on 173 and the others exactly as before. The valley
-#   is badly scaled *along the axes*, and a step size per coordinate undoes exactly that.
+#   combinations refined in fourteen rounds), Adam on 173 and the others exactly as before.
+#   The valley is badly scaled *along the axes*, and a step size per coordinate undoes exactly that.
 #   (AdaGrad's best rate, about 35,000, looks absurd and is a trick of this bowl: its first
 #   step jumps out by the rate in each coordinate and its second jumps almost exactly back,
 #   but the huge gradients out there, $\lambda_i$ times the rate, now dominate its sums of
@@ -748,8 +748,8 @@ for problem, (_, _, start, steps) in PROBLEMS.items():
 #   30 other starts, each turned with the valley, momentum is ahead of Adam from all 30, and
 #   from all 200 of the larger sweep, under both the chapter's refinement and the finer one:
 #   on this problem which of them is ahead does not depend on how finely they are tuned.
-#   By how much varies with the start: by about 280 to 350 times at the median, and by more than
-#   10 times from about 49 starts in 50 (200 and 196 of the 200 under the two refinements).
+#   By how much varies with the start: by about 280 to 350 times at the median, and by
+#   more than 10 times from about 49 starts in 50 (200 and 196 of the 200 under the two refinements).
 # - <!-- claim: ch10-banana-adam-ahead --> **Banana**: from $(-1.2, 1)$ momentum and Adam
 #   are close, momentum staying below $10^{-20}$ from step 733 and Adam from step 748,
 #   while plain descent, AdaGrad and RMSProp do not get there (0.021, and about $10^{-5}$
@@ -758,9 +758,9 @@ for problem, (_, _, start, steps) in PROBLEMS.items():
 #   chapter's refinement and from 27 under the finer one; in a larger sweep (seeds
 #   3000–3099), from 83 and 82 of 100. On the banana Adam is the better of the two from
 #   about 4 starts in 5. Start by start the banana is not settled, though: from 2 of those 30
-#   starts (1 of the 100) which of the two is ahead changes with how finely they are tuned, and their scores
-#   keep falling with finer tuning, so the verdict is a rate over starts, not a winner for any
-#   one start.
+#   starts (1 of the 100) which of the two is ahead changes with how finely they are
+#   tuned, and their scores keep falling with finer tuning, so the verdict is a rate over
+#   starts, not a winner for any one start.
 
 # %%
 for method in ("plain descent", "momentum"):
