@@ -420,7 +420,8 @@ for name, g, p, start in zip(["w1", "w2"], valley_grad(*START), w, START):
 # that step must be step 90 or earlier: a run that dips below and climbs back is not counted
 # as solved, nor is one whose dip the tuning has timed to land on the last step. A runner that
 # is not solved is scored by its worst loss over the last 10 steps, rounded to two significant
-# digits, so again a dip timed for the end earns nothing; a run that blows up scores infinity. A tie goes to the setting tried first: the smaller rate, the shorter memory.
+# digits, so again a dip timed for the end earns nothing; a run that blows up scores
+# infinity. A tie goes to the setting tried first: the smaller rate, the shorter memory.
 #
 # Three problems:
 #
@@ -749,7 +750,8 @@ for problem, (_, _, start, steps) in PROBLEMS.items():
 #   from all 200 of the larger sweep, under both the chapter's refinement and the finer one:
 #   on this problem which of them is ahead does not depend on how finely they are tuned.
 #   By how much varies with the start: by about 280 to 350 times at the median, and by
-#   more than 10 times from about 49 starts in 50 (200 and 196 of the 200 under the two refinements).
+#   more than 10 times from about 49 starts in 50 (200 and 196 of the 200 under the two
+#   refinements).
 # - <!-- claim: ch10-banana-adam-ahead --> **Banana**: from $(-1.2, 1)$ momentum and Adam
 #   are close, momentum staying below $10^{-20}$ from step 733 and Adam from step 748,
 #   while plain descent, AdaGrad and RMSProp do not get there (0.021, and about $10^{-5}$
