@@ -3,8 +3,11 @@
 The race verdicts are re-run from starts drawn with `held_out_seeds` by the chapter's own
 `start_draw` (as far from the minimum as the shown start, in a random direction), every runner
 tuned afresh for every start by the chapter's own `race`: its grid, then its refinement from the
-three best knob combinations in six rounds, and then again with a finer refinement (five
-combinations, nine rounds), under which no verdict may change. The prose's numbers were measured
+three best knob combinations in six rounds, and then again with a finer refinement (seven
+combinations, fourteen rounds), under which no verdict may change, start by start. A runner
+counts as solved only if its loss stays below 1e-20 from step 90 or earlier, and is otherwise
+scored by its worst loss over the last 10 steps: a dip that the tuning times to land on the last
+step scores nothing. No best grid setting may lie at an edge of its grid. The prose's numbers were measured
 the same way on seeds 1000-1029, and its fractions on a larger sweep, seeds 2000-2199 (the valleys)
 and 3000-3099 (the banana).
 """
@@ -16,7 +19,7 @@ import pytest
 from claimlib import chapter_namespace, claim, held_out_seeds, least_count
 
 N = 30  # held-out starts (or noise draws) per verdict
-REFINEMENTS = {"chapter": (3, 6), "finer": (5, 9)}  # (knob combinations refined, rounds)
+REFINEMENTS = {"chapter": (3, 6), "finer": (7, 14)}  # (knob combinations refined, rounds)
 
 
 @pytest.fixture(scope="module")
@@ -31,9 +34,23 @@ def _raced(problem, method, seeds, refinement):
     return ch["race"](problem, method, starts, *REFINEMENTS[refinement])
 
 
-def scores(problem, method, seeds, refinement="chapter"):
-    """Each start's refined score: below 0 when solved (step - (steps + 2)), else the final loss."""
-    return np.array([r["refined"][0] for r in _raced(problem, method, tuple(seeds), refinement)])
+def scores(problem, method, seeds, refinement="chapter", edges_allowed=0):
+    """Each start's refined score: below 0 when solved (step - (steps + 2)), else the worst loss
+    over the last 10 steps. At most `edges_allowed` starts' best grid setting may lie at an edge
+    of its grid (the prose allows none, except momentum's rate on the banana from about 1 start
+    in 50 or fewer: none of the 130 starts of seeds 1000-1029 and 3000-3099)."""
+    results = _raced(problem, method, tuple(seeds), refinement)
+    edges = [r["grid"] for r in results if r["at edge"]]
+    assert len(edges) <= edges_allowed, f"{problem}, {method}: best grid setting at an edge: {edges}"
+    return np.array([r["refined"][0] for r in results])
+
+
+def same_winner(problem, a, b, seeds):
+    """Per start, whether `a` ends ahead of `b`; asserts that it is the same under every refinement."""
+    ahead = [scores(problem, a, seeds, r) < scores(problem, b, seeds, r) for r in REFINEMENTS]
+    for other in ahead[1:]:
+        assert (other == ahead[0]).all(), f"{problem}: the winner of some start changes with the refinement"
+    return ahead[0]
 
 
 def solved_from(keys, steps=100):
@@ -44,8 +61,9 @@ def solved_from(keys, steps=100):
 @pytest.mark.slow
 @claim("ch10-valley-axes-win")
 def test_per_parameter_methods_solve_the_valley_and_momentum_never_does():
-    """Prose: AdaGrad and RMSProp from step 5 or 6 every time, Adam on about 88 % of starts
-    (176 of 200 on seeds 2000-2199), momentum never."""
+    """Prose: AdaGrad and RMSProp solve from step 5 or 6 every time, Adam on about 85 % of starts
+    (171 and 173 of 200 on seeds 2000-2199 under the two refinements; 28 of 30 on seeds
+    1000-1029), momentum never."""
     seeds = held_out_seeds(N, "ch10-valley-axes-win")
     for refinement in REFINEMENTS:
         for method in ("AdaGrad", "RMSProp"):
@@ -54,16 +72,16 @@ def test_per_parameter_methods_solve_the_valley_and_momentum_never_does():
         momentum = scores("valley", "momentum", seeds, refinement)
         assert (momentum > 0).all(), f"{refinement} refinement: momentum solved the valley: {momentum}"
         adam = np.isfinite(solved_from(scores("valley", "Adam", seeds, refinement)))
-        assert adam.sum() >= least_count(0.88, N), f"{refinement}: Adam solved from {adam.sum()} of {N}"
+        assert adam.sum() >= least_count(0.85, N), f"{refinement}: Adam solved from {adam.sum()} of {N}"
 
 
 @pytest.mark.slow
 @claim("ch10-turned-momentum-wins")
 def test_turning_the_valley_and_its_start_leaves_momentum_alone_and_momentum_beats_adam():
     """Prose: plain descent and momentum tune and score exactly as on the valley; momentum ends
-    below Adam from about 9 starts in 10 and by more than 10 times from about 4 in 5, and which one
-    is ahead does not depend on how finely they are tuned (seeds 2000-2199: 180 and 166 of 200;
-    seeds 1000-1029: 30 and 29 of 30)."""
+    ahead of Adam from every start under every refinement, and by more than 10 times from about 49
+    starts in 50 (seeds 2000-2199: ahead from 200 of 200 under both refinements, by more than 10
+    times from 200 and 196; seeds 1000-1029: 30 and 30, the smallest factor 34)."""
     seeds = held_out_seeds(N, "ch10-turned-momentum-wins")
     for method in ("plain descent", "momentum"):
         on_valley = _raced("valley", method, tuple(seeds), "chapter")
@@ -72,26 +90,28 @@ def test_turning_the_valley_and_its_start_leaves_momentum_alone_and_momentum_bea
             assert a["refined"][0] == b["refined"][0], f"{method}: {a['refined']} against {b['refined']}"
             for knob, value in a["refined"][1].items():
                 assert np.isclose(b["refined"][1][knob], value, rtol=1e-9), f"{method}: {knob} moved"
+    ahead = same_winner("turned valley", "momentum", "Adam", seeds)
+    assert ahead.all(), f"Adam ahead of momentum from {N - ahead.sum()} of {N} starts"
     for refinement in REFINEMENTS:
         momentum = scores("turned valley", "momentum", seeds, refinement)
         adam = scores("turned valley", "Adam", seeds, refinement)
         assert (momentum > 0).all() and (adam > 0).all(), "a runner solved the turned valley"
         ratio = adam / momentum
-        ahead = int((ratio > 1).sum())
-        assert ahead >= least_count(0.9, N), f"{refinement}: momentum ahead from {ahead} of {N}: {ratio}"
         by_ten = int((ratio > 10).sum())
-        assert by_ten >= least_count(0.8, N), f"{refinement}: by more than 10 times from {by_ten}"
+        assert by_ten >= least_count(0.98, N), f"{refinement}: by more than 10 times from {by_ten}"
 
 
 @pytest.mark.slow
 @claim("ch10-banana-adam-ahead")
 def test_adam_ends_ahead_of_momentum_on_the_banana_from_most_starts():
-    """Prose: Adam ahead from about 4 starts in 5 (80 of 100 on seeds 3000-3099; 26 of 30 on
-    seeds 1000-1029), under either refinement."""
+    """Prose: Adam ahead from about 4 starts in 5 under either refinement (83 and 82 of 100 on
+    seeds 3000-3099; 27 and 27 of 30 on seeds 1000-1029), though from some starts the winner
+    changes with the refinement (1 of those 100, 2 of those 30), so no single start's winner is
+    claimed."""
     seeds = held_out_seeds(N, "ch10-banana-adam-ahead")
     for refinement in REFINEMENTS:
         adam = scores("banana", "Adam", seeds, refinement)
-        momentum = scores("banana", "momentum", seeds, refinement)
+        momentum = scores("banana", "momentum", seeds, refinement, N - least_count(0.98, N))
         ahead = int((adam < momentum).sum())
         assert ahead >= least_count(0.8, N), f"{refinement}: Adam ahead from {ahead} of {N} starts"
 
