@@ -192,7 +192,7 @@ EXPECTED = {
         re.escape("MLP(2, [16, 16, 1]): 337 parameters;  (2 + 1)*16 + (16 + 1)*16 + (16 + 1)*1 = 337"),
         # how many nodes one forward pass builds, and the loss over the four examples
         # copies get the same gradient, so they stay copies after an update; a random start does not
-        r"^copies start: grads (?P<g>[-+]\d\.\d{4}), (?P=g), (?P=g), (?P=g); weights after one update "
+        r"^copies start: grads (?P<g>[-+]\d\.\d{4}), (?P=g), (?P=g), (?P=g); after the update "
         r"(?P<w>[-+]\d\.\d{4}), (?P=w), (?P=w), (?P=w)$",
         re.escape("new nodes: 353; tracked by the collector: 353"),
         re.escape("other tracked objects the new nodes refer to: 5 (function)"),

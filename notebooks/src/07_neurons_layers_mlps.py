@@ -253,7 +253,7 @@ print(f"after zero_grad():    grad {w.grad:.4f}")
 # `MLP(2, [4, 1])` on the four corners of the XOR problem (chapter 8's last section),
 # once from its random start and once with its four hidden neurons made into copies of
 # the first, changing nothing else. We print the gradient of each hidden neuron's first
-# weight, and the weights after one update of gradient descent:
+# weight, and the weights after one update of gradient descent ("after the update"):
 
 # %%
 from micrograd_lesson import xor
@@ -285,7 +285,7 @@ for start in ("random", "copies"):
     print(f"{start:>6} start: grads " + ", ".join(f"{n.w[0].grad:+.4f}" for n in hidden), end="")
     for p in net.parameters():  # one update of gradient descent
         p.data -= 0.05 * p.grad
-    print("; weights after one update " + ", ".join(f"{n.w[0].data:+.4f}" for n in hidden))
+    print("; after the update " + ", ".join(f"{n.w[0].data:+.4f}" for n in hidden))
 
 # %% [markdown]
 # From the random start the four gradients differ, so one update pulls the four neurons

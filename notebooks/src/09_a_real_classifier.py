@@ -671,7 +671,8 @@ def hinge_of(net):
 same_run = batch_race(SEED, 0, len(X), STEPS)
 gap = np.max(np.abs(numpy_scores(final_weights, X) - same_run(X).data[:, 0]))
 print(
-    f"the scalar run and the tensor engine's {STEPS} steps end with scores equal to 1e-9: {bool(gap < 1e-9)}"
+    f"the scalar run and the tensor engine's {STEPS} steps end with scores equal to 1e-9:",
+    bool(gap < 1e-9),
 )
 
 # %% [markdown]

@@ -386,9 +386,11 @@ plt.show()
 # %% [markdown]
 # <!-- claim: ch12-full-scan-grows -->
 # Each step graph kept alive adds the same block of objects (one or more per node of its
-# 68,818), and the time of a full collection rises with each one: with 0, 1 and 2
-# graphs alive, the best of three full collections took longer with each graph on every
-# one of 20 other draws (seeds 4000 to 4019), on Python 3.11 and 3.13 alike. With
+# 68,818), so a full collection has more objects to walk with each one, and it takes
+# longer: with 0, 1 and 2 graphs alive, the best of three full collections took longer
+# with each graph on every one of 20 other draws (seeds 4000 to 4019), on Python 3.11 and
+# 3.13 alike, on a machine doing nothing else; with another job competing for memory, the
+# times with 1 and 2 graphs can come out level, but both stay above the time with none. With
 # no graph alive what is left is the rest of the kernel (NumPy, matplotlib, the notebook).
 # A tensor graph is a few dozen objects, so a tensor step adds next to nothing to a full
 # scan.

@@ -381,10 +381,10 @@ print(f"R -> R^128:               forward mode {column_case:.0f} times faster th
 # reverse mode's 128 `grad()` calls runs before its backward pass; we have not measured
 # which of them makes the difference.) A claims test times both cases on 20 draws of the
 # inputs. On the machine we wrote this on, over 40 draws (seeds 1000 to 1039) under
-# Python 3.11, reverse mode was 39 to 96 times faster for the loss-like
-# $\mathbb{R}^{128} \to \mathbb{R}$ (the count says 128), and forward mode 261 to 424
+# Python 3.11, reverse mode was 47 to 49 times faster for the loss-like
+# $\mathbb{R}^{128} \to \mathbb{R}$ (the count says 128), and forward mode 259 to 270
 # times faster for $\mathbb{R} \to \mathbb{R}^{128}$ (the count says 33); over 20 draws
-# (seeds 1000 to 1019) under Python 3.13, 35 to 43 times and 350 to 456 times. On 19
+# (seeds 1000 to 1019) under Python 3.13, 36 to 43 times and 338 to 390 times. On 19
 # draws in 20 or more, on either Python, then: **30 to 120 times** for the loss,
 # **200 to 600 times** for the other shape.
 # <!-- claim: ch13-mode-timings -->
@@ -729,7 +729,8 @@ per_start_finer = {x0: steps_to_reach_one(x0, finer_rates, steps=200) for x0 in 
 shared_finer = [lr for lr in finer_rates if all(lr in reached for reached in per_start_finer.values())]
 slowest_finer = min(max(reached[lr] for reached in per_start_finer.values()) for lr in shared_finer)
 print(
-    f"ten times finer, {finer_rates[0]:.4f} to {finer_rates[-1]:.4f}: the best shared rate needs {slowest_finer} steps"
+    f"ten times finer, {finer_rates[0]:.4f} to {finer_rates[-1]:.4f}:",
+    f"the best shared rate needs {slowest_finer} steps",
 )
 
 # %% [markdown]

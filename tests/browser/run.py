@@ -43,7 +43,8 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from notebooks.chapters import chapters, numbered
+from notebooks.chapters import chapters as course_chapters
+from notebooks.chapters import numbered
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -607,7 +608,7 @@ def check_site(page):
     page.goto(index.as_uri())
     chapters = page.locator("ol.chapters > li")
     check(page.title() == "micrograd-lesson", f"site index: title {page.title()!r}")
-    count = len(chapters())
+    count = len(course_chapters())
     check(chapters.count() == count, f"site index: {chapters.count()} of {count} chapters listed")
     check(all(chapters.nth(i).locator("p").inner_text().strip() for i in range(chapters.count())),
           "site index: every chapter has a description")  # fmt: skip
@@ -820,7 +821,7 @@ def main(argv):
     watchdog.daemon = True
     watchdog.start()
     SHOTS.mkdir(parents=True, exist_ok=True)
-    names = chapters()
+    names = course_chapters()
     if args.only:
         names = [n for n in names if n.startswith(tuple(args.only))]
     with tempfile.TemporaryDirectory(prefix="course-browser-") as tmp:
