@@ -2,6 +2,7 @@
 
     python instructor/student.py            # -> build/student/
     python instructor/student.py OUT_DIR
+    python instructor/student.py --record   # rewrite micrograd_lesson/exercises/recorded.json
 
 The edition is a folder a learner can be given as it is:
 
@@ -27,7 +28,7 @@ from notebooks.chapters import numbered
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "micrograd_lesson"
-STRIPPED_DECORATORS = {"solution", "hidden"}  # what the student edition leaves out
+STRIPPED_DECORATORS = {"solution", "hidden", "reference", "recorder"}  # what the student edition leaves out
 README = """\
 # micrograd-lesson: student edition
 
@@ -95,7 +96,25 @@ def build(out):
     return out
 
 
+def records():
+    """Every exercise's records, made afresh from the references (full edition only), as JSON keeps them."""
+    import micrograd_lesson.exercises  # noqa: F401 - registers every chapter's recorders
+    from micrograd_lesson.exercises._core import RECORDERS
+
+    return {name: json.loads(json.dumps(make())) for name, make in sorted(RECORDERS.items())}
+
+
+def write_records():
+    """Rewrite micrograd_lesson/exercises/recorded.json from the references."""
+    path = PACKAGE / "exercises" / "recorded.json"
+    path.write_text(json.dumps(records(), indent=1) + "\n", encoding="utf-8")
+    return path
+
+
 def main(argv):
+    if argv == ["--record"]:
+        print(f"records written to {write_records()}")
+        return
     out = build(argv[0] if argv else ROOT / "build" / "student")
     print(f"student edition written to {out}")
 

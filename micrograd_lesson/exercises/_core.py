@@ -11,9 +11,11 @@ becomes a hint), gives up after a time limit (an endless loop gets a hint, not a
 and records the answer for grading.
 """
 
+import hashlib
 import html
 import inspect
 import itertools
+import json
 import math
 import signal
 import textwrap
@@ -235,6 +237,72 @@ def reveal(name):
 
 class _Said(str):  # text shown under a cell as it is (a str's repr would add quotes)
     __repr__ = str.__str__
+
+
+# ---- what a check knows of the answer: records, not references --------------------------------
+# A check never calls a reference implementation: the student edition has none (it ships the
+# checks, not the answers). It compares with what the references gave on its fixed inputs,
+# recorded in recorded.json beside this file, or, where that record would itself be an answer
+# (a single number, a dict of gradients, a diagnosis), with a digest of the rounded answer.
+# The references and the functions that record them are marked @reference and @recorder; the
+# student edition leaves them out, and tests/test_exercises_recorded.py makes the records
+# again from them and fails if recorded.json differs (`python instructor/student.py --record`
+# writes it).
+
+RECORD_FILE = __file__.rsplit("_core.py", 1)[0] + "recorded.json"
+RECORDERS = {}  # "chNN.name" -> fn() giving that exercise's records (full edition only)
+
+
+def reference(fn):
+    """Mark fn as a reference implementation: checks use its recorded outputs, never fn itself,
+    and the student edition leaves it out."""
+    return fn
+
+
+def recorder(name):
+    """Register the decorated function as the maker of exercise `name`'s records: a dict of lists
+    (the reference's outputs on the check's inputs, and those of each known mistake)."""
+
+    def register(fn):
+        RECORDERS[name] = fn
+        return fn
+
+    return register
+
+
+def _load_records():
+    try:
+        with open(RECORD_FILE, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
+
+
+_RECORDS = _load_records()
+
+
+def recorded(name):
+    """The records of exercise `name` (see recorder), as stored in recorded.json."""
+    return _RECORDS[name]
+
+
+def digest(name, *parts):
+    """A short one-way digest of what an answer must be (e.g. a rounded number), salted by exercise."""
+    return hashlib.sha256("\x1f".join(map(str, (name, *parts))).encode()).hexdigest()[:16]
+
+
+def number_digest(name, x, step):
+    """digest of x on a grid of `step` (the check's tolerance): what the check stores of a number."""
+    return digest(name, round(x / step))
+
+
+def matches_number(name, x, want_digest, step):
+    """True if x lies within about one to two `step`s of the number whose number_digest is want_digest."""
+    x = as_number(x)
+    if x is None or not math.isfinite(x) or abs(x / step) > 1e15:
+        return False
+    k = round(x / step)
+    return any(digest(name, k + d) == want_digest for d in (-1, 0, 1))
 
 
 # ---- small helpers every check uses; none of them raises or hangs ---------------------------------
