@@ -292,17 +292,19 @@ def digest(name, *parts):
 
 
 def number_digest(name, x, step):
-    """digest of x on a grid of `step` (the check's tolerance): what the check stores of a number."""
+    """digest of x on a grid of `step` (the check's tolerance): what a check stores of a number."""
     return digest(name, round(x / step))
 
 
 def matches_number(name, x, want_digest, step):
-    """True if x lies within about one to two `step`s of the number whose number_digest is want_digest."""
+    """True if x is within `step` of the grid point whose number_digest is want_digest (the answer
+    rounded to the grid: the tolerance is the check's as long as the answer lies on the grid)."""
     x = as_number(x)
     if x is None or not math.isfinite(x) or abs(x / step) > 1e15:
         return False
-    k = round(x / step)
-    return any(digest(name, k + d) == want_digest for d in (-1, 0, 1))
+    q = x / step
+    near = range(math.floor(q) - 1, math.ceil(q) + 2)
+    return any(abs(q - k) <= 1 and digest(name, k) == want_digest for k in near)
 
 
 # ---- small helpers every check uses; none of them raises or hangs ---------------------------------

@@ -26,7 +26,9 @@ def _judged(fn, name, cases, exercise, hints):  # judged against the recorded ou
 
 
 def _record(cases, reference, rules):  # {"want": the reference's outputs, label: each rule's}
-    return {"want": [reference(*c) for c in cases]} | {k: [rule(*c) for c in cases] for k, rule in rules.items()}
+    return {"want": [reference(*c) for c in cases]} | {
+        k: [rule(*c) for c in cases] for k, rule in rules.items()
+    }
 
 
 # ---- 1. the widest network a parameter budget allows ----
@@ -175,7 +177,9 @@ _NODE_HINTS = {  # the slips _loss_nodes can make (its keyword arguments) -> the
 @recorder("ch07.count_loss_nodes")
 def _record_loss_nodes():
     slips = [{"shared": False}, {"params": False}, {"wrapped": False}, {"summing": -1}, {"summing": 0}]
-    rules = {label: partial(_loss_nodes, **slip) for label, slip in zip(_NODE_HINTS, slips + [{"tanh": False}])}
+    rules = {
+        label: partial(_loss_nodes, **slip) for label, slip in zip(_NODE_HINTS, slips + [{"tanh": False}])
+    }
     return _record(_LOSS_GRAPHS, _true_loss_node_count, rules)
 
 
