@@ -15,10 +15,12 @@ from micrograd_lesson.exercises.ch06 import (
     _SECRET,
     _SECRET_BUGGY,
     _SUSPECTS_BUGGY,
-    CENTRAL_H,
     CENTRAL_MISTAKES,
     SUSPECTS,
+    central_h,
 )
+
+CENTRAL_H = central_h()  # the worked solution: the check keeps no copy of it
 
 # ---- 6.1 predict the central difference's best h ----
 

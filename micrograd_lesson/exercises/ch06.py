@@ -17,8 +17,9 @@ def _op(name, forward, derivative):  # an operation of one Value, with a claimed
 
 
 # 6.1: for x**3 at 2 the truncation (|f'''| / 6) h**2 = h**2 meets the round-off 8 eps / h at h**3 = 8 eps
+# The check weighs the two at the learner's h (within a factor of 1.6 of the balance: h**3 goes by
+# 1.6**3); it keeps no copy of the best h, which the student edition would hand out.
 EPS = math.ulp(1.0)  # the machine epsilon, 2.2e-16
-CENTRAL_H = (EPS * 8.0 / 1.0) ** (1 / 3)
 CENTRAL_MISTAKES = [  # (a plausible wrong prediction, its hint)
     (math.sqrt(EPS * 8 / 6), "that is the FORWARD difference's best h (chapter 1); the central's is larger"),
     ((EPS * 8 / 6) ** (1 / 3), "close: the truncation error is (|f'''| / 6) * h**2, and f''' = 6"),
@@ -32,9 +33,11 @@ def check_central_h(h):
     """h: the nudge you predict is best for the central difference of x**3 at x = 2."""
     if h <= 0:
         return f"predict h as one positive number, got {h:g}"
-    if CENTRAL_H / 1.6 <= h <= CENTRAL_H * 1.6:
+    truncation, round_off = h * h, EPS * 8.0 / h  # the two errors at the learner's h (f3 / 6 = 1)
+    ratio = truncation / round_off
+    if 1.6**-3 <= ratio * (1 + 1e-12) and ratio <= 1.6**3 * (1 + 1e-12):
         return True
-    side = "round-off" if h < CENTRAL_H else "truncation"
+    side = "round-off" if round_off > truncation else "truncation"
     off = abs(((2 + h) ** 3 - (2 - h) ** 3) / (2 * h) - 12.0)  # the central difference's error at h
     return known_mistake(h, CENTRAL_MISTAKES, lambda h, wrong: close(h, wrong, rel=0.05)) or (
         f"at h = {h:.1e} the central difference is off by {off:.1e} and {side} dominates. "
