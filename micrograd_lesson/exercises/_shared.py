@@ -56,3 +56,22 @@ def numbers(items):
 def all_exact(got, want, rel=1e-9, abs_tol=1e-12):
     """Two lists of numbers, equal item by item to within rounding."""
     return len(got) == len(want) and all(close(g, w, rel, abs_tol) for g, w in zip(got, want))
+
+
+def _plain(x):  # as JSON keeps it: arrays and tuples as lists
+    if callable(getattr(x, "tolist", None)):
+        return x.tolist()
+    return [_plain(v) for v in x] if isinstance(x, (tuple, list)) else x
+
+
+def record(cases, reference, rules=None):
+    """What a @recorder returns: {"want": reference(*case) for every case, label: rule(*case) for
+    every case and every known mistaken rule}, as plain lists."""
+    out = {"want": [_plain(reference(*c)) for c in cases]}
+    out.update({label: [_plain(rule(*c)) for c in cases] for label, rule in (rules or {}).items()})
+    return out
+
+
+def recorded_mistakes(records, hints):
+    """[(recorded outputs, hint)] for judge(), for every mistake labelled in `hints` {label: hint}."""
+    return [(records[label], hint) for label, hint in hints.items()]
