@@ -136,12 +136,28 @@ def _run_with_time_limit(fn, seconds):
 _TIMING = []  # not empty while a check's timer runs
 
 
+def _the_packages_own(answer):
+    """'central_difference (micrograd_lesson.gradcheck)' if the answer is a function or class of the
+    course's package itself (the engine, its tools), not of its exercises; else None."""
+    try:
+        module = answer.__module__ if callable(answer) else None
+        name = answer.__qualname__
+    except Exception:  # noqa: BLE001 - no such attributes: the learner's own object
+        return None
+    package = __name__.split(".")[0] + "."  # micrograd_lesson.
+    if isinstance(module, str) and module.startswith(package) and ".exercises." not in module + ".":
+        return f"{name} ({module})"
+    return None
+
+
 def _reader(fn, takes):
     """What the check reads before fn sees the answer: a function, a class, a number, or a value that
     may come as a function returning it (how reveal() passes a worked solution). A str is a hint."""
     what = next(iter(inspect.signature(fn).parameters))  # the check's parameter: softsign, Num, ...
 
     def read(answer):
+        if own := _the_packages_own(answer):
+            return f"that is the course package's own {own}: the exercise is to write your own"
         got = kind(answer)  # never a repr with a memory address in it
         if takes == "function" and not callable(answer):
             return f"pass your {what} function itself (its name, without calling it); got {got}"
