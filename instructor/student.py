@@ -7,10 +7,14 @@
 The edition is a folder a learner can be given as it is:
 
 - `notebooks/`: every chapter as stored (prose, drawings, plots, exercise stubs and checks),
-  with the outputs of the `reveal(...)` cells removed (they hold the worked solutions);
+  with the outputs of the `reveal(...)` cells removed (they hold the worked solutions), and the
+  prose that offers a worked solution saying instead that this edition leaves them out;
 - `micrograd_lesson/`: the package, with every function marked `@solution(...)` or
   `@hidden(...)` cut out of `exercises/` (so `reveal()` says, in one line, that solutions
-  are not part of this edition, and the hidden grading cases are not there to read);
+  are not part of this edition, and the hidden grading cases are not there to read), and
+  every `@reference` and `@recorder` too: the checks compare with the records in
+  `exercises/recorded.json` (outputs of the references on the checks' fixed inputs, and
+  digests of single answers), so no object of the package passes any check;
 - `pyproject.toml`, `requirements.txt` and a short README, so `pip install .` in the folder
   installs that package.
 
@@ -20,6 +24,7 @@ every file of the edition for the body of every solution and hidden case.
 
 import ast
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -70,13 +75,31 @@ def strip_source(text):
     return stripped
 
 
+# What the full course's prose says of its worked solutions, and what this edition says instead.
+PROMISES = [
+    (
+        re.compile(
+            r"a worked solution folded away below it(:\s+click \*Show the solution\*\s+only after trying)?\."
+        ),
+        "below it a `reveal(...)` cell, which in this edition says that the worked solutions are kept "
+        "by your instructor.",
+    ),
+]
+
+
 def strip_notebook(path):
-    """The notebook's JSON with the outputs of every reveal(...) cell removed."""
+    """The notebook's JSON with the outputs of every reveal(...) cell removed, and the prose that
+    offers a worked solution (PROMISES) saying what this edition holds instead."""
     nb = json.loads(path.read_text(encoding="utf-8"))
     for cell in nb["cells"]:
         if cell["cell_type"] == "code" and "reveal(" in "".join(cell["source"]):
             cell["outputs"] = []
             cell["execution_count"] = None
+        if cell["cell_type"] == "markdown":
+            text = "".join(cell["source"])
+            for promise, instead in PROMISES:
+                text = promise.sub(instead, text)
+            cell["source"] = text.splitlines(keepends=True)
     return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
 
 

@@ -138,3 +138,64 @@ def test_the_stored_records_are_what_the_references_give():
         assert made[name] == stored[name], (
             f"{name}: the stored records differ; run python instructor/student.py --record"
         )
+
+
+RIGHT = textwrap.dedent(
+    """
+    import importlib, json, sys
+    import matplotlib
+    matplotlib.use("Agg")
+    from micrograd_lesson.exercises._core import EXERCISES
+    verdicts = {}
+    for name, source in json.loads(sys.stdin.read()).items():
+        module = importlib.import_module("micrograd_lesson.exercises." + name.split(".")[0])
+        space = dict(vars(module))  # the chapter's imports, as the worked solution had them
+        before = set(space)
+        exec(source, space)
+        (answer,) = [space[k] for k in space if k not in before]
+        verdicts[name] = repr(EXERCISES[name].check(answer, record=False))
+    print(json.dumps(verdicts))
+    """
+)
+
+
+def test_the_worked_solutions_pass_the_student_editions_checks(edition):
+    """Every worked solution, its source run in a fresh interpreter that has only the student
+    package, is "correct" there: the checks work from their records alone."""
+    import inspect
+
+    import micrograd_lesson.exercises  # noqa: F401 - registers every chapter's solutions
+    from micrograd_lesson.exercises._core import EXERCISES
+
+    sources = {}
+    for name, ex in EXERCISES.items():
+        if ex.solution is not None and ex.check is not None:
+            lines = textwrap.dedent(inspect.getsource(ex.solution)).splitlines()
+            sources[name] = "\n".join(line for line in lines if not line.startswith("@solution"))
+    env = dict(os.environ, PYTHONPATH=str(edition), MPLBACKEND="Agg")
+    done = subprocess.run(
+        [sys.executable, "-c", RIGHT],
+        input=json.dumps(sources),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=edition,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    verdicts = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len(verdicts) >= 40
+    assert {name: v for name, v in verdicts.items() if v != "correct"} == {}
+
+
+def test_the_student_notebooks_say_what_the_edition_holds(edition):
+    """No chapter of the student edition offers a worked solution to click: it says they are kept."""
+    said = []
+    for path in sorted((edition / "notebooks").glob("*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        text = " ".join(" ".join("".join(c["source"]).split()) for c in cells if c["cell_type"] == "markdown")
+        assert "Show the solution" not in text and "worked solution folded away" not in text, path.name
+        said += [path.name] if "the worked solutions are kept by your instructor" in text else []
+    full = [
+        p.name for p in sorted((REPO / "notebooks").glob("*.ipynb")) if "folded away" in p.read_text("utf-8")
+    ]
+    assert said == full and len(full) >= 2
