@@ -299,6 +299,8 @@ _RECORDS = _load_records()
 
 def recorded(name):
     """The records of exercise `name` (see recorder), as stored in recorded.json."""
+    if name not in _RECORDS:  # a package installed without its data file
+        raise LookupError(f"the package has no records for {name} (recorded.json): reinstall it")
     return _RECORDS[name]
 
 
