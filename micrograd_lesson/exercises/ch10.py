@@ -1,7 +1,6 @@
 """Chapter 10 exercises: a buggy momentum step, a stability limit, Adam under a constant gradient."""
 
 import math
-from functools import partial
 
 from ..engine import Value
 from ..optim import Adam
@@ -135,7 +134,9 @@ _ADAM_HINTS = {
     "copysign": "almost: that ignores eps (try g = 1e-8)",
     "sign": "almost: that ignores eps (try g = 1e-8)",
     "eps inside": "eps is inside the square root: it goes after it",
-    "eps**2 inside": "eps**2 inside the square root is not eps after it (at g = 1e-8 they differ): sqrt(v_hat) + eps",
+    "eps**2 inside": (
+        "eps**2 inside the square root is not eps after it (at g = 1e-8 they differ): sqrt(v_hat) + eps"
+    ),
     "flipped": "the sign is flipped: yours moves p with the gradient",
     "plain": "that is plain gradient descent's step; Adam divides by the gradient's size",
     "no root": "divide by the square ROOT of v_hat",
