@@ -87,6 +87,23 @@ PROMISES = [
 ]
 
 
+def reference_source(chapter):
+    """The source of chapter `chapter`'s (e.g. "ch07") @reference functions, as the full edition has
+    them: what its hidden cases compare with. A grader that runs a submission against the student
+    edition execs this into the student package's module (exec(text, vars(module))) after the
+    notebook has run and before it loads instructor/hidden/chNN.py, whose imports then resolve."""
+    text = (PACKAGE / "exercises" / f"{chapter}.py").read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    parts = []
+    for node in ast.parse(text).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and any(
+            _decorator_name(d) == "reference" for d in node.decorator_list
+        ):
+            start = min(d.lineno for d in node.decorator_list) - 1
+            parts.append("".join(lines[start : node.end_lineno]))
+    return "\n\n".join(parts)
+
+
 def strip_notebook(path):
     """The notebook's JSON with the outputs of every reveal(...) cell removed, and the prose that
     offers a worked solution (PROMISES) saying what this edition holds instead."""

@@ -199,3 +199,47 @@ def test_the_student_notebooks_say_what_the_edition_holds(edition):
         p.name for p in sorted((REPO / "notebooks").glob("*.ipynb")) if "folded away" in p.read_text("utf-8")
     ]
     assert said == full and len(full) >= 2
+
+
+HIDDEN = textwrap.dedent(
+    """
+    import importlib, json, sys
+    import matplotlib
+    matplotlib.use("Agg")
+    missing = []
+    for chapter, (source, names) in json.loads(sys.stdin.read()).items():
+        module = importlib.import_module("micrograd_lesson.exercises." + chapter)
+        exec(source, vars(module))
+        missing += [f"{chapter}.{name}" for name in names if not hasattr(module, name)]
+    print(json.dumps(missing))
+    """
+)
+
+
+@pytest.mark.slow  # a fresh interpreter
+def test_the_references_hidden_cases_import_can_be_given_back_to_a_grading_kernel(edition):
+    """The hidden cases compare with references the student edition leaves out; a grader gives them
+    back (student.reference_source, exec'd into the student package's module) after the notebook ran."""
+    import ast
+
+    wanted = {}
+    for path in sorted((REPO / "instructor" / "hidden").glob("ch*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "micrograd_lesson.exercises.ch"
+            ):
+                chapter = node.module.rsplit(".", 1)[1]
+                wanted.setdefault(chapter, set()).update(alias.name for alias in node.names)
+    assert len(wanted) >= 5
+    sent = {chapter: [student.reference_source(chapter), sorted(names)] for chapter, names in wanted.items()}
+    env = dict(os.environ, PYTHONPATH=str(edition), MPLBACKEND="Agg")
+    done = subprocess.run(
+        [sys.executable, "-c", HIDDEN],
+        input=json.dumps(sent),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=edition,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []
