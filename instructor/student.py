@@ -2,14 +2,19 @@
 
     python instructor/student.py            # -> build/student/
     python instructor/student.py OUT_DIR
+    python instructor/student.py --record   # rewrite micrograd_lesson/exercises/recorded.json
 
 The edition is a folder a learner can be given as it is:
 
 - `notebooks/`: every chapter as stored (prose, drawings, plots, exercise stubs and checks),
-  with the outputs of the `reveal(...)` cells removed (they hold the worked solutions);
+  with the outputs of the `reveal(...)` cells removed (they hold the worked solutions), and the
+  prose that offers a worked solution saying instead that this edition leaves them out;
 - `micrograd_lesson/`: the package, with every function marked `@solution(...)` or
   `@hidden(...)` cut out of `exercises/` (so `reveal()` says, in one line, that solutions
-  are not part of this edition, and the hidden grading cases are not there to read);
+  are not part of this edition, and the hidden grading cases are not there to read), and
+  every `@reference` and `@recorder` too: the checks compare with the records in
+  `exercises/recorded.json` (outputs of the references on the checks' fixed inputs, and
+  digests of single answers), so no object of the package passes any check;
 - `pyproject.toml`, `requirements.txt` and a short README, so `pip install .` in the folder
   installs that package.
 
@@ -19,6 +24,7 @@ every file of the edition for the body of every solution and hidden case.
 
 import ast
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -27,7 +33,7 @@ from notebooks.chapters import numbered
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "micrograd_lesson"
-STRIPPED_DECORATORS = {"solution", "hidden"}  # what the student edition leaves out
+STRIPPED_DECORATORS = {"solution", "hidden", "reference", "recorder"}  # what the student edition leaves out
 README = """\
 # micrograd-lesson: student edition
 
@@ -69,13 +75,48 @@ def strip_source(text):
     return stripped
 
 
+# What the full course's prose says of its worked solutions, and what this edition says instead.
+PROMISES = [
+    (
+        re.compile(
+            r"a worked solution folded away below it(:\s+click \*Show the solution\*\s+only after trying)?\."
+        ),
+        "below it a `reveal(...)` cell, which in this edition says that the worked solutions are kept "
+        "by your instructor.",
+    ),
+]
+
+
+def reference_source(chapter):
+    """The source of chapter `chapter`'s (e.g. "ch07") @reference functions, as the full edition has
+    them: what its hidden cases compare with. A grader that runs a submission against the student
+    edition execs this into the student package's module (exec(text, vars(module))) after the
+    notebook has run and before it loads instructor/hidden/chNN.py, whose imports then resolve."""
+    text = (PACKAGE / "exercises" / f"{chapter}.py").read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    parts = []
+    for node in ast.parse(text).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and any(
+            _decorator_name(d) == "reference" for d in node.decorator_list
+        ):
+            start = min(d.lineno for d in node.decorator_list) - 1
+            parts.append("".join(lines[start : node.end_lineno]))
+    return "\n\n".join(parts)
+
+
 def strip_notebook(path):
-    """The notebook's JSON with the outputs of every reveal(...) cell removed."""
+    """The notebook's JSON with the outputs of every reveal(...) cell removed, and the prose that
+    offers a worked solution (PROMISES) saying what this edition holds instead."""
     nb = json.loads(path.read_text(encoding="utf-8"))
     for cell in nb["cells"]:
         if cell["cell_type"] == "code" and "reveal(" in "".join(cell["source"]):
             cell["outputs"] = []
             cell["execution_count"] = None
+        if cell["cell_type"] == "markdown":
+            text = "".join(cell["source"])
+            for promise, instead in PROMISES:
+                text = promise.sub(instead, text)
+            cell["source"] = text.splitlines(keepends=True)
     return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
 
 
@@ -95,7 +136,25 @@ def build(out):
     return out
 
 
+def records():
+    """Every exercise's records, made afresh from the references (full edition only), as JSON keeps them."""
+    import micrograd_lesson.exercises  # noqa: F401 - registers every chapter's recorders
+    from micrograd_lesson.exercises._core import RECORDERS
+
+    return {name: json.loads(json.dumps(make())) for name, make in sorted(RECORDERS.items())}
+
+
+def write_records():
+    """Rewrite micrograd_lesson/exercises/recorded.json from the references."""
+    path = PACKAGE / "exercises" / "recorded.json"
+    path.write_text(json.dumps(records(), indent=1) + "\n", encoding="utf-8")
+    return path
+
+
 def main(argv):
+    if argv == ["--record"]:
+        print(f"records written to {write_records()}")
+        return
     out = build(argv[0] if argv else ROOT / "build" / "student")
     print(f"student edition written to {out}")
 

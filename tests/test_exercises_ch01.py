@@ -9,7 +9,9 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from micrograd_lesson.exercises import check_best_h, check_numerical_gradient, check_slope
-from micrograd_lesson.exercises.ch01 import BEST_H, best_h, numerical_gradient, slope
+from micrograd_lesson.exercises.ch01 import best_h, numerical_gradient, slope
+
+BEST_H = best_h()  # the worked solution: the check keeps no copy of it
 
 
 class RaisingIter:

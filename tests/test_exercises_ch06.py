@@ -13,12 +13,14 @@ from micrograd_lesson import Value, gradcheck
 from micrograd_lesson.exercises import SOLUTIONS, check_central_h, check_find_bugs, check_grad_check
 from micrograd_lesson.exercises.ch06 import (
     _SECRET,
-    _SECRET_BUGGY,
-    _SUSPECTS_BUGGY,
-    CENTRAL_H,
     CENTRAL_MISTAKES,
     SUSPECTS,
+    _buggy,
+    central_h,
 )
+
+CENTRAL_H = central_h()  # the worked solution: the check keeps no copy of it
+_SUSPECTS_BUGGY, _SECRET_BUGGY = _buggy()["SUSPECTS"], _buggy()["the secret set"]  # the planted bugs
 
 # ---- 6.1 predict the central difference's best h ----
 

@@ -15,7 +15,9 @@ from micrograd_lesson.exercises import (
     check_learning_rate,
     check_train_step,
 )
-from micrograd_lesson.exercises.ch08 import _TRUTH, CAUSES, _broken_run, mystery_runs
+from micrograd_lesson.exercises.ch08 import CAUSES, _broken_run, diagnosis, mystery_runs
+
+_TRUTH = diagnosis()  # the worked solution: which broken loop drew which curve
 
 
 def step_with(zero="before", scale=1.0, returns="total", how_many=None, keep=False):

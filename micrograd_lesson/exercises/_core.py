@@ -11,9 +11,11 @@ becomes a hint), gives up after a time limit (an endless loop gets a hint, not a
 and records the answer for grading.
 """
 
+import hashlib
 import html
 import inspect
 import itertools
+import json
 import math
 import signal
 import textwrap
@@ -134,12 +136,28 @@ def _run_with_time_limit(fn, seconds):
 _TIMING = []  # not empty while a check's timer runs
 
 
+def _the_packages_own(answer):
+    """'central_difference (micrograd_lesson.gradcheck)' if the answer is a function or class of the
+    course's package itself (the engine, its tools), not of its exercises; else None."""
+    try:
+        module = answer.__module__ if callable(answer) else None
+        name = answer.__qualname__
+    except Exception:  # noqa: BLE001 - no such attributes: the learner's own object
+        return None
+    package = __name__.split(".")[0] + "."  # micrograd_lesson.
+    if isinstance(module, str) and module.startswith(package) and ".exercises." not in module + ".":
+        return f"{name} ({module})"
+    return None
+
+
 def _reader(fn, takes):
     """What the check reads before fn sees the answer: a function, a class, a number, or a value that
     may come as a function returning it (how reveal() passes a worked solution). A str is a hint."""
     what = next(iter(inspect.signature(fn).parameters))  # the check's parameter: softsign, Num, ...
 
     def read(answer):
+        if own := _the_packages_own(answer):
+            return f"that is the course package's own {own}: the exercise is to write your own"
         got = kind(answer)  # never a repr with a memory address in it
         if takes == "function" and not callable(answer):
             return f"pass your {what} function itself (its name, without calling it); got {got}"
@@ -235,6 +253,76 @@ def reveal(name):
 
 class _Said(str):  # text shown under a cell as it is (a str's repr would add quotes)
     __repr__ = str.__str__
+
+
+# ---- what a check knows of the answer: records, not references --------------------------------
+# A check never calls a reference implementation: the student edition has none (it ships the
+# checks, not the answers). It compares with what the references gave on its fixed inputs,
+# recorded in recorded.json beside this file, or, where that record would itself be an answer
+# (a single number, a dict of gradients, a diagnosis), with a digest of the rounded answer.
+# The references and the functions that record them are marked @reference and @recorder; the
+# student edition leaves them out, and tests/test_exercises_recorded.py makes the records
+# again from them and fails if recorded.json differs (`python instructor/student.py --record`
+# writes it).
+
+RECORD_FILE = __file__.rsplit("_core.py", 1)[0] + "recorded.json"
+RECORDERS = {}  # "chNN.name" -> fn() giving that exercise's records (full edition only)
+
+
+def reference(fn):
+    """Mark fn as a reference implementation: checks use its recorded outputs, never fn itself,
+    and the student edition leaves it out."""
+    return fn
+
+
+def recorder(name):
+    """Register the decorated function as the maker of exercise `name`'s records: a dict of lists
+    (the reference's outputs on the check's inputs, and those of each known mistake)."""
+
+    def register(fn):
+        RECORDERS[name] = fn
+        return fn
+
+    return register
+
+
+def _load_records():
+    try:
+        with open(RECORD_FILE, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
+
+
+_RECORDS = _load_records()
+
+
+def recorded(name):
+    """The records of exercise `name` (see recorder), as stored in recorded.json."""
+    if name not in _RECORDS:  # a package installed without its data file
+        raise LookupError(f"the package has no records for {name} (recorded.json): reinstall it")
+    return _RECORDS[name]
+
+
+def digest(name, *parts):
+    """A short one-way digest of what an answer must be (e.g. a rounded number), salted by exercise."""
+    return hashlib.sha256("\x1f".join(map(str, (name, *parts))).encode()).hexdigest()[:16]
+
+
+def number_digest(name, x, step):
+    """digest of x on a grid of `step` (the check's tolerance): what a check stores of a number."""
+    return digest(name, round(x / step))
+
+
+def matches_number(name, x, want_digest, step):
+    """True if x is within `step` of the grid point whose number_digest is want_digest (the answer
+    rounded to the grid: the tolerance is the check's as long as the answer lies on the grid)."""
+    x = as_number(x)
+    if x is None or not math.isfinite(x) or abs(x / step) > 1e15:
+        return False
+    q = x / step
+    near = range(math.floor(q) - 1, math.ceil(q) + 2)
+    return any(abs(q - k) <= 1 and digest(name, k) == want_digest for k in near)
 
 
 # ---- small helpers every check uses; none of them raises or hangs ---------------------------------

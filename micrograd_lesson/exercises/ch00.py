@@ -1,6 +1,20 @@
 """Chapter 0 exercises: find the bug in a reflected operator and in a closure; predict what zip does."""
 
-from ._core import as_number, attempt, check, close, first, known_mistake, read_number, shown, solution
+from ._core import (
+    as_number,
+    attempt,
+    check,
+    close,
+    first,
+    known_mistake,
+    matches_number,
+    number_digest,
+    read_number,
+    recorded,
+    recorder,
+    shown,
+    solution,
+)
 from ._shared import run_cases
 
 # ---- 1. debug: a reflected subtraction -----------------------------------------------------------
@@ -91,7 +105,7 @@ def fixed_scalers():
 
 
 # ---- 3. predict: a neuron given too few inputs -------------------------------------------------------
-ZIP_ANSWER = 0.5 * 4.0 + (-1.0) * 1.0  # zip stops after two pairs; the weight 2.0 is never used
+ZIP_TOLERANCE = 1e-6  # the check stores a digest of the answer on this grid, not the answer
 ZIP_MISTAKES = [
     (3.0, "the third weight is not multiplied by a stand-in input: zip never pairs it with anything"),
     (9.0, "zip does not go back to the start of the shorter list; it stops"),
@@ -105,7 +119,9 @@ def check_zip_prediction(answer):
     if error_text or issubclass(answer if isinstance(answer, type) else type(answer), BaseException):
         return "it raises nothing: zip stops, silently, with the shorter list; try list(zip(weights, inputs))"
     number, hint = read_number(answer)
-    if hint or close(number, ZIP_ANSWER):
+    if hint or matches_number(
+        "ch00.zip_prediction", number, recorded("ch00.zip_prediction")["digest"], ZIP_TOLERANCE
+    ):
         return hint or True
     return known_mistake(number, ZIP_MISTAKES) or "add up w * x over the pairs in list(zip(weights, inputs))"
 
@@ -115,3 +131,8 @@ def predict_short_neuron():
     # zip pairs (0.5, 4.0) and (-1.0, 1.0), then stops because the inputs have run out:
     # the third weight, 2.0, is silently left out, and no error is raised.
     return 0.5 * 4.0 + (-1.0) * 1.0
+
+
+@recorder("ch00.zip_prediction")
+def _record_zip():
+    return {"digest": number_digest("ch00.zip_prediction", predict_short_neuron(), ZIP_TOLERANCE)}

@@ -2,7 +2,18 @@
 
 from ..autograd import grad
 from ..engine import Value
-from ._core import as_number, check, close, known_mistake, shown, solution
+from ._core import (
+    as_number,
+    check,
+    close,
+    known_mistake,
+    matches_number,
+    number_digest,
+    recorded,
+    recorder,
+    shown,
+    solution,
+)
 
 
 def _by_engine(build, order, **leaves):  # build returns {"h": the root, other nodes by name}
@@ -11,25 +22,44 @@ def _by_engine(build, order, **leaves):  # build returns {"h": the root, other n
     return dict(zip(order, grad(nodes["h"], [nodes[name] for name in order])))
 
 
-def _by_hand(answer, want, slips):
+STEP = 1e-3  # work by hand is often rounded to 3 or 4 decimals: the check's tolerance and its grid
+
+
+def _record(exercise, grads):  # a digest of each rounded gradient, not the gradient
+    return {name: number_digest(f"{exercise}:{name}", g, STEP) for name, g in grads.items()}
+
+
+def _by_hand(answer, exercise, slips):
+    want = recorded(exercise)  # {name: digest of its gradient}
+
+    def right(name, x):
+        return matches_number(f"{exercise}:{name}", x, want[name], STEP)
+
     if not isinstance(answer, dict):
         return f"submit a dict such as {dict.fromkeys(sorted(want), 0.0)}; got {shown(answer)}"
-    for name, right in want.items():
+    for name in want:
         if name not in answer:
             return f"the dict is missing {name!r}"
         got = as_number(getattr(answer[name], "grad", answer[name]))  # a Value counts by its grad
         if got is None:
             return f"the gradient for {name!r} should be a number, got {shown(answer[name])}"
-        if not close(got, right, rel=0, abs_tol=1e-3) and close(getattr(answer[name], "data", None), right):
+        if not right(name, got) and right(name, getattr(answer[name], "data", None)):
             return f"dh/d{name}: right number, but in .data; a Value counts by its .grad: submit numbers"
-        if not close(got, right, rel=0, abs_tol=1e-3):  # work by hand is often rounded to 3 or 4 decimals
+        if not right(name, got):
             rows = [(wrong, hint) for names, wrong, hint in slips if name in names]
-            mistake = known_mistake(got, rows, same=lambda got, wrong: close(got, wrong, rel=0, abs_tol=1e-3))
+            mistake = known_mistake(got, rows, same=lambda got, wrong: close(got, wrong, rel=0, abs_tol=STEP))
             return f"dh/d{name}: " + (mistake or rows[-1][1])
     return True
 
 
-H_GRADS = _by_engine(lambda a, b, c, d, e: {"h": (a + b) * c * d + e}, "edcab", a=2, b=1, c=-4, d=3, e=5)
+@recorder("ch03.backprop_h")
+def _record_h():
+    return _record(
+        "ch03.backprop_h",
+        _by_engine(lambda a, b, c, d, e: {"h": (a + b) * c * d + e}, "edcab", a=2, b=1, c=-4, d=3, e=5),
+    )
+
+
 H_SLIPS = [  # (names, a wrong number or None for any other, hint): "ab" is a and b alike
     ("e", None, "e is added last, so a nudge to e passes straight to h: slope 1"),
     ("d", 3.0, "in the product g * d the slope for d is the OTHER factor, g = -12"),
@@ -48,7 +78,7 @@ H_SLIPS = [  # (names, a wrong number or None for any other, hint): "ab" is a an
 @check("ch03.backprop_h", takes="value")
 def check_backprop_h(grads):
     """grads: {"a": ..., "b": ..., "c": ..., "d": ..., "e": ...}, dh/dx for h = (a + b) * c * d + e."""
-    return _by_hand(grads, H_GRADS, H_SLIPS)
+    return _by_hand(grads, "ch03.backprop_h", H_SLIPS)
 
 
 @solution("ch03.backprop_h")
@@ -63,7 +93,13 @@ def backprop_h():
     return {"a": s_grad, "b": s_grad, "c": c_grad, "d": d_grad, "e": e_grad}  # s = a + b passes s_grad on
 
 
-TWICE_GRADS = _by_engine(lambda a, b: {"u": (u := a * b), "h": (u + a) * u}, "uab", a=3, b=-2)  # -9, 12, -27
+@recorder("ch03.used_twice")
+def _record_twice():
+    return _record(
+        "ch03.used_twice", _by_engine(lambda a, b: {"u": (u := a * b), "h": (u + a) * u}, "uab", a=3, b=-2)
+    )
+
+
 TWICE_SLIPS = [
     ("u", 0.0, "start at h with dh/dh = 1 and work back, v and u first"),
     ("u", -3.0, "-3 counts only the path u -> h; u is also used by v = u + a, which sends back v's grad"),
@@ -80,7 +116,7 @@ TWICE_SLIPS = [
 @check("ch03.used_twice", takes="value")
 def check_used_twice(grads):
     """grads: {"a", "b", "u"} -> dh/d(that value) for u = a*b, v = u + a, h = v*u at a = 3, b = -2."""
-    return _by_hand(grads, TWICE_GRADS, TWICE_SLIPS)
+    return _by_hand(grads, "ch03.used_twice", TWICE_SLIPS)
 
 
 @solution("ch03.used_twice")

@@ -5,7 +5,20 @@ from collections import Counter
 from collections.abc import Iterator
 
 from .. import Value, graph
-from ._core import as_number, attempt, check, close, first, known_mistake, shown, solution
+from ._core import (
+    as_number,
+    attempt,
+    check,
+    close,
+    first,
+    known_mistake,
+    matches_number,
+    number_digest,
+    recorded,
+    recorder,
+    shown,
+    solution,
+)
 from ._shared import all_exact
 
 
@@ -153,9 +166,8 @@ def topological_order(root):
 
 # ---- 4.2 predict what breadth-first firing gives; 4.3 fix it --------------------------------------
 TRUE_X_GRAD = 3.0 + 6.0 * (1.0 - math.tanh(3.0) ** 2)  # 3.0592 on u = 3x, L = u + tanh(2u) at x = 0.5
-BFS_X_GRAD = 3.0  # u fires with only L's share, 1, and passes 3 * 1 to x
-BFS_ANSWERS = [  # a prediction within 5e-4 of one of these gets its verdict: right (True), or the hint
-    (BFS_X_GRAD, True),
+BFS_TOLERANCE = 5e-4  # the check stores a digest of the answer on this grid, not the answer
+BFS_ANSWERS = [  # a wrong prediction within 5e-4 of one of these gets its hint
     (TRUE_X_GRAD, "3.0592 is the true gradient: what does u.grad hold at the moment u fires?"),
     (TRUE_X_GRAD - 3.0, "0.0592 is the share that goes through tanh(2u); breadth-first loses that one"),
     (0.0, "x does receive something: u fires once, with the share L gave it"),
@@ -166,7 +178,13 @@ BFS_ANSWERS = [  # a prediction within 5e-4 of one of these gets its verdict: ri
 @check("ch04.bfs_prediction", takes="number")
 def check_bfs_prediction(prediction):
     """prediction: x.grad that a breadth-first backward gives on u = 3x, L = u + tanh(2u) at x = 0.5."""
-    verdict = known_mistake(prediction, BFS_ANSWERS, same=lambda got, answer: abs(got - answer) <= 5e-4)
+    if matches_number(
+        "ch04.bfs_prediction", prediction, recorded("ch04.bfs_prediction")["digest"], BFS_TOLERANCE
+    ):
+        return True
+    verdict = known_mistake(
+        prediction, BFS_ANSWERS, same=lambda got, answer: abs(got - answer) <= BFS_TOLERANCE
+    )
     return verdict or "fire L, u, t, 2u, x in turn: when u fires, x gets 3 × what u.grad holds"
 
 
@@ -182,6 +200,11 @@ def bfs_prediction():
     for node in (L, u, t, x, two_u):  # breadth-first: the root, its inputs u and t, then theirs
         node._backward()
     return x.grad  # 3.0, where L.backward() gives 3.0592
+
+
+@recorder("ch04.bfs_prediction")
+def _record_bfs():
+    return {"digest": number_digest("ch04.bfs_prediction", bfs_prediction(), BFS_TOLERANCE)}
 
 
 def _backward_problem(nodes, ins, fired, result, copy):  # None if every grad is as backward() gives it

@@ -7,7 +7,7 @@ from functools import partial
 
 from ..engine import Value
 from ..nn import MLP, Module
-from ._core import attempt, check, shown, solution
+from ._core import attempt, check, recorded, recorder, reference, shown, solution
 from ._shared import all_exact, exact, judge, numbers, run_cases
 
 
@@ -15,14 +15,24 @@ def _parameters(nin, nouts, biases=True):
     return sum((a + biases) * b for a, b in zip([nin] + list(nouts), nouts))
 
 
-def _judged(fn, name, cases, reference, mistakes):
-    def gave(i):  # a wrong answer no mistake explains: what case i gave, and should give
-        return f"{name}{cases[i]} gave {got[i]:g}, expected {reference(*cases[i])}"
+def _judged(fn, name, cases, exercise, hints):  # judged against the recorded outputs (see _core.recorded)
+    records = recorded(exercise)
+    want, mistakes = records["want"], [(records[label], hint) for label, hint in hints.items()]
 
-    return judge(got := run_cases(fn, name, cases), cases, reference, mistakes, otherwise=gave)
+    def gave(i):  # a wrong answer no mistake explains: what case i gave, and should give
+        return f"{name}{cases[i]} gave {got[i]:g}, expected {want[i]}"
+
+    return judge(got := run_cases(fn, name, cases), cases, want, mistakes, otherwise=gave)
+
+
+def _record(cases, reference, rules):  # {"want": the reference's outputs, label: each rule's}
+    return {"want": [reference(*c) for c in cases]} | {
+        k: [rule(*c) for c in cases] for k, rule in rules.items()
+    }
 
 
 # ---- 1. the widest network a parameter budget allows ----
+@reference
 def _widest(nin, budget, count=_parameters, hidden=2, fits=int.__le__):  # the largest h that fits, by search
     return next(h for h in itertools.count() if not fits(count(nin, [h + 1] * hidden + [1]), budget))
 
@@ -33,20 +43,33 @@ def _root(nin, budget):  # the real h at which h**2 + (nin + 3)h + 1 parameters 
 
 # 7, 41, 337 are exact counts (<= or <?), 336 one short of h = 16; (3, 60) tells rounding from biases
 _BUDGETS = [(2, 337), (2, 336), (3, 41), (2, 7), (5, 3), (10, 5000), (784, 100000), (3, 60)]
-_WIDTH_MISTAKES = [
-    (lambda nin, b: _widest(nin, b) + 1, "that width is one too many: the first that does NOT fit"),
-    (partial(_widest, fits=int.__lt__), "a network that uses the whole budget fits: <=, not <"),
-    (partial(_widest, count=partial(_parameters, biases=False)), "count biases: k inputs, k + 1 parameters"),
-    (partial(_widest, hidden=1), "there are two hidden layers of width h: [h, h, 1]"),
-    (_root, "a width is a whole number: round the root of the quadratic down"),
-    (lambda nin, b: round(_root(nin, b)), "round the root down, not to the nearest whole number"),
-]
+_WIDTH_HINTS = {
+    "one more": "that width is one too many: the first that does NOT fit",
+    "<": "a network that uses the whole budget fits: <=, not <",
+    "no biases": "count biases: k inputs, k + 1 parameters",
+    "one hidden": "there are two hidden layers of width h: [h, h, 1]",
+    "root": "a width is a whole number: round the root of the quadratic down",
+    "rounded root": "round the root down, not to the nearest whole number",
+}
+
+
+@recorder("ch07.widest_hidden")
+def _record_widest():
+    rules = {
+        "one more": lambda nin, b: _widest(nin, b) + 1,
+        "<": partial(_widest, fits=int.__lt__),
+        "no biases": partial(_widest, count=partial(_parameters, biases=False)),
+        "one hidden": partial(_widest, hidden=1),
+        "root": _root,
+        "rounded root": lambda nin, b: round(_root(nin, b)),
+    }
+    return _record(_BUDGETS, _widest, rules)
 
 
 @check("ch07.widest_hidden")
 def check_widest_hidden(widest_hidden):
     """widest_hidden(nin, budget): the largest h with len(MLP(nin, [h, h, 1]).parameters()) <= budget."""
-    return _judged(widest_hidden, "widest_hidden", _BUDGETS, _widest, _WIDTH_MISTAKES)
+    return _judged(widest_hidden, "widest_hidden", _BUDGETS, "ch07.widest_hidden", _WIDTH_HINTS)
 
 
 @solution("ch07.widest_hidden")
@@ -125,6 +148,7 @@ class LeakyNeuron(Module):
 
 
 # ---- 3. predict the size of a loss's graph ----
+@reference
 def _true_loss_node_count(nin, nouts, n_examples):  # built on float inputs, nodes counted
     state = random.getstate()  # do not disturb the learner's random stream
     model = MLP(nin, nouts, activation="tanh")
@@ -132,6 +156,7 @@ def _true_loss_node_count(nin, nouts, n_examples):  # built on float inputs, nod
     return len(sum((model([0.5] * nin) - 1.0) ** 2 for _ in range(n_examples)).topological_order())
 
 
+@reference
 def _loss_nodes(nin, nouts, n, params=True, shared=True, wrapped=True, summing=1, tanh=True):
     wraps = nin * nouts[0] if wrapped else nin
     per_example = wraps + 2 * _parameters(nin, nouts, biases=False) + sum(nouts[:-1]) * tanh + 3
@@ -139,20 +164,29 @@ def _loss_nodes(nin, nouts, n, params=True, shared=True, wrapped=True, summing=1
 
 
 _LOSS_GRAPHS = [(3, [4, 4, 1], 4), (3, [4, 4, 1], 1), (2, [1], 3), (1, [3, 2, 1], 5), (4, [5, 1], 2)]
-_NODE_MISTAKES = [
-    (partial(_loss_nodes, shared=False), "the parameters appear once, however many examples use them"),
-    (partial(_loss_nodes, params=False), "count the parameters too: they are leaves of the graph"),
-    (partial(_loss_nodes, wrapped=False), "a float input is a new leaf Value each time it meets a weight"),
-    (partial(_loss_nodes, summing=-1), "Python's sum() starts from 0: one more leaf, and one more +"),
-    (partial(_loss_nodes, summing=0), "one more leaf: the 0 that Python's sum() starts from"),
-    (partial(_loss_nodes, tanh=False), "each hidden neuron ends with a tanh node"),
-]
+_NODE_HINTS = {  # the slips _loss_nodes can make (its keyword arguments) -> their hints
+    "shared=False": "the parameters appear once, however many examples use them",
+    "params=False": "count the parameters too: they are leaves of the graph",
+    "wrapped=False": "a float input is a new leaf Value each time it meets a weight",
+    "summing=-1": "Python's sum() starts from 0: one more leaf, and one more +",
+    "summing=0": "one more leaf: the 0 that Python's sum() starts from",
+    "tanh=False": "each hidden neuron ends with a tanh node",
+}
+
+
+@recorder("ch07.count_loss_nodes")
+def _record_loss_nodes():
+    slips = [{"shared": False}, {"params": False}, {"wrapped": False}, {"summing": -1}, {"summing": 0}]
+    rules = {
+        label: partial(_loss_nodes, **slip) for label, slip in zip(_NODE_HINTS, slips + [{"tanh": False}])
+    }
+    return _record(_LOSS_GRAPHS, _true_loss_node_count, rules)
 
 
 @check("ch07.count_loss_nodes")
 def check_count_loss_nodes(count_loss_nodes):
     """count_loss_nodes(nin, nouts, n_examples): nodes in the graph of the summed squared-error loss."""
-    return _judged(count_loss_nodes, "count_loss_nodes", _LOSS_GRAPHS, _true_loss_node_count, _NODE_MISTAKES)
+    return _judged(count_loss_nodes, "count_loss_nodes", _LOSS_GRAPHS, "ch07.count_loss_nodes", _NODE_HINTS)
 
 
 @solution("ch07.count_loss_nodes")

@@ -7,7 +7,20 @@ import weakref
 from ..datasets import four_examples
 from ..engine import Value
 from ..nn import MLP
-from ._core import as_number, attempt, check, close, shown, solution
+from ._core import (
+    as_number,
+    attempt,
+    check,
+    close,
+    digest,
+    matches_number,
+    number_digest,
+    recorded,
+    recorder,
+    reference,
+    shown,
+    solution,
+)
 from ._shared import all_exact, numbers
 
 
@@ -20,6 +33,7 @@ def _network(seed):
 
 
 # ---- 1. find the bugs in a per-example training step ----
+@reference
 def _step(model, xs, ys, lr, mistake=None):  # the right step, or one of _STEP_MISTAKES below
     if mistake == "per example":  # four small steps, each on one example
         return sum(_step(model, [x], [y], lr) for x, y in zip(xs, ys))
@@ -52,24 +66,31 @@ _STEP_MISTAKES = {  # the slips _step can make -> their hints
 }
 
 
+def _steps(step, *mistake):  # [the loss returned, then every parameter] after each of 4 steps, or a hint
+    model, (xs, ys), rows = _network(3), four_examples(), []
+    for i, lr in enumerate([0.05, 0.05, 0.05, 0.02]):  # the last step shows whether lr is used
+        got, error = attempt(step, model, xs, ys, lr, *mistake)
+        rows.append(numbers([getattr(got, "data", got)] + [p.data for p in model.parameters()]))
+        if error or rows[-1] is None:
+            return f"on step {i}: {error or 'return the loss as a number and keep every p.data a number'}"
+    return rows
+
+
+@recorder("ch08.train_step")
+def _record_steps():  # what _steps gives for the right step ("want") and for each slip
+    return {"want": _steps(_step)} | {m: _steps(_step, m) for m in _STEP_MISTAKES}
+
+
 @check("ch08.train_step", takes="function")
 def check_train_step(train_step):
     """train_step(model, xs, ys, lr): one step on the summed squared error; returns the loss before."""
 
-    def run(step, *mistake):  # [the loss returned, then every parameter] after each of 4 steps, or a hint
-        model, (xs, ys), rows = _network(3), four_examples(), []
-        for i, lr in enumerate([0.05, 0.05, 0.05, 0.02]):  # the last step shows whether lr is used
-            got, error = attempt(step, model, xs, ys, lr, *mistake)
-            rows.append(numbers([getattr(got, "data", got)] + [p.data for p in model.parameters()]))
-            if error or rows[-1] is None:
-                return f"on step {i}: {error or 'return the loss as a number and keep every p.data a number'}"
-        return rows
+    def like(m, part):  # every step of mine (below) matches, in `part`, the recorded step with mistake m
+        return all(all_exact(a[part], b[part]) for a, b in zip(mine, records[m or "want"]))
 
-    def like(m, part):  # every step of mine (below) matches, in `part`, _step's with mistake m
-        return all(all_exact(a[part], b[part]) for a, b in zip(mine, run(_step, m)))
-
-    if isinstance(mine := run(train_step), str):
+    if isinstance(mine := _steps(train_step), str):
         return mine
+    records = recorded("ch08.train_step")
     wrong_update = "the update does not match one whole-batch step: zero, backward() per example, update"
     wrong_loss = "the update is right; return the summed loss from before the update"
     for part, otherwise in [(slice(1, None), wrong_update), (slice(0, 1), wrong_loss)]:
@@ -142,8 +163,8 @@ def check_learning_rate(lr):
     """The rate that leaves the lowest loss after 5 updates (the loss reaches exactly 0)."""
     if (value := as_number(lr)) is None or not 0 < value < math.inf:
         return f"give the rate as one positive number, such as 0.5; got {shown(lr)}"
-    if abs(value - 1) <= 1e-9:  # the best: one update lands on the bottom; rounding aside
-        return True
+    if matches_number("ch08.learning_rate", value, recorded("ch08.learning_rate")["digest"], 1e-9):
+        return True  # the best (the check keeps a digest of it, not the rate): rounding aside
     loss = _bowl_after_5(value)
     if value > 1:
         grows = ": it never shrinks" if value >= 2 else f", to {value - 1:.0%} of it beyond the bottom"
@@ -160,6 +181,11 @@ def learning_rate():
     return 1.0  # an update scales the distance to the bottom by 1 - lr: lr = 1 lands on (1, 5) at once
 
 
+@recorder("ch08.learning_rate")
+def _record_learning_rate():
+    return {"digest": number_digest("ch08.learning_rate", learning_rate(), 1e-9)}
+
+
 # ---- 3. diagnose a broken training loop from its loss curve ----
 CAUSES = {
     "forgot zero_grad": "the gradients are never zeroed",
@@ -167,7 +193,6 @@ CAUSES = {
     "rate too small": "the learning rate is too small",
     "stale graph": "the loss (and its graph) is built once, before the loop, and reused",
 }
-_TRUTH = {"A": "rate too small", "B": "forgot zero_grad", "C": "stale graph", "D": "rate too large"}
 _SYMPTOMS = {  # what each curve shows, in words, for the hint
     "forgot zero_grad": "falls at first, then bounces up and down without settling, yet never blows up",
     "rate too large": "shoots up to astronomical sizes within a few steps",
@@ -176,6 +201,7 @@ _SYMPTOMS = {  # what each curve shows, in words, for the hint
 }
 
 
+@reference
 def _broken_run(cause, steps=100):
     # seed 42: a starting network the chapter never trains, so no curve can be matched to a printed number
     model, (xs, ys), losses, loss = _network(42), four_examples(), [], None
@@ -192,9 +218,18 @@ def _broken_run(cause, steps=100):
     return losses
 
 
+@recorder("ch08.diagnosis")
+def _record_diagnosis():  # the curves, by letter, and a digest of each letter's cause (not the cause)
+    truth = diagnosis()  # the worked solution: which loop drew which curve
+    return {
+        "curves": {letter: _broken_run(cause) for letter, cause in sorted(truth.items())},
+        "digests": {letter: digest("ch08.diagnosis", letter, cause) for letter, cause in truth.items()},
+    }
+
+
 def mystery_runs():
-    """{letter: losses} of four training loops, each broken in a different way."""
-    return {letter: _broken_run(cause) for letter, cause in sorted(_TRUTH.items())}
+    """{letter: losses} of four training loops, each broken in a different way (as recorded)."""
+    return {letter: list(losses) for letter, losses in recorded("ch08.diagnosis")["curves"].items()}
 
 
 @check("ch08.diagnosis", takes="value")
@@ -207,10 +242,12 @@ def check_diagnosis(diagnosis):
         return " ".join(str(text).lower().replace("_", " ").replace("-", " ").split())
 
     said = {normal(letter).upper(): cause for letter, cause in diagnosis.items()}
-    if missing := sorted(set(_TRUTH) - set(said)):
+    digests = recorded("ch08.diagnosis")["digests"]  # the check knows each letter's cause only by digest
+    if missing := sorted(set(digests) - set(said)):
         return f"diagnose every curve: {', '.join(missing)} missing"
     by_name = {normal(name): name for name in CAUSES}
-    for letter, truth in sorted(_TRUTH.items()):
+    for letter, right in sorted(digests.items()):
+        truth = next(name for name in CAUSES if digest("ch08.diagnosis", letter, name) == right)
         if (cause := by_name.get(normal(said[letter]))) is None:
             names = ", ".join(map(repr, CAUSES))
             return f"for {letter}, {shown(said[letter])} is not one of the causes: {names}"

@@ -5,16 +5,18 @@ from functools import partial
 import numpy as np
 
 from ..engine import Value
-from ._core import as_array, attempt, check, solution
-from ._shared import all_exact, judge, run_cases
+from ._core import as_array, attempt, check, recorded, recorder, reference, solution
+from ._shared import all_exact, judge, record, recorded_mistakes, run_cases
 
 
+@reference
 def _squared_hinge(scores, ys, factor=2, n=True, clip=True, inner=True):  # 9.1, one step switchable off
     s, y = np.asarray(scores, dtype=float), np.asarray(ys, dtype=float)
     inside = np.maximum(0.0, 1 - y * s) if clip else 1 - y * s
     return list(-factor * (y if inner else -1) * inside / (len(s) if n is True else n))
 
 
+@reference
 def _engine_grads(scores, ys):  # d/ds of mean(max(0, 1 - y*s)**2), built from Values, by backward()
     values = [Value(s) for s in scores]
     (sum(((1 - y * v).relu()) ** 2 for v, y in zip(values, ys)) * (1.0 / len(values))).backward()
@@ -26,22 +28,31 @@ _HINGE_BATCHES = [  # points beyond, on and inside the margin, both labels; the 
     ([0.3, -2.0, 1.0, 4.0], [1, 1, 1, -1]),
     ([-0.5, 0.25, 3.0], [-1, -1, 1]),
 ]
-_HINGE_MISTAKES = [
-    (partial(_squared_hinge, factor=1), "the square's derivative brings down a factor 2"),
-    (partial(_squared_hinge, n=1), "the loss is a MEAN over the batch: divide by n"),
-    (
-        partial(_squared_hinge, n=6),
-        "divide by the batch's own size, len(scores), not a fixed 6 (the example's size)",
-    ),
-    (partial(_squared_hinge, inner=False), "chain rule: the inside, 1 - y*s, has derivative -y"),
-    (partial(_squared_hinge, factor=-2, inner=False), "chain rule: d(1 - y*s)/ds is -y, not -1"),
-    (partial(_squared_hinge, factor=-2), "the sign is flipped: raising y*s lowers the loss"),
-    (partial(_squared_hinge, clip=False), "points beyond the margin (y*s > 1) cost nothing: gradient 0"),
-    (
-        lambda s, y: [-y / len(s) if y * x < 1 else 0.0 for x, y in zip(s, y)],
-        "that is the plain hinge's gradient; the square makes it grow with the distance 1 - y*s",
-    ),
-]
+_HINGE_HINTS = {
+    "factor 1": "the square's derivative brings down a factor 2",
+    "n = 1": "the loss is a MEAN over the batch: divide by n",
+    "n = 6": "divide by the batch's own size, len(scores), not a fixed 6 (the example's size)",
+    "inner -1": "chain rule: the inside, 1 - y*s, has derivative -y",
+    "inner 1": "chain rule: d(1 - y*s)/ds is -y, not -1",
+    "flipped": "the sign is flipped: raising y*s lowers the loss",
+    "no clip": "points beyond the margin (y*s > 1) cost nothing: gradient 0",
+    "plain hinge": "that is the plain hinge's gradient; the square makes it grow with the distance 1 - y*s",
+}
+
+
+@recorder("ch09.squared_hinge_grads")
+def _record_hinge():
+    rules = {
+        "factor 1": partial(_squared_hinge, factor=1),
+        "n = 1": partial(_squared_hinge, n=1),
+        "n = 6": partial(_squared_hinge, n=6),
+        "inner -1": partial(_squared_hinge, inner=False),
+        "inner 1": partial(_squared_hinge, factor=-2, inner=False),
+        "flipped": partial(_squared_hinge, factor=-2),
+        "no clip": partial(_squared_hinge, clip=False),
+        "plain hinge": lambda s, y: [-y / len(s) if y * x < 1 else 0.0 for x, y in zip(s, y)],
+    }
+    return record(_HINGE_BATCHES, _engine_grads, rules)
 
 
 @check("ch09.squared_hinge_grads")
@@ -54,7 +65,7 @@ def check_squared_hinge_grads(squared_hinge_grads):
         (scores, ys), got = _HINGE_BATCHES[1], grads[1]
         if any(g.shape != (len(s),) for g, (s, _) in zip(grads, _HINGE_BATCHES)):
             return "return one number per score, in a list or an array"
-        for s, y, g, w in zip(scores, ys, got, _engine_grads(scores, ys)):
+        for s, y, g, w in zip(scores, ys, got, records["want"][1]):
             if not np.isclose(g, w):
                 return f"with {len(scores)} points, score {s} (label {y}) should get {w:.4f}, got {g:.4f}"
         return "right on one batch, wrong on another: does your rule use the batch's own size n?"
@@ -62,7 +73,9 @@ def check_squared_hinge_grads(squared_hinge_grads):
     def same(got, want):
         return got.shape == np.shape(want) and np.allclose(got, want, rtol=1e-9, atol=1e-12)
 
-    return judge(grads, _HINGE_BATCHES, _engine_grads, _HINGE_MISTAKES, same, otherwise)
+    records = recorded("ch09.squared_hinge_grads")
+    mistakes = recorded_mistakes(records, _HINGE_HINTS)
+    return judge(grads, _HINGE_BATCHES, records["want"], mistakes, same, otherwise)
 
 
 @solution("ch09.squared_hinge_grads")
@@ -122,6 +135,7 @@ def sample_batch(X, y, batch_size, rng):
     return X[idx], y[idx]  # the same rows of both, so labels stay with their points
 
 
+@reference
 def _bce(scores, ys, target=lambda y: (y + 1) / 2, divide_by=len, grad_factor=1):  # 9.3: [loss, *dloss/ds]
     ps, ts, n = [1 / (1 + np.exp(-s)) for s in scores], [target(y) for y in ys], divide_by(scores)
     loss = -sum(t * np.log(p) + (1 - t) * np.log(1 - p) for p, t in zip(ps, ts)) / n
@@ -130,19 +144,32 @@ def _bce(scores, ys, target=lambda y: (y + 1) / 2, divide_by=len, grad_factor=1)
 
 _BCE_CASES = [_HINGE_BATCHES[0], (_HINGE_BATCHES[0][0][:3], _HINGE_BATCHES[0][1][:3])]
 _BCE_WHERE = [f"for scores {_BCE_CASES[0][0]} and labels {_BCE_CASES[0][1]}: ", "on the first 3 examples: "]
-_BCE_MISTAKES = [
-    (partial(_bce, divide_by=lambda s: 1), "that is the sum over the examples: divide by len(scores)"),
-    (lambda s, y: [-x for x in _bce(s, y)], "the sign is flipped: the loss is MINUS the mean log p"),
-    (partial(_bce, target=lambda y: y), "turn the labels -1/+1 into targets 0/1 first: t = (y + 1) / 2"),
-    (partial(_bce, target=lambda y: (1 - y) / 2), "targets are swapped: +1 costs -log p, not -log(1 - p)"),
-    (
-        partial(_bce, grad_factor=0),
+_BCE_HINTS = {
+    "sum": "that is the sum over the examples: divide by len(scores)",
+    "flipped": "the sign is flipped: the loss is MINUS the mean log p",
+    "labels": "turn the labels -1/+1 into targets 0/1 first: t = (y + 1) / 2",
+    "swapped": "targets are swapped: +1 costs -log p, not -log(1 - p)",
+    "no gradient": (
         "the loss is right, but no gradient reached the scores: build it from Value operations on them "
-        "(sigmoid(), log()), not from floats wrapped in a Value at the end",
+        "(sigmoid(), log()), not from floats wrapped in a Value at the end"
     ),
-    (partial(_bce, divide_by=lambda s: 6), "the mean divides by len(scores), not a fixed 6"),
-    (partial(_bce, grad_factor=2), "gradients twice too large: return the loss, do not call backward()"),
-]
+    "by 6": "the mean divides by len(scores), not a fixed 6",
+    "twice": "gradients twice too large: return the loss, do not call backward()",
+}
+
+
+@recorder("ch09.bce_loss")
+def _record_bce():
+    rules = {
+        "sum": partial(_bce, divide_by=lambda s: 1),
+        "flipped": lambda s, y: [-x for x in _bce(s, y)],
+        "labels": partial(_bce, target=lambda y: y),
+        "swapped": partial(_bce, target=lambda y: (1 - y) / 2),
+        "no gradient": partial(_bce, grad_factor=0),
+        "by 6": partial(_bce, divide_by=lambda s: 6),
+        "twice": partial(_bce, grad_factor=2),
+    }
+    return record(_BCE_CASES, _bce, rules)
 
 
 @check("ch09.bce_loss", takes="function")
@@ -158,13 +185,17 @@ def check_bce_loss(bce_loss):
         results.append([loss.data] + [v.grad for v in values])
 
     def otherwise(i):
-        (loss, *grads), (want, *wants) = results[i], _bce(*_BCE_CASES[i])
+        (loss, *grads), (want, *wants) = results[i], records["want"][i]
         if not all_exact([loss], [want]):
             return f"the loss should be {want:.4f}, got {loss:.4f}"
         j = max(range(len(grads)), key=lambda j: abs(grads[j] - wants[j]))
         return f"the loss is right, its gradients not: d loss/d s{j} is {wants[j]:.4f}, got {grads[j]:.4f}"
 
-    return judge(results, _BCE_CASES, _bce, _BCE_MISTAKES, all_exact, otherwise, lambda i: _BCE_WHERE[i])
+    records = recorded("ch09.bce_loss")
+    mistakes = recorded_mistakes(records, _BCE_HINTS)
+    return judge(
+        results, _BCE_CASES, records["want"], mistakes, all_exact, otherwise, lambda i: _BCE_WHERE[i]
+    )
 
 
 @solution("ch09.bce_loss")

@@ -3,9 +3,9 @@ on diamonds of any width."""
 
 import numpy as np
 
-from ..tensor import _unbroadcast
-from ._core import as_array, check, solution
-from ._shared import judge, run_cases
+from .. import tensor
+from ._core import as_array, check, recorded, recorder, reference, solution
+from ._shared import judge, record, recorded_mistakes, run_cases
 
 
 def _same(got, want):
@@ -13,13 +13,43 @@ def _same(got, want):
 
 
 # ---- 1. unbroadcast ----
-@check("ch11.unbroadcast")
-def check_unbroadcast(unbroadcast):
+def _unbroadcast_cases():
+    """(grad, input shape): nothing broadcast, a bias over rows, a column stretched across, a row
+    stretched down, one number, both kinds at once; then 20 drawn at random, the same on every run."""
+
     def drawn(rng):  # a result of 1 to 4 axes; the input drops leading axes and has length 1 along others
         result = tuple(int(n) for n in rng.integers(2, 5, size=rng.integers(1, 5)))
         kept = result[rng.integers(0, len(result) + 1) :]
         return tuple(1 if rng.random() < 0.4 else n for n in kept), result
 
+    shapes = [((3, 4), (3, 4)), ((4,), (3, 4)), ((3, 1), (3, 4)), ((1, 4), (3, 4)), ((), (2, 3))]
+    shapes += [((2, 1, 3), (4, 2, 5, 3)), ((1,), (5,))]
+    rng = np.random.default_rng(11)
+    return [(rng.normal(size=result), shape) for shape, result in shapes + [drawn(rng) for _ in range(20)]]
+
+
+_UNBROADCAST_HINTS = {
+    "unchanged": "the gradient still has the result's shape: sum it back to the input's",
+    "leading only": "sum the length-1 axes too",
+    "squeezed": "keep each length-1 axis (keepdims=True)",
+    "averaged": "you averaged: sum",
+}
+
+
+@recorder("ch11.unbroadcast")
+def _record_unbroadcast():
+    reference = tensor._unbroadcast  # the engine's own
+    rules = {
+        "unchanged": lambda g, shape: g,
+        "leading only": lambda g, shape: g.sum(axis=tuple(range(g.ndim - len(shape)))),
+        "squeezed": lambda g, shape: reference(g, shape).squeeze(),
+        "averaged": lambda g, shape: reference(g, shape) * np.prod(shape) / g.size,
+    }
+    return record(_unbroadcast_cases(), reference, rules)
+
+
+@check("ch11.unbroadcast")
+def check_unbroadcast(unbroadcast):
     def at(case):
         return f"for an input of shape {case[1]} broadcast to {case[0].shape}"
 
@@ -27,24 +57,14 @@ def check_unbroadcast(unbroadcast):
         (grad, shape), got = cases[i], sums[i]
         if got.shape != shape:
             return f"the result must have the input's shape {shape}, got {got.shape}"
-        if np.allclose(got, _unbroadcast(grad, shape), rtol=1e-5, atol=1e-6):
+        if np.allclose(got, records["want"][i], rtol=1e-5, atol=1e-6):
             return "right to about 6 digits only: keep the gradient in float64 (no float32 on the way)"
         return "right shape, wrong numbers" if shape != grad.shape else "nothing was broadcast: return grad"
 
-    # (input shape, result shape): nothing broadcast, a bias over rows, a column stretched across, a row
-    # stretched down, one number, both kinds at once; then 20 drawn at random.
-    shapes = [((3, 4), (3, 4)), ((4,), (3, 4)), ((3, 1), (3, 4)), ((1, 4), (3, 4)), ((), (2, 3))]
-    shapes += [((2, 1, 3), (4, 2, 5, 3)), ((1,), (5,))]
-    mistakes = [
-        (lambda g, shape: g, "the gradient still has the result's shape: sum it back to the input's"),
-        (lambda g, shape: g.sum(axis=tuple(range(g.ndim - len(shape)))), "sum the length-1 axes too"),
-        (lambda g, shape: _unbroadcast(g, shape).squeeze(), "keep each length-1 axis (keepdims=True)"),
-        (lambda g, shape: _unbroadcast(g, shape) * np.prod(shape) / g.size, "you averaged: sum"),
-    ]
-    rng = np.random.default_rng(11)
-    cases = [(rng.normal(size=result), shape) for shape, result in shapes + [drawn(rng) for _ in range(20)]]
+    cases, records = _unbroadcast_cases(), recorded("ch11.unbroadcast")
     sums = run_cases(unbroadcast, "your unbroadcast function", cases, as_array, "an array", at)
-    return judge(sums, cases, _unbroadcast, mistakes, _same, otherwise, lambda i: at(cases[i]) + ": ")
+    mistakes = recorded_mistakes(records, _UNBROADCAST_HINTS)
+    return judge(sums, cases, records["want"], mistakes, _same, otherwise, lambda i: at(cases[i]) + ": ")
 
 
 @solution("ch11.unbroadcast")
@@ -96,6 +116,7 @@ def quadratic_backward(A, x):
 
 
 # ---- 3. visits of a recursive backward on k diamonds of width w ----
+@reference
 def _counted_visits(k, w=2):
     """The calls chapter 11's recursive walk makes on k stacked diamonds of width w, counted call by
     call as the walk makes them (memoised, since every middle node of a level is alike)."""
@@ -123,13 +144,18 @@ def _visit_cases():
     return [(6, 1), (7, 2), (0, 3), (1, 4), *sorted(drawn), *big]
 
 
+@recorder("ch11.recursive_visits")
+def _record_visits():
+    return record(_visit_cases(), _counted_visits)
+
+
 @check("ch11.recursive_visits")
 def check_recursive_visits(recursive_visits):
     def where(case):
         return f"for k = {case[0]} diamonds of width w = {case[1]}"
 
     def otherwise(i):
-        count = _counted_visits(*cases[i])
+        count = want[i]
         return f"{where(cases[i])} the recursive backward makes {count} calls, not {calls[i]:g}"
 
     mistakes = [  # each named only when it gives every answer, not where two formulas meet
@@ -138,9 +164,9 @@ def check_recursive_visits(recursive_visits):
         (lambda k, w: 4 * 2**k - 3, "that is the count for width 2 only: let w set the paths to each level"),
         (lambda k, w: sum(w**j for j in range(k + 1)), "the w middle nodes of a level are reached too"),
     ]
-    cases = _visit_cases()
+    cases, want = _visit_cases(), recorded("ch11.recursive_visits")["want"]
     calls = run_cases(recursive_visits, "your recursive_visits function", cases, where=where)
-    return judge(calls, cases, _counted_visits, mistakes, otherwise=otherwise)
+    return judge(calls, cases, want, mistakes, otherwise=otherwise)
 
 
 @solution("ch11.recursive_visits")

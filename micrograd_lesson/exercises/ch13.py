@@ -7,8 +7,8 @@ from functools import partial
 
 from ..autograd import grad
 from ..engine import Value
-from ._core import Verdict, as_number, attempt, check, close, shown, solution
-from ._shared import all_exact, exact, judge, numbers, run_cases
+from ._core import Verdict, as_number, attempt, check, close, recorded, recorder, reference, shown, solution
+from ._shared import all_exact, exact, judge, numbers, record, recorded_mistakes, run_cases
 
 
 # ---- 13.1 a dual rule not shown: a ** b with both carrying a tangent ----
@@ -17,6 +17,7 @@ def _dual_class(fn):  # the notebook's own Dual class if it has one (so its isin
     return cls if isinstance(cls, type) and attempt(cls, 1.0, 0.0)[1] is None else _Pair
 
 
+@reference
 def _pow_rule(a, b, base=True, exponent=True, log=True):  # (val, dot) of a ** b for duals a, b = (val, dot)
     (u, du), (v, dv) = a, b
     return u**v, base * v * u ** (v - 1) * du + exponent * u**v * (math.log(u) if log else 1.0) * dv
@@ -24,11 +25,24 @@ def _pow_rule(a, b, base=True, exponent=True, log=True):  # (val, dot) of a ** b
 
 _Pair = collections.namedtuple("Dual", "val dot")
 _NUDGED = ": close but not exact, as nudging would be; take exact derivatives"  # 13.1 and 13.3
-_POW_MISTAKES = [
-    (partial(_pow_rule, exponent=False), "that is the power rule alone; the exponent's tangent counts too"),
-    (partial(_pow_rule, base=False), "that is the exponential rule alone; the base's tangent counts too"),
-    (partial(_pow_rule, log=False), "d(u**v)/dv is u**v times ln(u): write u**v as exp(v ln u)"),
-]
+_POW_HINTS = {
+    "base only": "that is the power rule alone; the exponent's tangent counts too",
+    "exponent only": "that is the exponential rule alone; the base's tangent counts too",
+    "no log": "d(u**v)/dv is u**v times ln(u): write u**v as exp(v ln u)",
+}
+# (a, b) as (val, dot): only the base moves, only the exponent, both (x ** x at 3), a fractional mix.
+_POW_CASES = [((2.0, 1.0), (3.0, 0.0)), ((2.0, 0.0), (3.0, 1.0)), ((3.0, 1.0), (3.0, 1.0))]
+_POW_CASES += [((1.5, 0.7), (-0.5, 2.0))]
+
+
+@recorder("ch13.dual_pow")
+def _record_pow():
+    rules = {
+        "base only": partial(_pow_rule, exponent=False),
+        "exponent only": partial(_pow_rule, base=False),
+        "no log": partial(_pow_rule, log=False),
+    }
+    return record(_POW_CASES, _pow_rule, rules)
 
 
 @check("ch13.dual_pow", takes="function")
@@ -37,19 +51,19 @@ def check_dual_pow(dual_pow):
         return numbers([getattr(dual, "val", None), getattr(dual, "dot", None)])
 
     def otherwise(i):
-        (val, dot), (want_val, want_dot) = got[i], _pow_rule(*cases[i])
+        (val, dot), (want_val, want_dot) = got[i], records["want"][i]
         if not math.isclose(val, want_val, rel_tol=1e-12):
             return f"the value a.val ** b.val is {want_val:.6g}, got {val:.6g}"
         nudged = _NUDGED if close(dot, want_dot, 1e-4) else ""
         return f"the tangent is {want_dot:.6g}, got {dot:.6g}{nudged}"
 
-    # (a, b) as (val, dot): only the base moves, only the exponent, both (x ** x at 3), a fractional mix.
-    cases = [((2.0, 1.0), (3.0, 0.0)), ((2.0, 0.0), (3.0, 1.0)), ((3.0, 1.0), (3.0, 1.0))]
-    cases += [((1.5, 0.7), (-0.5, 2.0))]
+    cases, records = _POW_CASES, recorded("ch13.dual_pow")
     cls, where = _dual_class(dual_pow), "for a = Dual{}, b = Dual{}".format
     got = run_cases(lambda a, b: dual_pow(cls(*a), cls(*b)), "", cases, read, "a Dual", lambda c: where(*c))
     same, opening = partial(all_exact, rel=1e-12), lambda i: where(*cases[i]) + ": "
-    return judge(got, cases, _pow_rule, _POW_MISTAKES, same, otherwise, opening)
+    return judge(
+        got, cases, records["want"], recorded_mistakes(records, _POW_HINTS), same, otherwise, opening
+    )
 
 
 @solution("ch13.dual_pow")
@@ -60,6 +74,7 @@ def dual_pow(a, b):
 
 
 # ---- 13.2 cheaper_mode(n, m): which mode builds the full Jacobian in fewer passes ----
+@reference
 def _truth(n, m):
     return ("either", 1.0) if n == m else ("forward", m / n) if n < m else ("reverse", n / m)
 
@@ -73,6 +88,11 @@ def _mode_shapes():
     return [(1, 1), (337, 1), (1, 3), (1000, 10), (3, 3), (2, 5), (7, 2), (50, 200), *drawn]
 
 
+@recorder("ch13.cheaper_mode")
+def _record_modes():
+    return record(_mode_shapes(), _truth)
+
+
 @check("ch13.cheaper_mode", takes="function")
 def check_cheaper_mode(cheaper_mode):
     def pair(got):
@@ -83,8 +103,8 @@ def check_cheaper_mode(cheaper_mode):
     answers = run_cases(cheaper_mode, "", shapes, pair, "a pair", lambda c: where(*c))
     if isinstance(answers, Verdict):
         return answers
-    for (n, m), (mode, factor) in zip(shapes, answers):
-        (want_mode, want_factor), at = _truth(n, m), where(n, m)
+    for (n, m), (mode, factor), truth in zip(shapes, answers, recorded("ch13.cheaper_mode")["want"]):
+        (want_mode, want_factor), at = truth, where(n, m)
         if not isinstance(mode, str) or mode not in ("forward", "reverse", "either"):
             return f"{at}: the mode is 'forward', 'reverse' or 'either'; got {shown(mode)}"
         if as_number(factor) is None:
@@ -187,6 +207,7 @@ def safe_newton_step(f, x, lr):
 
 
 # ---- 13.4 reverse_rules(m, per_link): backward rules for a chain's full Jacobian, derived ----
+@reference
 def _chain_rules(m, per_link=2):  # tests/test_exercises_ch13.py counts them in the real graphs
     return m + per_link * m * (m - 1) // 2
 
@@ -199,14 +220,24 @@ def _chain_shapes():
     return [(3, 2), (128, 2), (1, 5), (4, 1), *sorted(drawn), (1000, 3), (5000, 4)]
 
 
+@recorder("ch13.reverse_rules")
+def _record_chain_rules():
+    records = record(_chain_shapes(), _chain_rules)
+    # two known mistakes add the right count to another: recorded as they are, not the count
+    records["plus forward"] = [r + 1 + p * (m - 1) for r, (m, p) in zip(records["want"], _chain_shapes())]
+    return records
+
+
 @check("ch13.reverse_rules", takes="function")
 def check_reverse_rules(reverse_rules):
     def where(case):
         return f"for m = {case[0]} outputs, per_link = {case[1]}"
 
     def otherwise(i):
-        count = f"{where(chains[i])} the number of backward rules is {_chain_rules(*chains[i])}"
+        count = f"{where(chains[i])} the number of backward rules is {records['want'][i]}"
         return f"{count}, got {counts[i]:g}. How many operations does output k's graph hold?"
+
+    records = recorded("ch13.reverse_rules")
 
     def longest(m, p):  # the last output's graph: tanh(t), then per_link operations for each later link
         return 1 + p * (m - 1)
@@ -219,13 +250,13 @@ def check_reverse_rules(reverse_rules):
             "m is the number of backward passes; each applies one rule per operation it reaches",
         ),
         (lambda m, p: m * m, "m * m holds for per_link = 2 only: let per_link set each output's graph"),
-        (lambda m, p: _chain_rules(m, p) + longest(m, p), "you added the forward pass's values"),
+        (records["plus forward"], "you added the forward pass's values"),
         (lambda m, p: 2 * longest(m, p), "that is forward mode's cost (a value and a tangent per operation)"),
         (lambda m, p: p * m * (m + 1) / 2, "the first output, tanh(t), is one operation, not per_link"),
     ]
     chains = _chain_shapes()
     counts = run_cases(reverse_rules, "", chains, where=where)
-    return judge(counts, chains, _chain_rules, wrong_counts, otherwise=otherwise)
+    return judge(counts, chains, records["want"], wrong_counts, otherwise=otherwise)
 
 
 @solution("ch13.reverse_rules")
