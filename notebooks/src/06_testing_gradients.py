@@ -467,7 +467,7 @@ print(f"output neuron with a tanh as well: {tanh_out.passed.count(False)} of 41 
 # Now all 41 fail: with a tanh between them and the loss, the output neuron's five rows
 # carry the bug too. So the bug shows in every parameter whose gradient passes through a
 # tanh, and only there, which also tells you where to look. On networks started from other
-# seeds the same 36 fail, and only they, on all but about 1 in 1,000 (2,997 of 3,000
+# seeds the same 36 fail, and only they, on all but about 1 in 1,000 (1,498 of 1,500
 # measured); on the odd one out, one row behind a tanh slips through, for a reason the end
 # of this section shows. <!-- claim: ch06-bug-behind-every-tanh -->
 #
@@ -872,7 +872,8 @@ else:
 #   such as relu at 0, where the nudge reports 0.5.
 # - A whole network is checked the same way, one parameter at a time, by relative error:
 #   all 41 parameters of `MLP(3, [4, 4, 1])` agree; a tanh that forgot its square shows up
-#   in every parameter behind a tanh (36 of 41); a big model is checked on a sample.
+#   in the parameters behind a tanh (36 of 41; all 41 once the output neuron has a tanh
+#   too); a big model is checked on a sample.
 #   Summed over more examples, a bug's errors can cancel in a row (p282): check one
 #   example at a time.
 # - The rule is $|\text{engine} - \text{nudge}| \le 10^{-6} + 10^{-4}|\text{nudge}|$: for a

@@ -148,11 +148,16 @@ def test_how_many_rows_the_bug_gets_wrong_in_the_first_digit(ch06):
 @claim("ch06-bug-behind-every-tanh")
 @pytest.mark.slow
 def test_the_tanh_bug_fails_exactly_the_parameters_behind_a_tanh(ch06):
-    """Prose measured on seeds 1000-1599: the same 36 failed, and only they, on all 600."""
-    for seed in held_out_seeds(80, "ch06-bug-behind-every-tanh"):
+    """Prose measured on seeds 300000-301499: the same 36 failed on 1,498 of 1,500 (on 300764 row 27 passed,
+    on 301366 row 23), and no output row ever failed (re-measured on 5,100,000-5,100,999: 999 of 1,000)."""
+    seeds = held_out_seeds(80, "ch06-bug-behind-every-tanh")
+    exact = 0
+    for seed in seeds:
         broken = small_network_check(seed, ch06["tanh_forgot_square"])
         failing = [i for i, ok in enumerate(broken.passed) if not ok]
-        assert failing == list(range(BEHIND_TANH_SMALL)), (seed, failing)
+        assert all(i < BEHIND_TANH_SMALL for i in failing), (seed, failing)  # "and only they": every draw
+        exact += failing == list(range(BEHIND_TANH_SMALL))
+    assert exact >= least_count(0.998, len(seeds)), exact  # all 36: on all but about 1 network in 1,000
 
 
 def big_network(seed):
