@@ -177,6 +177,7 @@ EXPECTED = {
         r"largest relative error over all 41 parameters: \d\.\de-(0[7-9]|1\d)$",
         re.escape("parameters that fail the check: 36 of 41"),
         re.escape("of those, wrong in the first digit (relative error above 0.5): 24"),
+        re.escape("output neuron with a tanh as well: 41 of 41 fail"),  # the one change: why 5 passed
         # ... but summed over ten points a row's errors can cancel: p282 passes, and fails point by point
         re.escape("summed over the 10 points: engine +6.529e-04, nudge +6.529e-04, relative error 5.1e-05,")
         + re.escape(" passed: True"),

@@ -65,11 +65,14 @@ def test_the_check_catches_a_mistake_exactly_where_it_exceeds_the_rule(ch06):
 
 @claim("ch06-tolerance-small-gradients")
 def test_the_tanh_without_its_square_passes_above_about_7_25_and_fails_below(ch06):
-    """Prose measured at x = 1, 5, 8 (the notebook) and by solving 1 - tanh x = 1e-6: x = 7.25."""
+    """Prose measured at x = 1, 5, 8 (the notebook) and by solving 1 - tanh x = 1e-6: x = 7.25 (a grid of
+    step 0.001 over [6.9, 7.6] finds the one crossing at 7.255). "Every x above": up to 1000 too, where
+    tanh x rounds to 1 and both gradients are 0."""
     tanh_forgot_square = ch06["tanh_forgot_square"]
     for seed in held_out_seeds(60, "ch06-tolerance-small-gradients"):
         rng = random.Random(seed)
-        above, below = rng.uniform(7.3, 15.0), rng.uniform(0.1, 7.2)
+        far = 10 ** rng.uniform(math.log10(15.0), 3.0)  # 15 to 1000
+        above, below = rng.choice([rng.uniform(7.3, 15.0), far]), rng.uniform(0.1, 7.2)
         missed = gradcheck(tanh_forgot_square, [above])
         assert missed, above
         if above < 9:  # beyond, the gradient is below 1e-7 and the nudge itself measures it only roughly
@@ -79,14 +82,20 @@ def test_the_tanh_without_its_square_passes_above_about_7_25_and_fails_below(ch0
 
 @claim("ch06-every-operation-passes")
 def test_every_operation_passes_on_held_out_draws(ch06):
-    """Prose measured on seeds 1000-10999 (largest error below 1e-8 on 96.7 %, never above 1.3e-7)."""
-    largest = []
+    """Prose measured on seeds 1000-10999: largest error below 1e-8 on 96.7 % (never above 1.3e-7), and the
+    worst operation a ** 3 on 69 % of draws (re-measured on 5,000,000-5,002,999: 97.0 % and 69 %)."""
+    largest, worst = [], []
     for seed in held_out_seeds(300, "ch06-every-operation-passes"):
         max_errors, passed = ch06["check_every_operation"](seed)
         assert all(passed.values()), (seed, passed)
         largest.append(max(max_errors.values()))
+        worst.append(max(max_errors, key=max_errors.get))
     assert max(largest) < 1e-6, max(largest)  # under the line
-    assert sum(e < 1e-8 for e in largest) >= least_count(0.96, len(largest)), sorted(largest)[-20:]
+    below = sum(e < 1e-8 for e in largest)
+    assert below >= least_count(0.96, len(largest)), sorted(largest)[-20:]  # about 97 in 100 ...
+    assert len(largest) - below >= least_count(0.02, len(largest)), below  # ... not all: "it is not always"
+    most_often = max(set(worst), key=worst.count)
+    assert most_often == "a ** 3", {name: worst.count(name) for name in set(worst)}
 
 
 def small_network_check(seed, tanh=None):
@@ -109,13 +118,18 @@ def small_network_check(seed, tanh=None):
 @claim("ch06-whole-network-passes")
 @pytest.mark.slow
 def test_the_whole_network_check_passes_on_held_out_networks(ch06):
-    """Prose measured on seeds 1000-1599: every row passed, largest relative error below 1e-6 on 98.3 %."""
+    """Prose measured on seeds 1000-1599: every row passed, largest relative error below 1e-6 on 98.3 %; on
+    the others the worst row's gradient was a few thousandths or less (re-measured on 5,100,000-5,100,999:
+    97.9 %, worst rows' gradients at most 7.4e-4)."""
     below = 0
     seeds = held_out_seeds(80, "ch06-whole-network-passes")
     for seed in seeds:
         right = small_network_check(seed)
         assert right.ok, (seed, right.max_rel_error)
         below += right.max_rel_error < 1e-6
+        if right.max_rel_error >= 1e-6:  # the worst row is a small gradient: "a few thousandths or less"
+            worst = right.rel_errors.index(right.max_rel_error)
+            assert abs(right.numeric[worst]) < 5e-3, (seed, right.numeric[worst])
     assert below >= least_count(0.98, len(seeds)), below
 
 
@@ -134,11 +148,16 @@ def test_how_many_rows_the_bug_gets_wrong_in_the_first_digit(ch06):
 @claim("ch06-bug-behind-every-tanh")
 @pytest.mark.slow
 def test_the_tanh_bug_fails_exactly_the_parameters_behind_a_tanh(ch06):
-    """Prose measured on seeds 1000-1599: the same 36 failed, and only they, on all 600."""
-    for seed in held_out_seeds(80, "ch06-bug-behind-every-tanh"):
+    """Prose measured on seeds 300000-301499: the same 36 failed on 1,498 of 1,500 (on 300764 row 27 passed,
+    on 301366 row 23), and no output row ever failed (re-measured on 5,100,000-5,100,999: 999 of 1,000)."""
+    seeds = held_out_seeds(80, "ch06-bug-behind-every-tanh")
+    exact = 0
+    for seed in seeds:
         broken = small_network_check(seed, ch06["tanh_forgot_square"])
         failing = [i for i, ok in enumerate(broken.passed) if not ok]
-        assert failing == list(range(BEHIND_TANH_SMALL)), (seed, failing)
+        assert all(i < BEHIND_TANH_SMALL for i in failing), (seed, failing)  # "and only they": every draw
+        exact += failing == list(range(BEHIND_TANH_SMALL))
+    assert exact >= least_count(0.998, len(seeds)), exact  # all 36: on all but about 1 network in 1,000
 
 
 def big_network(seed):
