@@ -129,9 +129,31 @@ def counting_without_the_loop_test(root):
         return [root]  # what counting lists when it stops early, had it not raised
 
 
+def counting_from_the_root_as_ready(root):
+    """Counting users, but starting from the root as if nobody used it: blind to a loop through the root."""
+    users, todo = {root: 0}, [root]
+    while todo:
+        for child in todo.pop()._prev:
+            if child not in users:
+                todo.append(child)
+            users[child] = users.get(child, 0) + 1
+    order, ready = [], [root]
+    while ready:
+        node = ready.pop()
+        order.append(node)
+        for child in node._prev:
+            users[child] -= 1
+            if users[child] == 0:
+                ready.append(child)
+    if len(order) < len(users):
+        raise ValueError("a loop")
+    return order[::-1]
+
+
 @pytest.mark.parametrize(
     "walk, words",
     [
+        (counting_from_the_root_as_ready, ("d = 2r is a loop", "returned a list")),
         (section_9_stack, ("loop", "returned a list", "raise ValueError")),  # the cell above: not enough
         (lambda root: list(Value.topological_order(root)), ("loop", "returned a list")),
         (counting_without_the_loop_test, ("loop", "never reach 0")),

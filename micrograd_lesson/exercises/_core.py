@@ -261,7 +261,7 @@ class _Said(str):  # text shown under a cell as it is (a str's repr would add qu
 # recorded in recorded.json beside this file, or, where that record would itself be an answer
 # (a single number, a dict of gradients, a diagnosis), with a digest of the rounded answer.
 # The references and the functions that record them are marked @reference and @recorder; the
-# student edition leaves them out, and tests/test_exercises_recorded.py makes the records
+# student edition leaves them out, and tests/test_student_keys.py makes the records
 # again from them and fails if recorded.json differs (`python instructor/student.py --record`
 # writes it).
 

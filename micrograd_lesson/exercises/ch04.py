@@ -128,6 +128,11 @@ def _loops():  # (how a hint names it, root) of graphs with a loop no operation 
     d = _as("d", _as("c", e * 2.0) + x)
     e._a = d  # d uses c, c uses e, and e now uses d: a loop of three
     yield "r = tanh(d), d = c + x, c = 2e, e = 3d", _as("r", d.tanh())
+    x = Value(1.0, label="x")
+    d = _as("d", x * 2.0)
+    r = _as("r", d.tanh())
+    d._a = r  # the root itself is in the loop: some node uses r
+    yield "r = tanh(d), d = 2r", r
 
 
 @check("ch04.topological_order", takes="function")
@@ -151,7 +156,7 @@ def topological_order(root):
             if child not in users:
                 todo.append(child)
             users[child] = users.get(child, 0) + 1  # b = a + a: a is used twice by b, and counts twice
-    order, ready = [], [root]  # nobody uses the root
+    order, ready = [], [node for node, n in users.items() if n == 0]  # the root, unless a loop uses it
     while ready:
         node = ready.pop()
         order.append(node)  # every user of node is already listed
