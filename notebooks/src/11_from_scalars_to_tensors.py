@@ -711,8 +711,9 @@ for seed in range(5):
 # handful, so we ran 100 more (seeds 1000 to 1099, not shown; a claims test re-runs 20
 # others). On all 100 the loss starts within 0.04 of $\log 3 = 1.0986$. On all 100 every
 # training point is right by step 500, and on 99 of them it first happens between steps 100
-# and 250 (on half, by step 151; the slowest seed took 299 steps). On 99 of them at least
-# 98 % of the new points are read right; the typical seed reads 99.7 %, the worst 97.0 %.
+# and 250 (on half, by about step 150; the slowest seed took 299 steps). On 99 of them at
+# least 98 % of the new points are read right; the median seed misses about one of the 300
+# (99.7 %), the worst nine (97.0 %).
 # So: on at least 19 seeds in 20, full marks in training between steps 100 and 250, and
 # 98 % or more on new points.
 # <!-- claim: ch11-spiral-seeds -->

@@ -298,17 +298,19 @@ def costs(size):
 
 def cpu_seconds(fn, *args, number=1):
     """CPU time of one call of fn(*args), averaged over `number` calls. CPU time, not wall time:
-    what other programs on the machine do while it runs is not counted."""
+    the time the machine spends on other programs is not counted (though they can still slow this
+    one down a little, which is why cpu_ratio takes the best of several rounds)."""
     start = time.process_time()
     for _ in range(number):
         fn(*args)
     return (time.process_time() - start) / number
 
 
-def cpu_ratio(slower, faster, args, rounds=3, number=5):
+def cpu_ratio(slower, faster, args, rounds=7, number=5):
     """CPU time of slower(*args) over faster(*args): the best of `rounds` rounds, in which the two
     take turns; the faster one runs `number` times a round, so that its time is not lost in the
-    clock's tick."""
+    clock's tick. Seven rounds, not three: beside other busy programs the best of three strayed out
+    of the ranges the chapter states on 2 draws in 20; the best of seven stayed well inside them."""
     best_slower = best_faster = math.inf
     for _ in range(rounds):
         best_slower = min(best_slower, cpu_seconds(slower, *args))
@@ -364,7 +366,7 @@ plt.show()
 # <!-- claim: ch13-mode-counts -->
 #
 # Counts are the same on every machine; seconds are not. The next cell times both modes at
-# 128 on the machine running it, in CPU time, the two modes taking turns, best of three.
+# 128 on the machine running it, in CPU time, the two modes taking turns, best of seven.
 # Its output is not compared when the notebook is checked, because it differs from
 # machine to machine and from run to run.
 
@@ -380,13 +382,16 @@ print(f"R -> R^128:               forward mode {column_case:.0f} times faster th
 # factor. (The count leaves things out, among them the topological sort that each of
 # reverse mode's 128 `grad()` calls runs before its backward pass; we have not measured
 # which of them makes the difference.) A claims test times both cases on 20 draws of the
-# inputs. On the machine we wrote this on, over 40 draws (seeds 1000 to 1039) under
-# Python 3.11, reverse mode was 47 to 49 times faster for the loss-like
-# $\mathbb{R}^{128} \to \mathbb{R}$ (the count says 128), and forward mode 259 to 270
-# times faster for $\mathbb{R} \to \mathbb{R}^{128}$ (the count says 33); over 20 draws
-# (seeds 1000 to 1019) under Python 3.13, 36 to 43 times and 338 to 390 times. On 19
-# draws in 20 or more, on either Python, then: **30 to 120 times** for the loss,
-# **200 to 600 times** for the other shape.
+# inputs. On the machine we wrote this on, with nothing else running, over 40 draws (seeds
+# 1000 to 1039) under Python 3.11, reverse mode was 47 to 49 times faster for the
+# loss-like $\mathbb{R}^{128} \to \mathbb{R}$ (the count says 128), and forward mode 259
+# to 270 times faster for $\mathbb{R} \to \mathbb{R}^{128}$ (the count says 33); over 20
+# draws (seeds 1000 to 1019) under Python 3.13, 36 to 43 times and 338 to 390 times.
+# CPU time leaves out the time the machine gives to other programs, yet on a shared machine
+# the ratios spread wider: with some twenty other jobs on its two cores, 45 to 74 and 229
+# to 376 times under 3.11 (seeds 7000 to 7039), and 32 to 46 and 336 to 439 times under
+# 3.13 (seeds 7000 to 7019). On 19 draws in 20 or more, on either Python, busy or
+# quiet, then: **30 to 120 times** for the loss, **200 to 600 times** for the other shape.
 # <!-- claim: ch13-mode-timings -->
 #
 # ### What reverse mode pays in memory
@@ -448,9 +453,10 @@ print(f"the same derivative from both modes: {same}")
 
 # %% [markdown]
 # Forward mode's peak stays under a kilobyte at every length: a few numbers in flight.
-# Reverse mode's is over a hundred times larger and grows in step with the chain, twice
-# the links holding twice the memory: every link adds two nodes to the graph, and all of
-# them are kept until the backward pass. (The bytes per node differ between Python
+# Reverse mode's is, at these lengths, over a hundred times larger (a chain of a few links
+# is another matter), and it grows in step with the chain, twice the links holding twice
+# the memory: every link adds two nodes to the graph, and all of them are
+# kept until the backward pass. (The bytes per node differ between Python
 # versions, so they are not printed.) That is the price of reverse mode. For a network's
 # loss it is the only affordable mode, and it keeps every intermediate value of the
 # forward pass until `backward()`; section 4 measures how much that is for chapter 9's
@@ -746,9 +752,7 @@ print(
 # again, 1000 times (seeds 2000 to 2999, not shown, the rates refined to 0.0001 each
 # time). On 995 of them, **about 99 draws in 100**, the best shared rate needed 13 to 16
 # times Newton's steps from its slowest start: more than ten times. On the other 5 a
-# larger rate, near 0.052, won, with about 9 times Newton's steps: on those draws its
-# steps from the two steepest starts land near the hump at 0 (directly, or after one
-# bounce to $x \approx -2.4$) rather than past the minimum at 1.
+# larger rate, near 0.052, won, with about ten times Newton's steps or fewer.
 # <!-- claim: ch13-newton-beats-descent -->
 #
 # Why can gradient descent not simply take the step that suits the minimum? Near $x = 1$

@@ -66,18 +66,27 @@ def test_scalar_and_tensor_engines_give_the_same_loss_and_gradients(ch11):
 def test_spiral_starts_near_log_3_and_fits_every_point_between_100_and_250_on_19_seeds_in_20(ch11):
     """Prose measured on seeds 1000-1099 (100 draws): the starting loss within 0.024 of log 3 on
     all 100 (the prose says 0.04); every training point right by step 500 on all 100, first
-    between steps 100 and 250 on 99 (the slowest 299); at least 98 % of new points on 99 (worst
-    97.0 %). Tested here: the starting loss on every draw; the two fractions as a rate of 19 in 20
-    (least_count), and full marks by the end at the same rate."""
+    between steps 100 and 250 on 99 (median step 151, the slowest 299); at least 98 % of new
+    points on 99 (median 99.7 %, one point missed; worst 97.0 %). Tested here: the starting loss on
+    every draw; full marks by the end, full marks first between steps 100 and 250 together with
+    98 % or more on new points (the prose's "so" sentence), each as a rate of 19 in 20
+    (least_count); "by about step 150" as the median of the 20 between 125 and 190 and "about one
+    of the 300" as a median of at most two missed (on 40 other draws the median of 20 stayed within
+    those bounds on 999 resamplings in 1000)."""
     seeds = held_out_seeds(20, "ch11-spiral-seeds")
-    in_window = fitted = new_points = 0
+    both = fitted = 0
+    firsts, news = [], []
     for seed in seeds:
         model, _, _, losses, accuracies = ch11["train_spiral"](seed)
         assert abs(losses[0] - math.log(3)) < 0.04, f"seed {seed}: starting loss {losses[0]:.4f}"
         fitted += accuracies[-1] == 1.0
-        in_window += 1.0 in accuracies and 100 <= accuracies.index(1.0) <= 250
-        new_points += ch11["new_point_accuracy"](model, seed) >= 0.98
+        first = accuracies.index(1.0) if 1.0 in accuracies else math.inf
+        new = ch11["new_point_accuracy"](model, seed)
+        both += 100 <= first <= 250 and new >= 0.98
+        firsts.append(first)
+        news.append(new)
     need = least_count(0.95, len(seeds))
     assert fitted >= need, f"every training point right at the end on only {fitted} of {len(seeds)}"
-    assert in_window >= need, f"first all right between steps 100 and 250 on only {in_window} of {len(seeds)}"
-    assert new_points >= need, f"98 % or more of new points on only {new_points} of {len(seeds)}"
+    assert both >= need, f"all right first at steps 100-250 and 98 % new on only {both} of {len(seeds)}"
+    assert 125 <= np.median(firsts) <= 190, f"median first step at 100 %: {np.median(firsts)}"
+    assert np.median(news) >= 298 / 300, f"median accuracy on new points {np.median(news):.4f}"
