@@ -242,6 +242,9 @@ def test_plain_newton_climbs_to_the_hump_from_the_notebooks_start():
         (rule(newton_when=lambda d2: True, divide=abs), "|f''(x)|"),
         (rule(sign=-1.0), "sign is flipped"),
         (lambda f, x, lr: x, "the next x is"),  # the notebook's stub
+        # Newton only where f'' clears a threshold: another rule, however small the threshold
+        (rule(newton_when=lambda d2: d2 > 0.3), "the next x is 8333"),
+        (rule(newton_when=lambda d2: d2 > 1e-3), "the next x is 8333"),
     ],
 )
 def test_safe_newton_step_hints_name_the_mistake(answer, words):

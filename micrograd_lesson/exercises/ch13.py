@@ -154,6 +154,9 @@ _NEWTON_CASES = [
         0.05,
     ),
     ("tanh(x) at x = 0.5, lr = 0.3", lambda v: v.tanh(), 0.5, 1 - _T * _T, -2 * _T * (1 - _T * _T), 0.3),
+    # f'' barely above 0: Newton's step, however far it goes (a rule "Newton only where f'' > some
+    # threshold" is another rule)
+    ("x**3 - x at x = 0.00002, lr = 0.1", lambda v: v**3 - v, 2e-5, 3 * 2e-5**2 - 1, 6 * 2e-5, 0.1),
 ]
 _FLAT = (
     "x**3 + x at x = 0, lr = 0.1, where f''(x) = 0 (Newton only where f'' > 0)",
