@@ -336,7 +336,7 @@ for k, setting, seconds, log in runs:
 # One run is one draw, so we measured more: 20 other draws of the data and the starting
 # weights (seeds 2000 to 2019), each running four steps of the plain loop with the
 # collector at its defaults and off in turn. Switching the collector off cut a step's
-# CPU time by 54 to 75 % on Python 3.11, and by 31 to 64 % on 3.13. A claims
+# CPU time by 54 to 75 % on Python 3.11, and by about 30 to 65 % on 3.13. A claims
 # test checks on fresh draws that the cut lies between 40 and 85 % on 3.11, and between
 # 20 and 85 % on 3.12 and 3.13.
 #
@@ -388,10 +388,10 @@ plt.show()
 # Each step graph kept alive adds the same block of objects (one or more per node of its
 # 68,818), so a full collection has more objects to walk with each one, and it takes
 # longer: with 0, 1 and 2 graphs alive, the best of three full collections took longer
-# with each graph on every one of 20 other draws (seeds 4000 to 4019), on Python 3.11 and
-# 3.13 alike, on a machine doing nothing else; with another job competing for memory, the
-# times with 1 and 2 graphs can come out level, but both stay above the time with none. With
-# no graph alive what is left is the rest of the kernel (NumPy, matplotlib, the notebook).
+# with each graph on every one of 26 other draws, on Python 3.11 and 3.13 alike: seeds 4000
+# to 4019 on a machine doing nothing else, and seeds 400000 to 400005 with its two cores
+# shared by about 30 busy programs. With no graph alive what is left is the rest of the
+# kernel (NumPy, matplotlib, the notebook).
 # A tensor graph is a few dozen objects, so a tensor step adds next to nothing to a full
 # scan.
 #

@@ -96,10 +96,11 @@ def test_switching_the_collector_off_cuts_a_plain_steps_cpu_time_by_the_stated_r
 @pytest.mark.slow
 @claim("ch12-full-scan-grows")
 def test_each_graph_kept_alive_makes_a_full_collection_slower(ch12):
-    """Prose measured on seeds 4000-4019 on an otherwise idle machine: the best of three full
-    collections took longer with each step graph kept alive (0, 1, 2), on every one of the 20.
-    The tests run beside other jobs, so this checks what the prose says holds under load too:
-    more objects to walk with each graph, and a slower full collection with graphs than without."""
+    """Prose measured on seeds 4000-4019 on an otherwise idle machine, and re-measured on seeds
+    400000-400005 with the machine's two cores shared by about 30 busy processes: the best of three
+    full collections took longer with each step graph kept alive (0, 1, 2), on every draw, on
+    Python 3.11 and 3.13 (in a plain script: 97-116, 154-180 and 201-231 ms on 3.11). The tests run
+    beside other jobs too, so this checks the same order, on every held-out draw."""
     for seed in held_out_seeds(4, "ch12-full-scan-grows"):
         scalar_model, _ = fresh_draw(ch12, seed)
         kept, best, walked = [], [], []
@@ -111,7 +112,7 @@ def test_each_graph_kept_alive_makes_a_full_collection_slower(ch12):
             best.append(min(cpu_seconds(gc.collect) for _ in range(3)))
         kept.clear()
         assert walked[0] < walked[1] < walked[2], f"objects tracked, 0, 1, 2 graphs alive: {walked}"
-        assert best[0] < min(best[1], best[2]), f"best full collection, 0, 1, 2 graphs alive: {best}"
+        assert best[0] < best[1] < best[2], f"best full collection, 0, 1, 2 graphs alive: {best}"
 
 
 # ---- the digits: every recipe on the same held-out splits, each training run once ----
