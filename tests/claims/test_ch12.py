@@ -77,7 +77,8 @@ def plain_loop(ch12):
 @pytest.mark.slow
 @claim("ch12-tensor-faster")
 def test_the_tensor_step_is_more_than_50_times_faster_in_cpu_time(plain_loop):
-    """Prose measured on seeds 2000-2019 (Python 3.11: 270 to 640 times; 3.13: 130 to 310)."""
+    """Prose measured on seeds 2000-2019 (Python 3.11: 270 to 640 times; 3.13: 130 to 310); with the
+    machine's two cores shared by about 30 busy programs, 240 to 400 times on 3.11, 145 to 240 on 3.13."""
     for run in plain_loop:
         ratio = np.median(run["on"]) / np.median(run["tensor"])
         assert ratio > 50, f"the tensor step only {ratio:.0f} times faster in CPU time"
@@ -86,7 +87,8 @@ def test_the_tensor_step_is_more_than_50_times_faster_in_cpu_time(plain_loop):
 @pytest.mark.slow
 @claim("ch12-collector-cost")
 def test_switching_the_collector_off_cuts_a_plain_steps_cpu_time_by_the_stated_range(plain_loop):
-    """Prose measured on seeds 2000-2019 (Python 3.11: 54 to 75 %; 3.13: 31 to 64 %)."""
+    """Prose measured on seeds 2000-2019 (Python 3.11: 54 to 75 %; 3.13: 31 to 64 %); with the
+    machine's two cores shared by about 30 busy programs, 56 to 75 % on 3.11, 29 to 59 % on 3.13."""
     low, high = (0.40, 0.85) if sys.version_info < (3, 12) else (0.20, 0.85)
     for run in plain_loop:
         saved = 1 - np.mean(run["off"]) / np.mean(run["on"])
@@ -96,10 +98,11 @@ def test_switching_the_collector_off_cuts_a_plain_steps_cpu_time_by_the_stated_r
 @pytest.mark.slow
 @claim("ch12-full-scan-grows")
 def test_each_graph_kept_alive_makes_a_full_collection_slower(ch12):
-    """Prose measured on seeds 4000-4019 on an otherwise idle machine: the best of three full
-    collections took longer with each step graph kept alive (0, 1, 2), on every one of the 20.
-    The tests run beside other jobs, so this checks what the prose says holds under load too:
-    more objects to walk with each graph, and a slower full collection with graphs than without."""
+    """Prose measured on seeds 4000-4019 on an otherwise idle machine, and re-measured on seeds
+    400000-400005 with the machine's two cores shared by about 30 busy processes: the best of three
+    full collections took longer with each step graph kept alive (0, 1, 2), on every draw, on
+    Python 3.11 and 3.13 (in a plain script: 97-116, 154-180 and 201-231 ms on 3.11). The tests run
+    beside other jobs too, so this checks the same order, on every held-out draw."""
     for seed in held_out_seeds(4, "ch12-full-scan-grows"):
         scalar_model, _ = fresh_draw(ch12, seed)
         kept, best, walked = [], [], []
@@ -111,7 +114,7 @@ def test_each_graph_kept_alive_makes_a_full_collection_slower(ch12):
             best.append(min(cpu_seconds(gc.collect) for _ in range(3)))
         kept.clear()
         assert walked[0] < walked[1] < walked[2], f"objects tracked, 0, 1, 2 graphs alive: {walked}"
-        assert best[0] < min(best[1], best[2]), f"best full collection, 0, 1, 2 graphs alive: {best}"
+        assert best[0] < best[1] < best[2], f"best full collection, 0, 1, 2 graphs alive: {best}"
 
 
 # ---- the digits: every recipe on the same held-out splits, each training run once ----
@@ -169,9 +172,11 @@ def test_the_digit_classifier_trains_in_under_10_cpu_seconds():
 @claim("ch12-digits-97")
 def test_the_recipe_reads_98_percent_on_average_and_97_on_about_9_splits_in_10():
     """Prose measured on seeds 1000-1039: mean 98.2 %, standard deviation 0.7 points, at least
-    97 % on 36 of the 40. The mean of 16 fresh splits has a standard error of about 0.2 points."""
+    97 % on 36 of the 40. A fresh block of 20 (seeds 5002000-5002019) gave mean 98.15 % but a
+    standard deviation of 1.0 (one split at 95.0 %), so the mean of 16 fresh splits has a standard
+    error of about 0.21 points (sd 0.83 over the 60): 98.2 +- 0.7 is 3.3 of them either way."""
     accuracies = np.array([acc for acc, _ in digits([(seed, "this") for seed in DIGIT_SPLITS]).values()])
-    assert 0.976 <= accuracies.mean() <= 0.988, f"mean held-out accuracy {accuracies.mean():.2%}"
+    assert 0.975 <= accuracies.mean() <= 0.989, f"mean held-out accuracy {accuracies.mean():.2%}"
     at_least_97 = int(np.sum(accuracies >= 0.97))
     assert at_least_97 >= least_count(0.9, len(accuracies)), f"97 % or more on {at_least_97} splits"
 
@@ -194,11 +199,14 @@ def test_batches_of_64_read_fewer_digits_on_most_splits_and_about_97_6_percent_o
 
 @pytest.mark.slow
 @claim("ch12-digits-plain")
-def test_the_plain_recipe_is_within_1_5_points_of_this_recipe_on_average():
-    """Prose measured on seeds 1000-1029: plain 97.9 % on average against 98.2 %, better on 8
-    of 30; the paired differences have a standard deviation of 0.9 points (0.3 for a mean of 8)."""
+def test_the_plain_recipe_is_within_2_points_of_this_recipe_on_average():
+    """Prose measured on seeds 1000-1029 (plain 97.9 % on average against 98.2 %, better on 8 of 30)
+    and 300000-300009 (97.67 % against 97.92 %, better on 4 of 10): 97.8 % against 98.1 % over the
+    40. A block of 20 at seeds 5002000-5002019 gave 97.1 % against 98.15 % (better on 1), a gap of
+    1.07 points; the paired differences have a standard deviation of about 0.9 points (0.32 for a
+    mean of 8), so 2 points is 2.9 of those above even that block's gap."""
     splits = DIGIT_SPLITS[:8]
     runs = digits([(seed, recipe) for seed in splits for recipe in ("this", "plain")])
     this = np.mean([runs[seed, "this"][0] for seed in splits])
     plain = np.mean([runs[seed, "plain"][0] for seed in splits])
-    assert abs(this - plain) < 0.015, f"this recipe {this:.2%}, the plain one {plain:.2%}"
+    assert abs(this - plain) < 0.02, f"this recipe {this:.2%}, the plain one {plain:.2%}"
