@@ -188,7 +188,8 @@ def _guarded(ex, fn, takes=None):
         except _TimeUp:
             result = (
                 f"the check gave up after {seconds:g} s: does your answer loop forever (a while "
-                "loop whose condition never turns false, a generator that never ends)?"
+                "loop whose condition never turns false, a generator that never ends), or try far "
+                "more cases than it needs (building every candidate instead of reasoning about one)?"
             )
         except (Exception, SystemExit) as e:  # noqa: BLE001 - a hostile answer becomes a hint
             result = (
