@@ -289,10 +289,16 @@ def _scan_learner(folder, submissions, checks, layout, only_chapter):
         chosen = found[0]
         layout.learners[name][chapter] = chosen
         for other in found[1:]:
+            same_kind = bool(COPY_MARK.search(other.name)) == bool(COPY_MARK.search(chosen.name))
+            why = "the newest" if same_kind else "its name is not a copy's"
             layout.ignore(
                 str(other.relative_to(submissions)),
-                f"a second notebook of chapter {chapter[2:]}: only {chosen.relative_to(folder)} is graded"
-                f" ({'an original, not a copy' if not COPY_MARK.search(chosen.name) else 'the newest'})",
+                f"a second notebook of chapter {chapter[2:]}: only {chosen.relative_to(folder)}"
+                f" is graded ({why})",
+            )
+        if COPY_MARK.search(chosen.name) and len(found) == 1:
+            notes.append(
+                f"{chosen.name} is graded: a copy's name, the only notebook of chapter {chapter[2:]}"
             )
     if not layout.learners[name]:
         what = f"chapter {only_chapter[2:]}" if only_chapter else "any chapter"
@@ -310,6 +316,17 @@ def layout_report(layout, submissions):
         listed = ", ".join(c[2:] for c in sorted(chapters)) or "none"
         lines.append(f"  {name}: chapters {listed}")
         lines += [f"      {note}" for note in layout.notes[name]]
+    handed_in = {}
+    for name, chapters in graded.items():
+        for chapter in chapters:
+            handed_in.setdefault(chapter, []).append(name)
+    for chapter, names in sorted(handed_in.items()):
+        if len(graded) > 1 and len(names) < len(graded):
+            missing = sorted(set(graded) - set(names))
+            lines.append(
+                f"  chapter {chapter[2:]}: handed in by {len(names)} of {len(graded)}, not by "
+                + ", ".join(missing)
+            )
     if layout.ignored:
         lines.append(f"  not graded ({len(layout.ignored)} file(s)):")
         lines += [f"    {rel}: {why}" for rel, why in layout.ignored]
@@ -331,7 +348,7 @@ del _sys
 # Runs in the learner's kernel after their notebook: grade every exercise of the chapter.
 GRADE_CELL = """\
 def _grade_(chapter, points, hidden_dir, check_timeout, marker):
-    import importlib, json, sys, time
+    import importlib, json, sys
     old = sys.modules.get("micrograd_lesson.exercises._core")
     answers = {{}}
     for name, ex in getattr(old, "EXERCISES", {{}}).items():
@@ -372,6 +389,12 @@ def _grade_(chapter, points, hidden_dir, check_timeout, marker):
 _grade_({chapter!r}, {points!r}, {hidden_dir!r}, {check_timeout!r}, {marker!r})
 del _grade_
 """
+
+
+def cutoff(index, kind, label, detail):
+    """What cut a notebook's run short: at cell `index` (None: the whole run), of what kind, in words."""
+    what = f"{label}{'' if detail[0] in ':;' else ' '}{detail}"
+    return dict(index=index, kind=kind, detail=detail, what=what)
 
 
 def first_line(source, width=50):
@@ -439,14 +462,8 @@ def run_one(path, chapter, points, limits, student):
                     label = f"code cell {code_number} ({first_line(cell.source)!r})"
                     left = limits["notebook"] - (time.monotonic() - started)
                     if left <= 0:
-                        cutoffs.append(
-                            dict(
-                                cell=code_number,
-                                index=index,
-                                what=f"{label} and the cells after it were not "
-                                f"run: the notebook reached its {limits['notebook']:g} s time limit",
-                            )
-                        )
+                        why = f"was not run: the notebook reached its {limits['notebook']:g} s time limit"
+                        cutoffs.append(cutoff(index, "skipped", f"{label} and the cells after it", why))
                         break
                     client.timeout = max(1, math.ceil(min(limits["cell"], left)))
                     wall, cpu = time.monotonic(), _kernel_cpu(client)
@@ -456,18 +473,12 @@ def run_one(path, chapter, points, limits, student):
                         slowest.update(wall=wall, cpu=cpu, cell=code_number)
                     if index in timed_out:
                         limit = "cell" if client.timeout >= limits["cell"] else "notebook"
-                        cutoffs.append(
-                            dict(
-                                cell=code_number,
-                                index=index,
-                                what=f"{label} was interrupted after {client.timeout:g} s"
-                                f" (the {limit} time limit); the cells after it still ran",
-                            )
-                        )
+                        why = f"was interrupted after {client.timeout:g} s (the {limit} time limit)"
+                        cutoffs.append(cutoff(index, "interrupted", label, why))
                     errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
                     if errors and index not in timed_out:
-                        what = f"{errors[0].ename}: {errors[0].evalue}"[:200]
-                        cutoffs.append(dict(cell=code_number, index=index, what=f"{label} raised {what}"))
+                        why = f"raised {errors[0].ename}: {errors[0].evalue}"[:200]
+                        cutoffs.append(cutoff(index, "raised", label, why))
                 notebook_wall, notebook_cpu = time.monotonic() - started, _kernel_cpu(client)
                 hidden_dir = ""
                 if (HIDDEN / f"{chapter}.py").exists():  # copied in only now that the notebook has run
@@ -489,7 +500,9 @@ def run_one(path, chapter, points, limits, student):
                 grading = nbformat.v4.new_code_cell(source)
                 nb.cells.append(grading)
                 client.timeout = math.ceil(limits["grading"])
+                grading_wall = time.monotonic()
                 client.execute_cell(grading, len(nb.cells) - 1)
+                grading_wall = time.monotonic() - grading_wall
         except (CellTimeoutError, DeadKernelError) as e:  # a cell ignored the interrupt, or ended its kernel
             if grading is not None:
                 what = (
@@ -501,9 +514,7 @@ def run_one(path, chapter, points, limits, student):
                 what = f"code cell {code_number} ignored the interrupt at the time limit"
             else:
                 what = f"code cell {code_number} stopped its kernel"
-            cutoffs.append(
-                dict(cell=code_number, index=None, what=f"{what}: the notebook could not be graded")
-            )
+            cutoffs.append(cutoff(None, "stopped", what, ": the notebook could not be graded"))
             return dict(
                 rows=None, cutoffs=cutoffs, wall=time.monotonic() - started, cpu=None, slowest=slowest
             )
@@ -512,7 +523,7 @@ def run_one(path, chapter, points, limits, student):
             for line in out.text.splitlines():
                 if line.startswith(marker):
                     result = json.loads(line[len(marker) :])
-                    rows = explain_unattempted(result["rows"], nb.cells[:-1])
+                    rows = explain_unattempted(result["rows"], nb.cells[:-1], cutoffs)
                     for row in rows:
                         row["note"] = notes_for(row, cutoffs, nb.cells)
                         del row["check"]
@@ -522,23 +533,27 @@ def run_one(path, chapter, points, limits, student):
                         wall=notebook_wall,
                         cpu=notebook_cpu,
                         slowest=slowest,
-                        grading_cpu=result["cpu"],
+                        grading_wall=grading_wall,
                     )
     errors = [f"{o.ename}: {o.evalue}" for o in grading.outputs if o.output_type == "error"]
     raise RuntimeError(f"the grading cell gave no result: {errors or grading.outputs}")
 
 
-def explain_unattempted(rows, cells):
-    """Say why an exercise was "not attempted" when the cell that calls its check raised."""
-    raised = {}  # check name -> the first error of a cell that calls it
-    for cell in cells:
-        errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
-        for check_name in re.findall(r"\b(check_\w+)\s*\(", cell.source) if errors else ():
-            raised.setdefault(check_name, f"{errors[0].ename}: {errors[0].evalue}"[:200])
+def explain_unattempted(rows, cells, cutoffs):
+    """Say why an exercise was "not attempted" when the cell that calls its check was cut short."""
     for row in rows:
-        error = raised.get(row["check"])
-        if row["hint"].startswith("not attempted") and error:
-            row["hint"] = f"not attempted: the cell that calls {row['check']} raised {error}"
+        if not row["hint"].startswith("not attempted") or not row["check"]:
+            continue
+        calls = re.compile(rf"\b{re.escape(row['check'])}\s*\(")
+        mine = [i for i, c in enumerate(cells) if c.cell_type == "code" and calls.search(c.source)]
+        for cut in cutoffs:
+            if cut.get("index") is None or not mine:
+                continue
+            if cut["kind"] == "skipped" and mine[-1] >= cut["index"]:
+                row["hint"] = f"not attempted: the cell that calls {row['check']} {cut['detail']}"
+            elif cut["index"] in mine:
+                row["hint"] = f"not attempted: the cell that calls {row['check']} {cut['detail']}"
+                break
     return rows
 
 
@@ -595,52 +610,59 @@ def build_student(into):
     return Path(student.build(Path(into) / "student"))
 
 
-def grade_folder(submissions, points, limits=None, layout=None, progress=None):
+def grade_folder(submissions, points, limits=None, layout=None, progress=None, chapter=None):
     """(rows, results): rows for every learner and chapter of `layout` (default: scan(submissions)),
-    sorted by learner, chapter, exercise; results maps (learner, chapter) to what run_one found."""
+    sorted by learner, chapter, exercise; results maps (learner, chapter) to what run_one found.
+
+    A learner is graded on the chapters they handed in, on the chapter a misnamed notebook was named
+    for, and on `chapter` if given (a notebook not handed in then scores 0, with a note)."""
     limits = dict(default_limits(), **(limits or {}))
-    layout = layout or scan(submissions)
-    chapters = sorted({c for found in layout.learners.values() for c in found})
+    layout = layout or scan(submissions, only_chapter=chapter)
     rows, results = [], {}
     with tempfile.TemporaryDirectory(prefix="student-") as tmp:
-        student = build_student(tmp) if chapters else None
+        student = build_student(tmp) if any(layout.learners.values()) else None
         for learner in sorted(layout.learners):
-            found = layout.learners[learner]
-            if not found:
-                why = "; ".join(layout.notes.get(learner, [])) or "nothing to grade"
+            found, notes = layout.learners[learner], layout.notes.get(learner, [])
+            named = {f"ch{m}" for n in notes for m in re.findall(r"named for chapter (\d\d)", n)}
+            chapters = sorted({*found, *(named if chapter is None else ()), *([chapter] if chapter else [])})
+            if not chapters:
+                why = "; ".join(notes) or "nothing to grade"
                 rows.append(
-                    dict(
-                        learner=learner,
-                        chapter="",
-                        notebook="",
-                        exercise="",
-                        points=0,
-                        max_points=0,
-                        hint="not graded",
-                        note=why,
-                    )
+                    dict(learner=learner, chapter="", notebook="", exercise="", points=0, max_points=0)
+                    | dict(hint="not graded", note=why)
                 )
                 continue
-            for chapter in chapters:
-                path = found.get(chapter)
+            for ch in chapters:
+                path = found.get(ch)
                 if path is None:
-                    why = f"no notebook of chapter {chapter[2:]} handed in"
-                    held = [
-                        n for n in layout.notes.get(learner, []) if f"named for chapter {chapter[2:]}" in n
-                    ]
+                    why = f"no notebook of chapter {ch[2:]} handed in"
+                    held = [n for n in notes if f"named for chapter {ch[2:]}" in n]
                     why += f" ({held[0]})" if held else ""
-                    result = dict(rows=zero_rows(chapter, points, why), cutoffs=[], grader_error=None)
+                    result = dict(rows=zero_rows(ch, points, why), cutoffs=[], grader_error=None)
                 else:
                     if progress:
                         progress(f"grading {learner}/{path.relative_to(Path(submissions) / learner)} ...")
-                    result = grade_notebook(path, chapter, points, limits, student)
+                    result = grade_notebook(path, ch, points, limits, student)
                     result["notebook"] = path.name
-                results[learner, chapter] = result
-                notebook = path.name if path else ""
-                rows += [
-                    dict(learner=learner, chapter=chapter, notebook=notebook, **r) for r in result["rows"]
-                ]
+                    if progress and result.get("wall") is not None:
+                        progress(timing(result))
+                results[learner, ch] = result
+                name = path.name if path else ""
+                rows += [dict(learner=learner, chapter=ch, notebook=name, **r) for r in result["rows"]]
     return rows, results
+
+
+def timing(result):
+    """One line: how long the notebook's cells and its grading took."""
+    slowest, cpu = result.get("slowest") or {}, result.get("cpu")
+    line = f"    cells: {result['wall']:.0f} s"
+    line += f" ({cpu:.0f} s kernel CPU)" if cpu is not None else ""
+    if slowest.get("cell"):
+        line += f"; slowest: code cell {slowest['cell']}, {slowest['wall']:.0f} s"
+        line += f" ({slowest['cpu']:.0f} s CPU)"
+    if result.get("grading_wall") is not None:
+        line += f"; grading: {result['grading_wall']:.0f} s"
+    return line
 
 
 def default_limits(cell=CELL_TIMEOUT, notebook=NOTEBOOK_TIMEOUT, check=CHECK_TIMEOUT):
@@ -676,10 +698,17 @@ def feedback(learner, rows, results, layout):
         for r in these:
             lines.append(f"- **{r['exercise']}**: {r['points']:g} / {r['max_points']:g}. {r['hint']}")
         cutoffs = result.get("cutoffs") or []
-        lines += ["", "What stopped:" if cutoffs else "Every cell ran to its end.", ""]
-        lines += [f"- {c['what']}" for c in cutoffs]
-        if not result.get("notebook"):
-            lines += [f"- {these[0]['note']}"] if these[0]["note"] else []
+        if not result.get("notebook"):  # nothing ran: the note says why
+            lines += ["", f"Not graded: {these[0]['note']}."]
+        elif cutoffs:
+            lines += [
+                "",
+                "What stopped (a cell that raised or was stopped; the cells after it still ran):",
+                "",
+            ]
+            lines += [f"- {c['what']}" for c in cutoffs]
+        else:
+            lines += ["", "Every cell ran to its end without an error."]
         lines.append("")
     prefix = f"{learner}/"
     ignored = [(rel, why) for rel, why in layout.ignored if rel.startswith(prefix)]
@@ -687,7 +716,7 @@ def feedback(learner, rows, results, layout):
         lines += (
             ["## Files not graded", ""] + [f"- `{rel[len(prefix) :]}`: {why}" for rel, why in ignored] + [""]
         )
-    return "\n".join(lines)
+    return "\n".join(lines).rstrip() + "\n"
 
 
 def summary(rows):
@@ -772,7 +801,7 @@ def main(argv):
         return 2
     limits = default_limits(args.cell_timeout, args.notebook_timeout, args.check_timeout)
     rows, results = grade_folder(
-        args.submissions, points, limits, layout, progress=lambda s: print(s, flush=True)
+        args.submissions, points, limits, layout, progress=lambda s: print(s, flush=True), chapter=chapter
     )
     part = "".join([f"-{args.learner}" if args.learner else "", f"-{chapter}" if chapter else ""])
     (out / "feedback").mkdir(parents=True, exist_ok=True)
