@@ -206,7 +206,9 @@ def scan(submissions, only_learner=None, only_chapter=None):
     """The Layout of `submissions`: one sub-folder per learner, notebooks in it (or one folder down)."""
     submissions, checks, layout = Path(submissions), check_chapters(), Layout()
     entries = sorted(submissions.iterdir())
-    for entry in entries:
+    for entry in (
+        entries if only_learner is None else ()
+    ):  # a part: the folder's own files are not its business
         if _hidden_name(entry.name):
             continue
         if entry.is_file():
@@ -383,7 +385,7 @@ def _grade_(chapter, points, hidden_dir, check_timeout, marker):
                     break
             ok, hint = bool(verdict), ("correct" if verdict else verdict.hint)
         rows.append(dict(exercise=name, check=check, points=most if ok else 0, max_points=most, hint=hint))
-    print(marker + json.dumps(dict(rows=rows, cpu=time.process_time())))
+    print(marker + json.dumps(dict(rows=rows)))
 
 
 _grade_({chapter!r}, {points!r}, {hidden_dir!r}, {check_timeout!r}, {marker!r})
@@ -701,12 +703,9 @@ def feedback(learner, rows, results, layout):
         if not result.get("notebook"):  # nothing ran: the note says why
             lines += ["", f"Not graded: {these[0]['note']}."]
         elif cutoffs:
-            lines += [
-                "",
-                "What stopped (a cell that raised or was stopped; the cells after it still ran):",
-                "",
-            ]
-            lines += [f"- {c['what']}" for c in cutoffs]
+            lines += ["", "What stopped:", ""] + [f"- {c['what']}" for c in cutoffs]
+            if any(c.get("kind") in ("raised", "interrupted") for c in cutoffs):
+                lines += ["", "After a cell that raised or was interrupted, the cells below it still ran."]
         else:
             lines += ["", "Every cell ran to its end without an error."]
         lines.append("")
