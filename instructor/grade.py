@@ -27,7 +27,7 @@ case, else 0, with the hint the learner would have seen.
 Output, in --out (build/grades/ by default): grades.csv, one row per learner, chapter and
 exercise (learner, chapter, notebook, exercise, points, max_points, hint, note: what cut the
 run short, if anything), and feedback/LEARNER.md per learner. Points are 1 per exercise
-unless a TOML file says otherwise (`"ch05.sin" = 2`). Exit status: 0 when everything found
+unless a TOML file says otherwise (`"ch05.softsign" = 2`). Exit status: 0 when everything found
 was graded, 1 when something was graded but the layout report or a grader error needs a
 look, 2 when nothing was graded or the arguments are wrong.
 
@@ -71,7 +71,7 @@ if str(ROOT) not in sys.path:
 
 
 def registry():
-    """The full package's exercise registry: {"ch05.sin": Exercise}, every chapter imported."""
+    """The full package's exercise registry: {"ch05.softsign": Exercise}, every chapter imported."""
     import micrograd_lesson.exercises  # noqa: F401 - registers every chapter's exercises
     from micrograd_lesson.exercises._core import EXERCISES
 
@@ -140,7 +140,7 @@ def _flatten(table, prefix=""):
 def read_points(path):
     """{exercise: points} from a TOML file; PointsError naming the line for anything wrong.
 
-    `"ch05.sin" = 2`, `ch05.sin = 2` (a dotted key) and `[ch05]` then `sin = 2` all mean the same.
+    `"ch05.softsign" = 2`, `ch05.softsign = 2` (a dotted key) and `[ch05]` then `softsign = 2` all mean the same.
     """
     path = Path(path)
     try:
@@ -156,7 +156,7 @@ def read_points(path):
         at = f"{path} line {where[name]}" if name in where else str(path)
         if name not in known:
             near = difflib.get_close_matches(name, known, n=1)
-            hint = f" (did you mean {near[0]!r}?)" if near else " (exercise ids look like 'ch05.sin')"
+            hint = f" (did you mean {near[0]!r}?)" if near else " (exercise ids look like 'ch05.softsign')"
             raise PointsError(f"{at}: {name!r} is not an exercise of the course{hint}")
         if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
             raise PointsError(f"{at}: the points for {name!r} must be a number >= 0, got {value!r}")
