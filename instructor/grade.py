@@ -140,7 +140,7 @@ def _flatten(table, prefix=""):
 def read_points(path):
     """{exercise: points} from a TOML file; PointsError naming the line for anything wrong.
 
-    `"ch05.softsign" = 2`, `ch05.softsign = 2` (a dotted key) and `[ch05]` then `softsign = 2` all mean the same.
+    `"ch05.max" = 2`, `ch05.max = 2` (a dotted key) and `[ch05]` then `max = 2` all mean the same.
     """
     path = Path(path)
     try:
@@ -464,8 +464,8 @@ def run_one(path, chapter, points, limits, student):
                     label = f"code cell {code_number} ({first_line(cell.source)!r})"
                     left = limits["notebook"] - (time.monotonic() - started)
                     if left <= 0:
-                        why = f"was not run: the notebook reached its {limits['notebook']:g} s time limit"
-                        cutoffs.append(cutoff(index, "skipped", f"{label} and the cells after it", why))
+                        why = f"not run: the notebook reached its {limits['notebook']:g} s time limit"
+                        cutoffs.append(cutoff(index, "skipped", f"{label} and the cells after it were", why))
                         break
                     client.timeout = max(1, math.ceil(min(limits["cell"], left)))
                     wall, cpu = time.monotonic(), _kernel_cpu(client)
@@ -552,7 +552,7 @@ def explain_unattempted(rows, cells, cutoffs):
             if cut.get("index") is None or not mine:
                 continue
             if cut["kind"] == "skipped" and mine[-1] >= cut["index"]:
-                row["hint"] = f"not attempted: the cell that calls {row['check']} {cut['detail']}"
+                row["hint"] = f"not attempted: the cell that calls {row['check']} was {cut['detail']}"
             elif cut["index"] in mine:
                 row["hint"] = f"not attempted: the cell that calls {row['check']} {cut['detail']}"
                 break
