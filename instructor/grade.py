@@ -592,12 +592,13 @@ def grade_notebook(path, chapter, points, limits, student):
             proc.communicate()
             why = f"the notebook did not finish within {hard:g} s and was stopped"
             return dict(rows=zero_rows(chapter, points, why), cutoffs=[dict(what=why)], grader_error=None)
-    if proc.returncode == 0:
-        result = json.loads(stdout.strip().splitlines()[-1])
+    last_line = (stdout.strip().splitlines() or [""])[-1]
+    if proc.returncode == 0 and last_line.startswith("{"):
+        result = json.loads(last_line)
         if result["rows"] is None:
             result["rows"] = zero_rows(chapter, points, "; ".join(c["what"] for c in result["cutoffs"]))
         return dict(result, grader_error=None)
-    last = (stderr.strip().splitlines() or ["no message"])[-1]
+    last = (stderr.strip().splitlines() or [f"exit status {proc.returncode}, no message"])[-1]
     why = f"the grader failed on this notebook (not the learner's fault): {last}"
     return dict(rows=zero_rows(chapter, points, why), cutoffs=[dict(what=why)], grader_error=last)
 
@@ -644,8 +645,9 @@ def grade_folder(submissions, points, limits=None, layout=None, progress=None, c
                 else:
                     if progress:
                         progress(f"grading {learner}/{path.relative_to(Path(submissions) / learner)} ...")
+                    begun = time.monotonic()
                     result = grade_notebook(path, ch, points, limits, student)
-                    result["notebook"] = path.name
+                    result.update(notebook=path.name, total=time.monotonic() - begun)
                     if progress and result.get("wall") is not None:
                         progress(timing(result))
                 results[learner, ch] = result
@@ -657,7 +659,7 @@ def grade_folder(submissions, points, limits=None, layout=None, progress=None, c
 def timing(result):
     """One line: how long the notebook's cells and its grading took."""
     slowest, cpu = result.get("slowest") or {}, result.get("cpu")
-    line = f"    cells: {result['wall']:.0f} s"
+    line = f"    {result['total']:.0f} s in all; cells: {result['wall']:.0f} s"
     line += f" ({cpu:.0f} s kernel CPU)" if cpu is not None else ""
     if slowest.get("cell"):
         line += f"; slowest: code cell {slowest['cell']}, {slowest['wall']:.0f} s"
