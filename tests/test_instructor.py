@@ -825,7 +825,8 @@ def a_cell_that_raises_is_in_the_note_and_the_cells_below_still_ran(graded):
     rows, results, folder, names, _ = graded
     crashed = rows_of(rows, "crashes")  # the first cell raised before its imports: the cells below still ran
     assert sorted(crashed) == sorted(names)
-    first = "code cell 1 ('raise RuntimeError(\"my first cell breaks\")') raised RuntimeError: my first cell breaks"
+    first = "code cell 1 ('raise RuntimeError(\"my first cell breaks\")') raised RuntimeError: "
+    first += "my first cell breaks"
     assert all(r["note"].startswith(first) for r in crashed.values()), crashed
     assert (
         len(results["crashes", "ch07"]["cutoffs"]) > 1
