@@ -578,6 +578,7 @@ def zero_rows(chapter, points, why):
 
 def grade_notebook(path, chapter, points, limits, student):
     """The run_one result for one notebook, in a process of its own; never raises."""
+    path, student = Path(path).resolve(), Path(student).resolve()  # the process runs in a scratch folder
     cmd = [sys.executable, __file__, "--one", str(path), "--chapter", chapter, "--student", str(student)]
     cmd += ["--limits-json", json.dumps(limits), "--points-json", json.dumps(points)]
     hard = limits["notebook"] + 2 * limits["cell"] + limits["grading"] + 120  # the last resort
