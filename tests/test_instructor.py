@@ -17,6 +17,7 @@ import inspect
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -148,6 +149,32 @@ def test_the_stripped_package_still_checks_answers_and_reveal_says_no(edition):
     assert out["junk"] == ["not yet: "]  # every check still answers, with a hint
     assert "not part of this edition" in out["reveal"]
     assert len(out["reveal"].strip().splitlines()) == 1, out["reveal"]
+
+
+@pytest.mark.slow
+def test_every_hidden_case_imports_beside_the_student_edition_as_the_grader_loads_it(edition, tmp_path):
+    """What the grading cell does: instructor/hidden/ copied beside the student edition, nothing of this
+    repository on the path; every chapter's module imports and registers its cases."""
+    shutil.copytree(REPO / "instructor" / "hidden", tmp_path / "instructor" / "hidden")
+    (tmp_path / "instructor" / "__init__.py").write_text("")
+    chapters = sorted(p.stem for p in (REPO / "instructor" / "hidden").glob("ch[0-9][0-9].py"))
+    script = textwrap.dedent(
+        f"""
+        import importlib, json, sys
+        sys.path[:] = [p for p in sys.path if p.rstrip("/") not in {[str(REPO), str(REPO.resolve())]!r}]
+        import micrograd_lesson.exercises
+        from micrograd_lesson.exercises._core import EXERCISES
+        for chapter in {chapters!r}:
+            importlib.import_module("instructor.hidden." + chapter)
+        print(json.dumps(sorted(n for n, e in EXERCISES.items() if e.hidden)))
+        """
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(edition), str(tmp_path)]))
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == sorted(n for n, e in EXERCISES.items() if e.hidden)
 
 
 def test_strip_source_cuts_decorated_functions_and_keeps_the_rest():
