@@ -559,13 +559,14 @@ def explain_unattempted(rows, cells, cutoffs):
     return rows
 
 
-def notes_for(row, cutoffs, cells):
-    """The note column: what cut this notebook's run short, this exercise's own cell first."""
+def notes_for(row, cutoffs, cells, most=3):
+    """The note column: what cut this notebook's run short, this exercise's own cell first; past
+    `most` items, how many more the feedback file lists."""
     calls = re.compile(rf"\b{re.escape(row['check'])}\s*\(") if row.get("check") else None
     own = [c for c in cutoffs if calls and c["index"] is not None and calls.search(cells[c["index"]].source)]
-    return "; ".join(
-        [f"this exercise's cell: {c['what']}" for c in own] + [c["what"] for c in cutoffs if c not in own]
-    )
+    items = [f"this exercise's cell: {c['what']}" for c in own] + [c["what"] for c in cutoffs if c not in own]
+    more = f"; and {len(items) - most} more (see the feedback file)" if len(items) > most else ""
+    return "; ".join(items[:most]) + more
 
 
 def zero_rows(chapter, points, why):
