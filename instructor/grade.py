@@ -24,15 +24,17 @@ one that grades), loads the chapter's hidden cases (instructor/hidden/chNN.py, c
 only now) and grades: an exercise's points if the answer passes its check and every hidden
 case, else 0, with the hint the learner would have seen.
 
-Output, in --out (build/grades/ by default): grades.csv, one row per learner, chapter and
-exercise (learner, chapter, notebook, exercise, points, max_points, hint, note: what cut the
-run short, if anything), and feedback/LEARNER.md per learner. Points are 1 per exercise
-unless a TOML file says otherwise (`"ch05.softsign" = 2`). Exit status: 0 when everything found
-was graded, 1 when something was graded but the layout report or a grader error needs a
-look, 2 when nothing was graded or the arguments are wrong.
+Output, in --out (build/grades/ by default): grades.csv (grades-NAME-chNN.csv for a part
+chosen with --learner or --chapter), one row per learner, chapter and exercise (learner,
+chapter, notebook, exercise, points, max_points, hint, note: what cut the run short, if
+anything), and feedback/LEARNER.md per learner. Points are 1 per exercise unless a TOML file
+says otherwise (`"ch05.softsign" = 2`). Exit status: 0 when everything found was graded, 1
+when something was graded but the layout report or a grader error needs a look, 2 when
+nothing was graded or the arguments or the POINTS file are wrong.
 
 Isolation: see instructor/README.md. The learner's code runs in the grading kernel, as in
-nbgrader and otter-grader: it can read and write what the grading user can. Grade untrusted
+nbgrader and otter-grader: it can read and write what the grading user can, this repository
+(worked solutions, hidden cases) included. Grade untrusted
 work inside a container or a virtual machine without network, as a user who owns nothing else.
 """
 
