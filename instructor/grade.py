@@ -1,234 +1,833 @@
 """Grade a folder of submissions: one sub-folder per learner, holding their filled notebooks.
 
-    python instructor/grade.py SUBMISSIONS [--out grades.csv] [--points points.toml]
-                               [--cell-timeout 60] [--notebook-timeout 600]
+    python instructor/grade.py SUBMISSIONS [--out build/grades] [--points points.toml]
+                               [--learner NAME] [--chapter NN]
+                               [--cell-timeout 300] [--notebook-timeout 1200] [--check-timeout 60]
 
-Each notebook (named as the course names it, `NN_....ipynb`) runs headless, top to bottom,
-in a kernel of its own, in a scratch copy of its folder, against the full package (checks,
-solutions and hidden cases). A cell that raises is recorded and the run goes on; a cell
-that runs past --cell-timeout is interrupted and the run goes on; a notebook that is still
-running after --notebook-timeout is stopped. Then, in the same kernel, every exercise of
-that chapter is graded from the answer the learner last passed to its `check_...` call:
-its points if that answer passes the check and every hidden case, else 0, with the hint
-the learner would have seen.
+First the folder's layout is checked and reported: the learners, the chapters each handed
+in, and every file that will not be graded, with the reason (a notebook directly in the
+submissions folder, a second notebook of one chapter, a file that is not a notebook, an
+empty learner folder). A notebook's chapter is read from the checks it calls, not from its
+name, so a notebook named for one chapter that holds another's is named as such.
 
-grades.csv has one row per learner, chapter and exercise: learner, chapter, exercise,
-points, max_points, hint. A summary per learner is printed. Points are 1 per exercise
-unless a TOML file says otherwise (`"ch05.sin" = 2`).
+Each notebook then runs headless, top to bottom, in a kernel of its own whose working folder
+is an empty scratch folder and whose import path holds the student edition of the package
+(built by instructor/student.py: checks, no worked solutions, no hidden cases), a fresh copy
+of it for every notebook; neither this repository's package nor `instructor/` is importable
+there. A cell that raises is recorded and the run goes on; a cell that runs past
+--cell-timeout is interrupted, recorded, and the run goes on; once the notebook has run for
+--notebook-timeout, its remaining cells are skipped and recorded.
 
-Isolation: each notebook runs in its own process, in a scratch folder, with time limits.
-That is all: a submission can read and write what the grading user can, and use the
-network if the machine has one. Grade untrusted work inside a container or a virtual
-machine without network, as a user who owns nothing else (see instructor/README.md).
+Then, in the same kernel, a grading cell takes the answer the learner last passed to each
+`check_...` call, imports the checks afresh (so a check patched in the notebook is not the
+one that grades), loads the chapter's hidden cases (instructor/hidden/chNN.py, copied in
+only now) and grades: an exercise's points if the answer passes its check and every hidden
+case, else 0, with the hint the learner would have seen.
+
+Output, in --out (build/grades/ by default): grades.csv (grades-NAME-chNN.csv for a part
+chosen with --learner or --chapter), one row per learner, chapter and exercise (learner,
+chapter, notebook, exercise, points, max_points, hint, note: what cut the run short, if
+anything), and feedback/LEARNER.md per learner. Points are 1 per exercise unless a TOML file
+says otherwise (`"ch05.softsign" = 2`). Exit status: 0 when everything found was graded, 1
+when something was graded but the layout report or a grader error needs a look, 2 when
+nothing was graded or the arguments or the POINTS file are wrong.
+
+Isolation: see instructor/README.md. The learner's code runs in the grading kernel, as in
+nbgrader and otter-grader: it can read and write what the grading user can, this repository
+(worked solutions, hidden cases) included. Grade untrusted
+work inside a container or a virtual machine without network, as a user who owns nothing else.
 """
 
 import argparse
 import csv
+import difflib
 import json
+import math
 import os
 import re
+import secrets
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import time
 import tomllib
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MARKER = "@@micrograd-lesson-grades@@"
-CHAPTER = re.compile(r"^(\d\d)_.*\.ipynb$")
+HIDDEN = ROOT / "instructor" / "hidden"
+DEFAULT_OUT = ROOT / "build" / "grades"
+CELL_TIMEOUT = 300  # s a cell may run before it is interrupted (see instructor/README.md, "Limits")
+NOTEBOOK_TIMEOUT = 1200  # s of running cells, after which the rest of a notebook is skipped
+CHECK_TIMEOUT = 60  # s one check or hidden case may take while grading (a learner's check: 15 s)
+CHAPTER_IN_NAME = re.compile(r"(?:^|\D)(\d\d)_")  # "07_x.ipynb", "Copy of 07_x.ipynb", "ada-07_x.ipynb"
+COPY_MARK = re.compile(r"^copy of |[ _-]copy\d*(?=\.ipynb$)| \(\d+\)(?=\.ipynb$)", re.IGNORECASE)
 
-# Runs in the learner's kernel after their notebook: grade every exercise of the chapter.
-GRADE_CELL = """\
-import json as _json
-import sys as _sys
-_sys.path.insert(0, {root!r})
-from instructor.grade import grade_chapter as _grade_chapter, load_hidden as _load_hidden
-_load_hidden({chapter!r})
-print({marker!r} + _json.dumps(_grade_chapter({chapter!r}, {points!r})))
-"""
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+# ---- what the course holds (read in this process, never in a learner's kernel) ---------------------
+
+
+def registry():
+    """The full package's exercise registry: {"ch05.softsign": Exercise}, every chapter imported."""
+    import micrograd_lesson.exercises  # noqa: F401 - registers every chapter's exercises
+    from micrograd_lesson.exercises._core import EXERCISES
+
+    return EXERCISES
 
 
 def load_hidden(chapter):
-    """Register the hidden cases of `chapter` ("ch05"): instructor/hidden/ch05.py, if there is one.
+    """Register the hidden cases of `chapter` ("ch05") in this process: instructor/hidden/ch05.py.
 
-    They live outside the package, so no copy of the package (the student edition's, a
-    wheel) carries them; only the grader loads them, into the kernel it grades in.
+    For tests and tools; the grader copies these files into a learner's kernel only after the
+    notebook has run (see GRADE_CELL).
     """
     import importlib
 
-    if (ROOT / "instructor" / "hidden" / f"{chapter}.py").exists():
+    if (HIDDEN / f"{chapter}.py").exists():
         importlib.import_module(f"instructor.hidden.{chapter}")
 
 
 def exercise_names(chapter):
     """The exercises of `chapter` ("ch05"), in the order they are registered."""
-    from micrograd_lesson.exercises._core import EXERCISES
-
-    return [name for name in EXERCISES if name.startswith(chapter + ".")]
+    return [name for name in registry() if name.startswith(chapter + ".")]
 
 
-def grade_chapter(chapter, points=None):
-    """Per exercise (in the learner's kernel): full points if the learner's last answer passes its
-    check and every hidden case, else 0."""
-    from micrograd_lesson.exercises._core import EXERCISES, NO_ANSWER, Verdict
+def check_chapters():
+    """{check function name: chapter}, e.g. {"check_sin": "ch05"}."""
+    return {ex.check.__name__: name.split(".")[0] for name, ex in registry().items() if ex.check}
 
-    rows = []
-    for name in exercise_names(chapter):
-        ex, most = EXERCISES[name], (points or {}).get(name, 1)
-        if ex.last_answer is NO_ANSWER:
-            verdict = Verdict(False, "not attempted: its check was never called (did its cell run?)")
+
+# ---- POINTS ----------------------------------------------------------------------------------------
+
+
+class PointsError(ValueError):
+    """A POINTS file that cannot be used; the message names the file and line."""
+
+
+def _key_lines(text):
+    """{dotted key: line number} for every `key = value` line of a TOML file, tables included."""
+    lines, table = {}, ""
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.split("#", 1)[0].strip() if not line.lstrip().startswith(('"', "'")) else line.strip()
+        header = re.fullmatch(r"\[\s*([^\[\]]+?)\s*\]", stripped)
+        if header:
+            table = _unquote_key(header.group(1))
+            continue
+        match = re.match(r"""((?:"[^"]*"|'[^']*'|[^=\s])(?:[^=]*?))\s*=""", stripped)
+        if match:
+            key = _unquote_key(match.group(1))
+            lines[f"{table}.{key}" if table else key] = number
+    return lines
+
+
+def _unquote_key(key):
+    parts = re.findall(r""""([^"]*)"|'([^']*)'|([^.\s]+)""", key)
+    return ".".join(next(p for p in part if p) for part in parts)
+
+
+def _flatten(table, prefix=""):
+    for key, value in table.items():
+        name = f"{prefix}.{key}" if prefix else key
+        if isinstance(value, dict):
+            yield from _flatten(value, name)
         else:
-            verdict = ex.check(ex.last_answer, record=False)
+            yield name, value
+
+
+def read_points(path):
+    """{exercise: points} from a TOML file; PointsError naming the line for anything wrong.
+
+    `"ch05.max" = 2`, `ch05.max = 2` (a dotted key) and `[ch05]` then `max = 2` all mean the same.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise PointsError(f"{path}: cannot read it ({e.strerror})") from None
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise PointsError(f"{path}: not valid TOML: {e}") from None
+    known, where, points = registry(), _key_lines(text), {}
+    for name, value in _flatten(table):
+        at = f"{path} line {where[name]}" if name in where else str(path)
+        if name not in known:
+            near = difflib.get_close_matches(name, known, n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else " (exercise ids look like 'ch05.softsign')"
+            raise PointsError(f"{at}: {name!r} is not an exercise of the course{hint}")
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+            raise PointsError(f"{at}: the points for {name!r} must be a number >= 0, got {value!r}")
+        points[name] = value
+    return points
+
+
+# ---- the layout of a submissions folder -------------------------------------------------------------
+
+
+@dataclass
+class Layout:
+    """What a submissions folder holds, before anything runs."""
+
+    learners: dict = field(default_factory=dict)  # name -> {chapter "ch07": notebook Path}
+    notes: dict = field(default_factory=dict)  # learner -> [what was found about their files]
+    ignored: list = field(default_factory=list)  # (path relative to the folder, why)
+    warnings: int = 0  # things an instructor should look at (a notebook not graded, a learner with none)
+
+    def ignore(self, rel, why, warn=True):
+        self.ignored.append((rel, why))
+        self.warnings += warn
+
+
+def notebook_chapter(path, checks):
+    """(chapter the notebook's checks belong to or None, chapter its name says or None, error or None)."""
+    named = CHAPTER_IN_NAME.search(path.name)
+    named = f"ch{named.group(1)}" if named else None
+    try:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        sources = ["".join(c.get("source", "")) for c in nb["cells"] if c.get("cell_type") == "code"]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        return None, named, f"not a readable notebook ({type(e).__name__})"
+    counts = {}
+    for name in set(re.findall(r"\b(check_\w+)\b", "\n".join(sources))):
+        if name in checks:
+            counts[checks[name]] = counts.get(checks[name], 0) + 1
+    held = max(sorted(counts), key=counts.get) if counts else None
+    return held, named, None
+
+
+def _hidden_name(part):
+    return part.startswith((".", "__")) or part == "__MACOSX"
+
+
+def scan(submissions, only_learner=None, only_chapter=None):
+    """The Layout of `submissions`: one sub-folder per learner, notebooks in it (or one folder down)."""
+    submissions, checks, layout = Path(submissions), check_chapters(), Layout()
+    entries = sorted(submissions.iterdir())
+    for entry in (
+        entries if only_learner is None else ()
+    ):  # a part: the folder's own files are not its business
+        if _hidden_name(entry.name):
+            continue
+        if entry.is_file():
+            why = "not a learner's folder: the grader looks for one folder per learner"
+            if entry.suffix == ".ipynb":
+                why = (
+                    "a notebook directly in the submissions folder: put it in a folder named for its learner"
+                )
+            layout.ignore(entry.name, why, warn=entry.suffix == ".ipynb")
+    for folder in (e for e in entries if e.is_dir() and not _hidden_name(e.name)):
+        if only_learner is not None and folder.name != only_learner:
+            continue
+        _scan_learner(folder, submissions, checks, layout, only_chapter)
+    if only_learner is not None and only_learner not in layout.learners:
+        names = [e.name for e in entries if e.is_dir() and not _hidden_name(e.name)]
+        near = difflib.get_close_matches(only_learner, names, n=1)
+        layout.notes[only_learner] = [
+            f"no folder {only_learner!r} in {submissions}" + (f" (did you mean {near[0]!r}?)" if near else "")
+        ]
+        layout.warnings += 1
+    return layout
+
+
+def _scan_learner(folder, submissions, checks, layout, only_chapter):
+    name, notes = folder.name, []
+    layout.learners[name], layout.notes[name] = {}, notes
+    files = [p for p in sorted(folder.rglob("*")) if p.is_file()]
+    files = [p for p in files if not any(_hidden_name(part) for part in p.relative_to(folder).parts)]
+    if not files:
+        notes.append("nothing to grade: the folder is empty")
+        layout.warnings += 1
+        return
+    notebooks = [p for p in files if p.suffix == ".ipynb"]
+    for p in files:
+        if p.suffix != ".ipynb":
+            layout.ignore(str(p.relative_to(submissions)), "not a notebook (.ipynb)", warn=False)
+    if not notebooks:
+        notes.append(f"nothing to grade: no notebook, only {len(files)} other file(s)")
+        layout.warnings += 1
+        return
+    sub_folders = {p.parent for p in notebooks if p.parent != folder}
+    if len(sub_folders) > 1 and not any(p.parent == folder for p in notebooks):
+        several = ", ".join(sorted(f.name for f in sub_folders))
+        for p in notebooks:
+            layout.ignore(
+                str(p.relative_to(submissions)),
+                f"{name}/ holds notebooks in several folders ({several})"
+                f": is it a folder of learners? Grade it with SUBMISSIONS={folder}",
+            )
+        notes.append("nothing graded: notebooks in several sub-folders")
+        return
+    by_chapter = {}
+    for p in notebooks:
+        rel = str(p.relative_to(submissions))
+        if len(p.relative_to(folder).parts) > 2:
+            layout.ignore(rel, "more than one folder down inside the learner's folder: move it up")
+            continue
+        held, named, error = notebook_chapter(p, checks)
+        if error:
+            layout.ignore(rel, error)
+            continue
+        chapter = held or named
+        if chapter is None:
+            layout.ignore(rel, "no chapter number in its name and no check of any chapter in it")
+            continue
+        if held and named and held != named:
+            notes.append(f"{p.name} is named for chapter {named[2:]} but holds chapter {held[2:]}'s checks")
+            layout.warnings += 1
+        elif named is None:
+            notes.append(f"{p.name} has no chapter number in its name; it holds chapter {held[2:]}'s checks")
+        if p.parent != folder:
+            notes.append(f"{p.relative_to(folder)} is one folder down: graded as {name}'s")
+        by_chapter.setdefault(chapter, []).append(p)
+    for chapter, found in sorted(by_chapter.items()):
+        if only_chapter is not None and chapter != only_chapter:
+            continue
+        # A copy ("Copy of 07_x.ipynb", "07_x (1).ipynb", "07_x-Copy1.ipynb") loses to its original;
+        # among equals the newest (the one the learner saved last) is graded.
+        found.sort(key=lambda p: (not COPY_MARK.search(p.name), p.stat().st_mtime), reverse=True)
+        chosen = found[0]
+        layout.learners[name][chapter] = chosen
+        for other in found[1:]:
+            same_kind = bool(COPY_MARK.search(other.name)) == bool(COPY_MARK.search(chosen.name))
+            why = "the newest" if same_kind else "its name is not a copy's"
+            layout.ignore(
+                str(other.relative_to(submissions)),
+                f"a second notebook of chapter {chapter[2:]}: only {chosen.relative_to(folder)}"
+                f" is graded ({why})",
+            )
+        if COPY_MARK.search(chosen.name) and len(found) == 1:
+            notes.append(
+                f"{chosen.name} is graded: a copy's name, the only notebook of chapter {chapter[2:]}"
+            )
+    if not layout.learners[name]:
+        what = f"chapter {only_chapter[2:]}" if only_chapter else "any chapter"
+        notes.append(f"nothing to grade: no notebook of {what}")
+        layout.warnings += 1
+
+
+def layout_report(layout, submissions):
+    """The layout in words, for the instructor to read before the grades."""
+    lines = [f"Submissions in {submissions}:"]
+    graded = {name: chapters for name, chapters in layout.learners.items() if chapters}
+    lines.append(f"  {len(layout.learners)} learner folder(s), {len(graded)} with something to grade")
+    for name in sorted(layout.notes):
+        chapters = layout.learners.get(name) or {}
+        listed = ", ".join(c[2:] for c in sorted(chapters)) or "none"
+        lines.append(f"  {name}: chapters {listed}")
+        lines += [f"      {note}" for note in layout.notes[name]]
+    handed_in = {}
+    for name, chapters in graded.items():
+        for chapter in chapters:
+            handed_in.setdefault(chapter, []).append(name)
+    for chapter, names in sorted(handed_in.items()):
+        if len(graded) > 1 and len(names) < len(graded):
+            missing = sorted(set(graded) - set(names))
+            lines.append(
+                f"  chapter {chapter[2:]}: handed in by {len(names)} of {len(graded)}, not by "
+                + ", ".join(missing)
+            )
+    if layout.ignored:
+        lines.append(f"  not graded ({len(layout.ignored)} file(s)):")
+        lines += [f"    {rel}: {why}" for rel, why in layout.ignored]
+    return "\n".join(lines)
+
+
+# ---- running one notebook ---------------------------------------------------------------------------
+
+# Runs at the start of every grading kernel (an IPython startup file): drops this repository from
+# the import path, where an editable install of the package put it, so that only the student
+# edition (on PYTHONPATH) can be imported.
+STARTUP = """\
+import sys as _sys
+_sys.path[:] = [_p for _p in _sys.path if _p.rstrip("/") not in {hide!r}]
+_sys.meta_path[:] = [_f for _f in _sys.meta_path if not type(_f).__module__.startswith("__editable__")]
+del _sys
+"""
+
+# Runs in the learner's kernel after their notebook: grade every exercise of the chapter.
+GRADE_CELL = """\
+def _grade_(chapter, points, hidden_dir, check_timeout, marker):
+    import importlib, json, sys
+    old = sys.modules.get("micrograd_lesson.exercises._core")
+    answers = {{}}
+    for name, ex in getattr(old, "EXERCISES", {{}}).items():
+        if name.startswith(chapter + ".") and ex.last_answer is not old.NO_ANSWER:
+            answers[name] = ex.last_answer
+    for key in list(sys.modules):  # fresh checks: none that the notebook patched grades it
+        if key.split(".")[:2] == ["micrograd_lesson", "exercises"] or key.split(".")[0] == "instructor":
+            del sys.modules[key]
+    sys.path.insert(0, hidden_dir)
+    try:
+        core = importlib.import_module("micrograd_lesson.exercises._core")
+        importlib.import_module("micrograd_lesson.exercises")
+        core.TIME_LIMIT = check_timeout
+        if hidden_dir:
+            importlib.import_module("instructor.hidden." + chapter)
+    finally:
+        sys.path.remove(hidden_dir)
+    rows = []
+    for name, ex in core.EXERCISES.items():
+        if not name.startswith(chapter + "."):
+            continue
+        most, check = points.get(name, 1), getattr(ex.check, "__name__", "")
+        if name not in answers:
+            hint, ok = "not attempted: its check was never called (did its cell run?)", False
+        else:
+            verdict = ex.check(answers[name], record=False)
             for case in ex.hidden if verdict else ():
-                extra = case(ex.last_answer, record=False)
+                extra = case(answers[name], record=False)
                 if not extra:
-                    verdict = Verdict(False, f"passes the notebook's check, not a hidden case: {extra.hint}")
+                    why = "passes the notebook's check, not a hidden case: " + extra.hint
+                    verdict = core.Verdict(False, why)
                     break
-        hint = "correct" if verdict else verdict.hint
-        rows.append({"exercise": name, "points": most if verdict else 0, "max_points": most, "hint": hint})
-    return rows
+            ok, hint = bool(verdict), ("correct" if verdict else verdict.hint)
+        rows.append(dict(exercise=name, check=check, points=most if ok else 0, max_points=most, hint=hint))
+    print(marker + json.dumps(dict(rows=rows)))
 
 
-def run_one(path, chapter, points, cell_timeout):
-    """Execute one notebook and grade it in the same kernel: a list of result dicts."""
+_grade_({chapter!r}, {points!r}, {hidden_dir!r}, {check_timeout!r}, {marker!r})
+del _grade_
+"""
+
+
+def cutoff(index, kind, label, detail):
+    """What cut a notebook's run short: at cell `index` (None: the whole run), of what kind, in words."""
+    what = f"{label}{'' if detail[0] in ':;' else ' '}{detail}"
+    return dict(index=index, kind=kind, detail=detail, what=what)
+
+
+def first_line(source, width=50):
+    line = next((s.strip() for s in source.splitlines() if s.strip()), "")
+    return line if len(line) <= width else line[: width - 3] + "..."
+
+
+def _kernel_cpu(client):
+    """CPU seconds the kernel process has used so far, or None if it cannot be read."""
+    try:
+        import psutil
+
+        times = psutil.Process(client.km.provisioner.pid).cpu_times()
+        return times.user + times.system
+    except Exception:  # noqa: BLE001 - a measurement only
+        return None
+
+
+def run_one(path, chapter, points, limits, student):
+    """Execute one notebook and grade it in the same kernel: a dict of rows, cut-offs and times."""
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
     nb = nbformat.read(path, as_version=4)
-    grade = nbformat.v4.new_code_cell(
-        GRADE_CELL.format(marker=MARKER, chapter=chapter, points=points, root=str(ROOT))
-    )
-    nb.cells.append(grade)
-    path_entries = filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])  # the full package: this checkout
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(path_entries))
+    cutoffs, timed_out = [], {}  # what cut the run short; cell index -> how often it was interrupted
+
+    class Client(NotebookClient):
+        async def _async_handle_timeout(self, timeout, cell=None):
+            index = next(i for i, c in enumerate(nb.cells) if c is cell)
+            timed_out[index] = timed_out.get(index, 0) + 1
+            if timed_out[index] > 1:  # the interrupt was ignored: the kernel cannot run anything else
+                raise CellTimeoutError.error_from_timeout_and_cell("ignored the interrupt", timeout, cell)
+            return await super()._async_handle_timeout(timeout, cell)
+
     with tempfile.TemporaryDirectory(prefix="grade-") as scratch:
-        client = NotebookClient(
+        scratch = Path(scratch)
+        work, lib, ipython = scratch / "work", scratch / "lib", scratch / "ipython"
+        work.mkdir()
+        shutil.copytree(student / "micrograd_lesson", lib / "micrograd_lesson")  # a fresh copy per notebook
+        startup = ipython / "profile_default" / "startup"
+        startup.mkdir(parents=True)
+        hide = sorted({str(ROOT), str(ROOT.resolve())})
+        (startup / "00-grader.py").write_text(STARTUP.format(hide=hide), encoding="utf-8")
+        env = {
+            k: v for k, v in os.environ.items() if k not in ("PWD", "OLDPWD", "VIRTUAL_ENV", "PYTHONSTARTUP")
+        }
+        env.update(PYTHONPATH=str(lib), IPYTHONDIR=str(ipython), PWD=str(work), PYTHONDONTWRITEBYTECODE="1")
+        client = Client(
             nb,
-            timeout=cell_timeout,
+            timeout=math.ceil(limits["cell"]),
             interrupt_on_timeout=True,  # a cell that hangs is interrupted, and the run goes on
             allow_errors=True,  # a cell that raises is recorded, and the run goes on
             kernel_name="python3",
-            resources={"metadata": {"path": scratch}},
+            resources={"metadata": {"path": str(work)}},
         )
+        started, slowest = time.monotonic(), {"wall": 0.0, "cpu": 0.0, "cell": None}
+        code_number, grading = 0, None
         try:
-            client.execute(env=env)
-        except (CellTimeoutError, DeadKernelError) as e:  # a cell ignored the interrupt, or killed its kernel
-            what = "ran past the cell time limit and ignored the interrupt"
-            if isinstance(e, DeadKernelError):
-                what = "stopped its kernel"
-            return zero_rows(chapter, points, f"a cell {what}, so the notebook could not be graded")
-    for out in grade.outputs:
+            with client.setup_kernel(env=env):
+                for index, cell in enumerate(list(nb.cells)):
+                    if cell.cell_type != "code":
+                        continue
+                    code_number += 1
+                    label = f"code cell {code_number} ({first_line(cell.source)!r})"
+                    left = limits["notebook"] - (time.monotonic() - started)
+                    if left <= 0:
+                        why = f"not run: the notebook reached its {limits['notebook']:g} s time limit"
+                        cutoffs.append(cutoff(index, "skipped", f"{label} and the cells after it were", why))
+                        break
+                    client.timeout = max(1, math.ceil(min(limits["cell"], left)))
+                    wall, cpu = time.monotonic(), _kernel_cpu(client)
+                    client.execute_cell(cell, index)
+                    wall, cpu = time.monotonic() - wall, (_kernel_cpu(client) or 0) - (cpu or 0)
+                    if wall > slowest["wall"]:
+                        slowest.update(wall=wall, cpu=cpu, cell=code_number)
+                    if index in timed_out:
+                        limit = "cell" if client.timeout >= limits["cell"] else "notebook"
+                        why = f"was interrupted after {client.timeout:g} s (the {limit} time limit)"
+                        cutoffs.append(cutoff(index, "interrupted", label, why))
+                    errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+                    if errors and index not in timed_out:
+                        why = f"raised {errors[0].ename}: {errors[0].evalue}"[:200]
+                        cutoffs.append(cutoff(index, "raised", label, why))
+                notebook_wall, notebook_cpu = time.monotonic() - started, _kernel_cpu(client)
+                hidden_dir = ""
+                if (HIDDEN / f"{chapter}.py").exists():  # copied in only now that the notebook has run
+                    hidden_dir = str(scratch / secrets.token_hex(8))
+                    shutil.copytree(
+                        HIDDEN,
+                        Path(hidden_dir) / "instructor" / "hidden",
+                        ignore=shutil.ignore_patterns("__pycache__"),
+                    )
+                    (Path(hidden_dir) / "instructor" / "__init__.py").write_text("")
+                marker = f"@@grades-{secrets.token_hex(8)}@@"
+                source = GRADE_CELL.format(
+                    chapter=chapter,
+                    points=points,
+                    hidden_dir=hidden_dir,
+                    check_timeout=limits["check"],
+                    marker=marker,
+                )
+                grading = nbformat.v4.new_code_cell(source)
+                nb.cells.append(grading)
+                client.timeout = math.ceil(limits["grading"])
+                grading_wall = time.monotonic()
+                client.execute_cell(grading, len(nb.cells) - 1)
+                grading_wall = time.monotonic() - grading_wall
+        except (CellTimeoutError, DeadKernelError) as e:  # a cell ignored the interrupt, or ended its kernel
+            if grading is not None:
+                what = (
+                    f"the grading cell ran past its {limits['grading']:g} s limit"
+                    if isinstance(e, CellTimeoutError)
+                    else "the kernel stopped while the grading cell ran the checks (did an answer end it?)"
+                )
+            elif isinstance(e, CellTimeoutError):
+                what = f"code cell {code_number} ignored the interrupt at the time limit"
+            else:
+                what = f"code cell {code_number} stopped its kernel"
+            cutoffs.append(cutoff(None, "stopped", what, ": the notebook could not be graded"))
+            return dict(
+                rows=None, cutoffs=cutoffs, wall=time.monotonic() - started, cpu=None, slowest=slowest
+            )
+    for out in grading.outputs:
         if out.output_type == "stream":
             for line in out.text.splitlines():
-                if line.startswith(MARKER):
-                    return explain_unattempted(json.loads(line[len(MARKER) :]), nb.cells[:-1])
-    raise RuntimeError(f"the grading cell gave no result: {grade.outputs}")
+                if line.startswith(marker):
+                    result = json.loads(line[len(marker) :])
+                    rows = explain_unattempted(result["rows"], nb.cells[:-1], cutoffs)
+                    for row in rows:
+                        row["note"] = notes_for(row, cutoffs, nb.cells)
+                        del row["check"]
+                    return dict(
+                        rows=rows,
+                        cutoffs=cutoffs,
+                        wall=notebook_wall,
+                        cpu=notebook_cpu,
+                        slowest=slowest,
+                        grading_wall=grading_wall,
+                    )
+    errors = [f"{o.ename}: {o.evalue}" for o in grading.outputs if o.output_type == "error"]
+    raise RuntimeError(f"the grading cell gave no result: {errors or grading.outputs}")
 
 
-def explain_unattempted(rows, cells):
-    """Say why an exercise was "not attempted" when the cell that calls its check raised."""
-    from micrograd_lesson.exercises._core import EXERCISES
-
-    raised = {}  # check name -> the first error of a cell that calls it
-    for cell in cells:
-        errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
-        for check_name in re.findall(r"\b(check_\w+)\s*\(", cell.source) if errors else ():
-            raised.setdefault(check_name, f"{errors[0].ename}: {errors[0].evalue}"[:200])
+def explain_unattempted(rows, cells, cutoffs):
+    """Say why an exercise was "not attempted" when the cell that calls its check was cut short."""
     for row in rows:
-        check_fn = EXERCISES[row["exercise"]].check
-        error = raised.get(getattr(check_fn, "__name__", ""))
-        if row["hint"].startswith("not attempted") and error:
-            row["hint"] = f"not attempted: the cell that calls {check_fn.__name__} raised {error}"
+        if not row["hint"].startswith("not attempted") or not row["check"]:
+            continue
+        calls = re.compile(rf"\b{re.escape(row['check'])}\s*\(")
+        mine = [i for i, c in enumerate(cells) if c.cell_type == "code" and calls.search(c.source)]
+        for cut in cutoffs:
+            if cut.get("index") is None or not mine:
+                continue
+            if cut["kind"] == "skipped" and mine[-1] >= cut["index"]:
+                row["hint"] = f"not attempted: the cell that calls {row['check']} was {cut['detail']}"
+            elif cut["index"] in mine:
+                row["hint"] = f"not attempted: the cell that calls {row['check']} {cut['detail']}"
+                break
     return rows
+
+
+def notes_for(row, cutoffs, cells, most=3):
+    """The note column: what cut this notebook's run short, this exercise's own cell first; past
+    `most` items, how many more the feedback file lists."""
+    calls = re.compile(rf"\b{re.escape(row['check'])}\s*\(") if row.get("check") else None
+    own = [c for c in cutoffs if calls and c["index"] is not None and calls.search(cells[c["index"]].source)]
+    items = [f"this exercise's cell: {c['what']}" for c in own] + [c["what"] for c in cutoffs if c not in own]
+    more = f"; and {len(items) - most} more (see the feedback file)" if len(items) > most else ""
+    return "; ".join(items[:most]) + more
 
 
 def zero_rows(chapter, points, why):
-    """0 points for every exercise of the chapter, and why."""
-    names = exercise_names(chapter)
-    return [{"exercise": n, "points": 0, "max_points": points.get(n, 1), "hint": why} for n in names]
+    """0 points for every exercise of the chapter, and why (in the note)."""
+    return [
+        dict(exercise=n, points=0, max_points=points.get(n, 1), hint="not graded", note=why)
+        for n in exercise_names(chapter)
+    ]
 
 
-def grade_notebook(path, points, cell_timeout, notebook_timeout):
-    """Rows for one notebook; never raises: a failure gives every exercise 0 and says why."""
-    chapter = "ch" + CHAPTER.match(path.name).group(1)
-    cmd = [sys.executable, __file__, "--one", str(path), "--chapter", chapter]
-    cmd += ["--cell-timeout", str(cell_timeout), "--points-json", json.dumps(points)]
-    # A session of its own, so that on time-out the kernel it started is stopped with it.
-    proc = subprocess.Popen(
-        cmd, cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
-    )
-    try:
-        stdout, stderr = proc.communicate(timeout=notebook_timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        why = f"the notebook did not finish within {notebook_timeout} s and was stopped"
-    else:
-        if proc.returncode == 0:
-            return chapter, json.loads(stdout.strip().splitlines()[-1])
-        last = (stderr.strip().splitlines() or ["no message"])[-1]
-        why = f"the notebook could not be run: {last}"
-    return chapter, zero_rows(chapter, points, why)
+def grade_notebook(path, chapter, points, limits, student):
+    """The run_one result for one notebook, in a process of its own; never raises."""
+    path, student = Path(path).resolve(), Path(student).resolve()  # the process runs in a scratch folder
+    cmd = [sys.executable, __file__, "--one", str(path), "--chapter", chapter, "--student", str(student)]
+    cmd += ["--limits-json", json.dumps(limits), "--points-json", json.dumps(points)]
+    hard = limits["notebook"] + 2 * limits["cell"] + limits["grading"] + 120  # the last resort
+    with tempfile.TemporaryDirectory(prefix="grader-") as cwd:  # a session of its own: killed with its kernel
+        proc = subprocess.Popen(
+            cmd, cwd=cwd, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+        )
+        try:
+            stdout, stderr = proc.communicate(timeout=hard)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            why = f"the notebook did not finish within {hard:g} s and was stopped"
+            return dict(rows=zero_rows(chapter, points, why), cutoffs=[dict(what=why)], grader_error=None)
+    last_line = (stdout.strip().splitlines() or [""])[-1]
+    if proc.returncode == 0 and last_line.startswith("{"):
+        result = json.loads(last_line)
+        if result["rows"] is None:
+            result["rows"] = zero_rows(chapter, points, "; ".join(c["what"] for c in result["cutoffs"]))
+        return dict(result, grader_error=None)
+    last = (stderr.strip().splitlines() or [f"exit status {proc.returncode}, no message"])[-1]
+    why = f"the grader failed on this notebook (not the learner's fault): {last}"
+    return dict(rows=zero_rows(chapter, points, why), cutoffs=[dict(what=why)], grader_error=last)
 
 
-def grade_folder(submissions, points, cell_timeout=60, notebook_timeout=600):
-    """All rows for all learners (sub-folders), sorted by learner, chapter, exercise."""
-    rows = []
-    for learner in sorted(p for p in Path(submissions).iterdir() if p.is_dir()):
-        for path in sorted(learner.glob("*.ipynb")):
-            if not CHAPTER.match(path.name):
+# ---- a whole folder ---------------------------------------------------------------------------------
+
+
+def build_student(into):
+    """The student edition (instructor/student.py) in `into`; its path."""
+    from instructor import student
+
+    return Path(student.build(Path(into) / "student"))
+
+
+def grade_folder(submissions, points, limits=None, layout=None, progress=None, chapter=None):
+    """(rows, results): rows for every learner and chapter of `layout` (default: scan(submissions)),
+    sorted by learner, chapter, exercise; results maps (learner, chapter) to what run_one found.
+
+    A learner is graded on the chapters they handed in, on the chapter a misnamed notebook was named
+    for, and on `chapter` if given (a notebook not handed in then scores 0, with a note)."""
+    limits = dict(default_limits(), **(limits or {}))
+    layout = layout or scan(submissions, only_chapter=chapter)
+    rows, results = [], {}
+    with tempfile.TemporaryDirectory(prefix="student-") as tmp:
+        student = build_student(tmp) if any(layout.learners.values()) else None
+        for learner in sorted(layout.learners):
+            found, notes = layout.learners[learner], layout.notes.get(learner, [])
+            named = {f"ch{m}" for n in notes for m in re.findall(r"named for chapter (\d\d)", n)}
+            chapters = sorted({*found, *(named if chapter is None else ()), *([chapter] if chapter else [])})
+            if not chapters:
+                why = "; ".join(notes) or "nothing to grade"
+                rows.append(
+                    dict(learner=learner, chapter="", notebook="", exercise="", points=0, max_points=0)
+                    | dict(hint="not graded", note=why)
+                )
                 continue
-            chapter, results = grade_notebook(path, points, cell_timeout, notebook_timeout)
-            rows += [dict(learner=learner.name, chapter=chapter, **r) for r in results]
-    return rows
+            for ch in chapters:
+                path = found.get(ch)
+                if path is None:
+                    why = f"no notebook of chapter {ch[2:]} handed in"
+                    held = [n for n in notes if f"named for chapter {ch[2:]}" in n]
+                    why += f" ({held[0]})" if held else ""
+                    result = dict(rows=zero_rows(ch, points, why), cutoffs=[], grader_error=None)
+                else:
+                    if progress:
+                        progress(f"grading {learner}/{path.relative_to(Path(submissions) / learner)} ...")
+                    begun = time.monotonic()
+                    result = grade_notebook(path, ch, points, limits, student)
+                    result.update(notebook=path.name, total=time.monotonic() - begun)
+                    if progress and result.get("wall") is not None:
+                        progress(timing(result))
+                results[learner, ch] = result
+                name = path.name if path else ""
+                rows += [dict(learner=learner, chapter=ch, notebook=name, **r) for r in result["rows"]]
+    return rows, results
+
+
+def timing(result):
+    """One line: how long the notebook's cells and its grading took."""
+    slowest, cpu = result.get("slowest") or {}, result.get("cpu")
+    line = f"    {result['total']:.0f} s in all; cells: {result['wall']:.0f} s"
+    line += f" ({cpu:.0f} s kernel CPU)" if cpu is not None else ""
+    if slowest.get("cell"):
+        line += f"; slowest: code cell {slowest['cell']}, {slowest['wall']:.0f} s"
+        line += f" ({slowest['cpu']:.0f} s CPU)"
+    if result.get("grading_wall") is not None:
+        line += f"; grading: {result['grading_wall']:.0f} s"
+    return line
+
+
+def default_limits(cell=CELL_TIMEOUT, notebook=NOTEBOOK_TIMEOUT, check=CHECK_TIMEOUT):
+    # The grading cell runs each check and hidden case once; each may take up to `check` seconds.
+    return dict(cell=cell, notebook=notebook, check=check, grading=check * 25 + 60)
+
+
+FIELDS = ["learner", "chapter", "notebook", "exercise", "points", "max_points", "hint", "note"]
 
 
 def write_csv(rows, out):
-    fields = ["learner", "chapter", "exercise", "points", "max_points", "hint"]
     with open(out, "w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=fields)
+        writer = csv.DictWriter(f, fieldnames=FIELDS)
         writer.writeheader()
-        writer.writerows({k: row[k] for k in fields} for row in rows)
+        writer.writerows({k: row[k] for k in FIELDS} for row in rows)
+
+
+def feedback(learner, rows, results, layout):
+    """The feedback file of one learner (Markdown): each exercise, its points, the hint, what stopped."""
+    mine = [r for r in rows if r["learner"] == learner]
+    got, most = sum(r["points"] for r in mine), sum(r["max_points"] for r in mine)
+    lines = [f"# Feedback for {learner}", "", f"**{got:g} / {most:g} points** in total.", ""]
+    for note in layout.notes.get(learner, []):
+        lines.append(f"- {note}")
+    if layout.notes.get(learner):
+        lines.append("")
+    for chapter in sorted({r["chapter"] for r in mine if r["chapter"]}):
+        these = [r for r in mine if r["chapter"] == chapter]
+        result = results.get((learner, chapter), {})
+        got, most = sum(r["points"] for r in these), sum(r["max_points"] for r in these)
+        source = f" (`{these[0]['notebook']}`)" if these[0]["notebook"] else ""
+        lines += [f"## Chapter {chapter[2:]}{source}: {got:g} / {most:g} points", ""]
+        for r in these:
+            lines.append(f"- **{r['exercise']}**: {r['points']:g} / {r['max_points']:g}. {r['hint']}")
+        cutoffs = result.get("cutoffs") or []
+        if not result.get("notebook"):  # nothing ran: the note says why
+            lines += ["", f"Not graded: {these[0]['note']}."]
+        elif cutoffs:
+            lines += ["", "What stopped:", ""] + [f"- {c['what']}" for c in cutoffs]
+            if any(c.get("kind") in ("raised", "interrupted") for c in cutoffs):
+                lines += ["", "After a cell that raised or was interrupted, the cells below it still ran."]
+        else:
+            lines += ["", "Every cell ran to its end without an error."]
+        lines.append("")
+    prefix = f"{learner}/"
+    ignored = [(rel, why) for rel, why in layout.ignored if rel.startswith(prefix)]
+    if ignored:
+        lines += (
+            ["## Files not graded", ""] + [f"- `{rel[len(prefix) :]}`: {why}" for rel, why in ignored] + [""]
+        )
+    return "\n".join(lines).rstrip() + "\n"
 
 
 def summary(rows):
-    """One line per learner: points out of the maximum, and how many exercises were right."""
+    """One line per learner: points out of the maximum, exercises right, and cut-offs."""
     lines = []
     for learner in sorted({r["learner"] for r in rows}):
         mine = [r for r in rows if r["learner"] == learner]
         got, most = sum(r["points"] for r in mine), sum(r["max_points"] for r in mine)
-        right = sum(r["points"] == r["max_points"] for r in mine)
-        lines.append(f"{learner}: {got:g} / {most:g} points ({right} of {len(mine)} exercises correct)")
+        graded = [r for r in mine if r["exercise"]]
+        right = sum(r["points"] == r["max_points"] for r in graded)
+        line = f"{learner}: {got:g} / {most:g} points ({right} of {len(graded)} exercises correct)"
+        noted = {r["chapter"] for r in mine if r["note"]}
+        if not graded:
+            line = f"{learner}: not graded ({mine[0]['note']})"
+        elif noted:
+            line += f"; see the note in chapter(s) {', '.join(c[2:] for c in sorted(noted))}"
+        lines.append(line)
     return "\n".join(lines)
 
 
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("submissions", nargs="?", help="folder with one sub-folder per learner")
-    parser.add_argument("--out", default="grades.csv")
+    parser.add_argument("--out", help=f"folder for grades.csv and feedback/ (default {DEFAULT_OUT})")
     parser.add_argument("--points", help="TOML file: exercise name = points (default 1 each)")
-    parser.add_argument("--cell-timeout", type=int, default=60)
-    parser.add_argument("--notebook-timeout", type=int, default=600)
+    parser.add_argument("--learner", help="grade this learner (sub-folder name) only")
+    parser.add_argument("--chapter", help="grade this chapter only (07 or ch07)")
+    parser.add_argument(
+        "--cell-timeout", type=float, default=CELL_TIMEOUT, help="s before a cell is interrupted"
+    )
+    parser.add_argument(
+        "--notebook-timeout", type=float, default=NOTEBOOK_TIMEOUT, help="s of cells per notebook"
+    )
+    parser.add_argument(
+        "--check-timeout", type=float, default=CHECK_TIMEOUT, help="s per check while grading"
+    )
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: run one notebook
-    parser.add_argument("--chapter", help=argparse.SUPPRESS)
+    parser.add_argument("--student", help=argparse.SUPPRESS)
+    parser.add_argument("--limits-json", help=argparse.SUPPRESS)
     parser.add_argument("--points-json", default="{}", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
-        results = run_one(args.one, args.chapter, json.loads(args.points_json), args.cell_timeout)
-        print(json.dumps(results))
-        return
+        result = run_one(
+            args.one,
+            args.chapter,
+            json.loads(args.points_json),
+            json.loads(args.limits_json),
+            Path(args.student),
+        )
+        print(json.dumps(result))
+        return 0
     if not args.submissions or not Path(args.submissions).is_dir():
         parser.error(f"SUBMISSIONS must be a folder of learner folders, got {args.submissions!r}")
-    points = {}
-    if args.points:
-        points = tomllib.loads(Path(args.points).read_text(encoding="utf-8"))
-    rows = grade_folder(args.submissions, points, args.cell_timeout, args.notebook_timeout)
-    write_csv(rows, args.out)
+    for name in ("cell_timeout", "notebook_timeout", "check_timeout"):
+        if not getattr(args, name) > 0:
+            parser.error(f"--{name.replace('_', '-')} must be a number of seconds > 0")
+    chapter = None
+    if args.chapter is not None:
+        match = re.fullmatch(r"(?:ch)?(\d{1,2})", args.chapter.strip())
+        chapter = f"ch{int(match.group(1)):02d}" if match else None
+        known = sorted({n.split(".")[0] for n in registry()})
+        if chapter not in known:
+            parser.error(
+                f"--chapter {args.chapter!r}: the chapters with exercises are "
+                + ", ".join(c[2:] for c in known)
+            )
+    out = Path(args.out) if args.out else DEFAULT_OUT
+    if out.suffix == ".csv":
+        parser.error(f"--out names a folder (grades.csv and feedback/ go in it), got {out}")
+    try:
+        points = read_points(args.points) if args.points else {}
+    except PointsError as e:
+        print(f"POINTS: {e}", file=sys.stderr)
+        return 2
+    layout = scan(args.submissions, args.learner, chapter)
+    print(layout_report(layout, args.submissions), flush=True)
+    if not any(layout.learners.values()):
+        print(
+            "nothing to grade: see above (one folder per learner, holding NN_....ipynb notebooks)",
+            file=sys.stderr,
+        )
+        return 2
+    limits = default_limits(args.cell_timeout, args.notebook_timeout, args.check_timeout)
+    rows, results = grade_folder(
+        args.submissions, points, limits, layout, progress=lambda s: print(s, flush=True), chapter=chapter
+    )
+    part = "".join([f"-{args.learner}" if args.learner else "", f"-{chapter}" if chapter else ""])
+    (out / "feedback").mkdir(parents=True, exist_ok=True)
+    write_csv(rows, out / f"grades{part}.csv")
+    for learner in sorted({r["learner"] for r in rows}):
+        text = feedback(learner, rows, results, layout)
+        (out / "feedback" / f"{learner}{part.replace(f'-{learner}', '', 1)}.md").write_text(
+            text, encoding="utf-8"
+        )
     print(summary(rows))
-    print(f"grades written to {args.out}")
+    errors = [(key, r["grader_error"]) for key, r in results.items() if r.get("grader_error")]
+    for (learner, ch), error in errors:
+        print(f"grader error on {learner} chapter {ch[2:]}: {error}", file=sys.stderr)
+    print(f"grades written to {out / f'grades{part}.csv'}, feedback to {out / 'feedback'}/")
+    if errors or layout.warnings:
+        print(
+            f"{len(errors)} grader error(s), {layout.warnings} layout warning(s): see above", file=sys.stderr
+        )
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))

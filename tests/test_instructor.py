@@ -17,6 +17,7 @@ import inspect
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -81,7 +82,7 @@ def readable_text(path):
     return " ".join(" ".join(strings).split())
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def edition(tmp_path_factory):
     return student.build(tmp_path_factory.mktemp("edition") / "student")
 
@@ -150,6 +151,32 @@ def test_the_stripped_package_still_checks_answers_and_reveal_says_no(edition):
     assert len(out["reveal"].strip().splitlines()) == 1, out["reveal"]
 
 
+@pytest.mark.slow
+def test_every_hidden_case_imports_beside_the_student_edition_as_the_grader_loads_it(edition, tmp_path):
+    """What the grading cell does: instructor/hidden/ copied beside the student edition, nothing of this
+    repository on the path; every chapter's module imports and registers its cases."""
+    shutil.copytree(REPO / "instructor" / "hidden", tmp_path / "instructor" / "hidden")
+    (tmp_path / "instructor" / "__init__.py").write_text("")
+    chapters = sorted(p.stem for p in (REPO / "instructor" / "hidden").glob("ch[0-9][0-9].py"))
+    script = textwrap.dedent(
+        f"""
+        import importlib, json, sys
+        sys.path[:] = [p for p in sys.path if p.rstrip("/") not in {[str(REPO), str(REPO.resolve())]!r}]
+        import micrograd_lesson.exercises
+        from micrograd_lesson.exercises._core import EXERCISES
+        for chapter in {chapters!r}:
+            importlib.import_module("instructor.hidden." + chapter)
+        print(json.dumps(sorted(n for n, e in EXERCISES.items() if e.hidden)))
+        """
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(edition), str(tmp_path)]))
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == sorted(n for n, e in EXERCISES.items() if e.hidden)
+
+
 def test_strip_source_cuts_decorated_functions_and_keeps_the_rest():
     text = textwrap.dedent(
         """
@@ -175,9 +202,476 @@ def test_strip_source_cuts_decorated_functions_and_keeps_the_rest():
     assert "def check_x(answer):" in stripped and "KEEP = 2" in stripped
 
 
-# ---- grading -------------------------------------------------------------------------------------
+# ---- grading: the layout of a submissions folder (no kernel) ---------------------------------------
 
 CHECK_LINE = re.compile(r"^(check_\w+)\((.*)\)\s*$")
+CH07 = [n for n in EXERCISES if n.startswith(f"ch{GRADED_CHAPTER}.")]
+
+
+def check_of(name):
+    return EXERCISES[name].check.__name__
+
+
+def small_notebook(*cells):
+    """A notebook of the given code cells (what a learner could hand in, without the prose)."""
+    return nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(textwrap.dedent(c)) for c in cells])
+
+
+def calls(chapter):
+    """A small notebook that imports and calls every check of `chapter` ("ch07") with None."""
+    names = [check_of(n) for n in EXERCISES if n.startswith(chapter + ".")]
+    return small_notebook(
+        f"from micrograd_lesson.exercises import {', '.join(names)}", *[f"{c}(None)" for c in names]
+    )
+
+
+def put(nb, folder, relative):
+    path = folder / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, path)
+    return path
+
+
+@pytest.fixture
+def messy(tmp_path):
+    """A submissions folder with every layout mistake of issue 23, beside one learner who is fine."""
+    s = tmp_path / "submissions"
+    put(calls("ch07"), s, "ada/07_neurons_layers_mlps.ipynb")
+    put(calls("ch07"), s, "07_neurons_layers_mlps.ipynb")  # directly in the submissions folder
+    put(calls("ch07"), s, "ben/work/07_neurons_layers_mlps.ipynb")  # one folder down: still ben's
+    put(calls("ch07"), s, "cy/a/b/07_neurons_layers_mlps.ipynb")  # two folders down
+    (s / "dee").mkdir()  # empty
+    (s / "eve").mkdir()
+    (s / "eve" / "07_answers.py").write_text("print(1)\n")  # no notebook at all
+    original = put(calls("ch07"), s, "fay/07_x.ipynb")
+    copy = put(calls("ch07"), s, "fay/07_x (1).ipynb")
+    os.utime(copy, (original.stat().st_mtime + 60,) * 2)  # the copy is newer: the original still wins
+    put(calls("ch07"), s, "fay/Copy of 07_x.ipynb")
+    put(calls("ch07"), s, "gus/Copy of 07_x.ipynb")  # a copy, but gus's only notebook of chapter 7
+    put(calls("ch09"), s, "hal/07_neurons_layers_mlps.ipynb")  # named for chapter 7, holds chapter 9
+    (s / "ivy").mkdir()
+    (s / "ivy" / "07_x.ipynb").write_text("{not json")
+    (s / "notes.txt").write_text("not a learner")
+    return s
+
+
+def test_the_layout_report_names_every_learner_chapter_and_ignored_file(messy):
+    layout = grade.scan(messy)
+    found = {name: sorted(chapters) for name, chapters in layout.learners.items()}
+    assert found == {
+        "ada": ["ch07"],
+        "ben": ["ch07"],
+        "cy": [],
+        "dee": [],
+        "eve": [],
+        "fay": ["ch07"],
+        "gus": ["ch07"],
+        "hal": ["ch09"],
+        "ivy": [],
+    }
+    assert layout.learners["fay"]["ch07"].name == "07_x.ipynb"
+    report = grade.layout_report(layout, messy)
+    ignored = dict(layout.ignored)
+    assert "directly in the submissions folder" in ignored["07_neurons_layers_mlps.ipynb"]
+    assert "more than one folder down" in ignored["cy/a/b/07_neurons_layers_mlps.ipynb"]
+    assert "not a notebook" in ignored["eve/07_answers.py"]
+    for copy in ("fay/07_x (1).ipynb", "fay/Copy of 07_x.ipynb"):
+        assert "a second notebook of chapter 07: only 07_x.ipynb is graded" in ignored[copy], ignored[copy]
+    assert "not a readable notebook" in ignored["ivy/07_x.ipynb"]
+    assert "not a learner's folder" in ignored["notes.txt"]
+    for words in [
+        "9 learner folder(s), 5 with something to grade",
+        "work/07_neurons_layers_mlps.ipynb is one folder down: graded as ben's",
+        "the folder is empty",
+        "no notebook, only 1 other file(s)",
+        "Copy of 07_x.ipynb is graded: a copy's name, the only notebook of chapter 07",
+        "07_neurons_layers_mlps.ipynb is named for chapter 07 but holds chapter 09's checks",
+        "chapter 07: handed in by 4 of 5, not by hal",
+    ]:
+        assert words in report, (words, report)
+    assert all(rel in report for rel in ignored)
+
+
+def test_a_notebook_of_another_chapter_is_graded_as_what_it_holds_and_its_name_gets_zero(messy):
+    layout = grade.scan(messy)
+    rows, _ = grade.grade_folder(messy, {}, layout=grade.Layout(learners={"hal": {}}, notes=layout.notes))
+    assert {r["chapter"] for r in rows} == {"ch07"}  # no notebook runs: hal's own is set aside here
+    assert all(r["points"] == 0 and "holds chapter 09's checks" in r["note"] for r in rows), rows
+    assert not any("not attempted" in r["hint"] for r in rows)
+
+
+def test_a_learner_or_chapter_can_be_graded_alone(messy):
+    assert sorted(grade.scan(messy, only_learner="fay").learners) == ["fay"]
+    assert grade.scan(messy, only_learner="fay").ignored == [
+        (r, w) for r, w in grade.scan(messy).ignored if r.startswith("fay/")
+    ]
+    by_chapter = grade.scan(messy, only_chapter="ch09").learners
+    assert {n: sorted(c) for n, c in by_chapter.items() if c} == {"hal": ["ch09"]}
+    missing = grade.scan(messy, only_learner="fey")
+    assert "no folder 'fey'" in missing.notes["fey"][0] and "did you mean 'fay'" in missing.notes["fey"][0]
+
+
+def grade_main(capsys, *args):
+    """(exit status, everything printed) of the grader's command, run in this process."""
+    try:
+        status = grade.main([str(a) for a in args])
+    except SystemExit as e:  # argparse's refusals
+        status = e.code
+    out = capsys.readouterr()
+    return status, out.out + out.err
+
+
+def run_grader(*args, cwd=None):
+    done = subprocess.run(
+        [sys.executable, str(REPO / "instructor" / "grade.py"), *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+    )
+    return done.returncode, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda s: put(calls("ch07"), s, "07_x.ipynb"),  # notebooks directly in the folder
+        lambda s: put(calls("ch07"), s, "class/ada/sub/07_x.ipynb"),  # everything too deep
+        lambda s: (s / "ada").mkdir() or (s / "ada" / "07.pdf").write_text("x"),  # no notebook
+        lambda s: (s / "ada").mkdir(),  # an empty learner folder
+        lambda s: None,  # an empty submissions folder
+    ],
+    ids=["notebooks-at-top", "too-deep", "no-notebook", "empty-learner", "empty"],
+)
+def test_nothing_to_grade_is_an_error_with_exit_status_2_and_says_why(tmp_path, make, capsys):
+    s = tmp_path / "submissions"
+    s.mkdir()
+    make(s)
+    status, out = grade_main(capsys, s, "--out", tmp_path / "out")
+    assert status == 2, out
+    assert "nothing to grade" in out and "Submissions in" in out, out
+    assert not (tmp_path / "out").exists()
+
+
+def test_grade_refuses_a_missing_folder_in_one_line(tmp_path):
+    status, out = run_grader(tmp_path / "nope")
+    assert status == 2 and "SUBMISSIONS must be a folder" in out
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--chapter", "99"], "--chapter '99': the chapters with exercises are 00, 01"),
+        (["--out", "grades.csv"], "--out names a folder"),
+        (["--cell-timeout", "0"], "--cell-timeout must be a number of seconds > 0"),
+    ],
+)
+def test_grade_refuses_wrong_options_with_a_message(tmp_path, args, words, capsys):
+    status, out = grade_main(capsys, tmp_path, *args)
+    assert status == 2 and words in out, out
+
+
+# ---- grading: POINTS --------------------------------------------------------------------------------
+
+
+def points_file(tmp_path, text):
+    path = tmp_path / "points.toml"
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def test_points_may_be_quoted_dotted_or_in_a_table(tmp_path):
+    path = points_file(
+        tmp_path,
+        """\
+        "ch05.softsign" = 2  # quoted
+        ch07.widest_hidden = 1.5
+        [ch09]
+        bce_loss = 3
+        """,
+    )
+    assert grade.read_points(path) == {"ch05.softsign": 2, "ch07.widest_hidden": 1.5, "ch09.bce_loss": 3}
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        (
+            '"ch05.softsign" = 2\n"ch05.softsig" = 3\n',
+            ["line 2", "'ch05.softsig' is not an exercise", "did you mean 'ch05.softsign'"],
+        ),
+        ('"ch05.softsign" = 2\nch07.leaky = 1\n', ["line 2", "'ch07.leaky' is not an exercise"]),
+        ('"ch05.softsign" = 2\n\n"ch07.leaky_neuron" = "3"\n', ["line 3", "must be a number", "'3'"]),
+        ('"ch07.leaky_neuron" = true\n', ["line 1", "must be a number", "True"]),
+        ('"ch07.leaky_neuron" = -1\n', ["line 1", "must be a number >= 0"]),
+        ("[ch07]\nleaky_neuron = 1\nleaky = 2\n", ["line 3", "'ch07.leaky' is not an exercise"]),
+        ('"ch07.leaky_neuron" = \n', ["not valid TOML", "line 1"]),
+    ],
+    ids=["misspelled", "unknown", "string", "bool", "negative", "table", "syntax"],
+)
+def test_a_points_mistake_is_an_error_that_names_the_line(tmp_path, text, words, capsys):
+    path = points_file(tmp_path, text)
+    with pytest.raises(grade.PointsError) as error:
+        grade.read_points(path)
+    assert all(w in str(error.value) for w in words), (words, str(error.value))
+    (tmp_path / "s" / "ada").mkdir(parents=True)
+    status, out = grade_main(capsys, tmp_path / "s", "--points", path, "--out", tmp_path / "out")
+    assert status == 2 and words[0] in out and "POINTS" in out, out
+
+
+def make_grade_command(*settings):
+    """The grader's command line as `make grade` would run it (make -n: nothing runs)."""
+    done = subprocess.run(["make", "-n", "grade", *settings], capture_output=True, text=True, cwd=REPO)
+    text = " ".join(done.stdout.replace("\\\n", " ").split())
+    return next(line for line in text.split(" .venv") if "instructor/grade.py" in line)
+
+
+def test_make_grade_passes_its_settings_to_the_grader():
+    line = make_grade_command(
+        *["SUBMISSIONS=subs", "LEARNER=ada", "CHAPTER=07", "POINTS=p.toml", "CELL_TIMEOUT=9"],
+        *["NOTEBOOK_TIMEOUT=99", "CHECK_TIMEOUT=7", "OUT=elsewhere"],
+    )
+    for words in ['"subs"', '--learner "ada"', '--chapter "07"', '--points "p.toml"', "--cell-timeout 9"]:
+        assert words in line, (words, line)
+    assert "--notebook-timeout 99" in line and "--check-timeout 7" in line and '--out "elsewhere"' in line
+    line = make_grade_command("SUBMISSIONS=subs")
+    assert "--learner" not in line and "--out" not in line  # the grader's own default: build/grades/
+
+
+def test_grades_go_to_a_folder_that_git_ignores():
+    assert grade.DEFAULT_OUT == REPO / "build" / "grades"
+    paths = ["build/grades/grades.csv", "build/grades/feedback/ada.md"]
+    done = subprocess.run(["git", "check-ignore", *paths], cwd=REPO, capture_output=True, text=True)
+    assert done.stdout.split() == paths
+
+
+# ---- grading: what runs where (small notebooks, real kernels) ----------------------------------------
+
+
+def solution_cells(names=CH07):
+    """Code cells that define each worked solution (from the full package) and pass it to its check."""
+    cells = [
+        "import random\nfrom micrograd_lesson import nn\nfrom micrograd_lesson.engine import Value\n"
+        "from micrograd_lesson.nn import MLP, Module"
+    ]
+    for name in names:
+        code, answer = solution_code(name)
+        cells.append(
+            f"from micrograd_lesson.exercises import {check_of(name)}\n{code}\n{check_of(name)}({answer})"
+        )
+    return cells
+
+
+def solution_code(name):
+    fn = EXERCISES[name].solution
+    code = textwrap.dedent(inspect.getsource(fn))
+    return "\n".join(line for line in code.splitlines() if not line.startswith("@")), fn.__name__
+
+
+CHEATS = {
+    # Issue 23's first cheat: hand the check the worked solution from the package's registry.
+    "cheat-solution": [
+        "from micrograd_lesson.exercises._core import EXERCISES\nimport micrograd_lesson.exercises as ex",
+        *[f"ex.{check_of(n)}(EXERCISES[{n!r}].solution)" for n in CH07],
+    ],
+    # Issue 23's second cheat: replace the grader's grading function (first by import, then by a
+    # module planted under its name).
+    "cheat-grader": [
+        "import instructor.grade\ninstructor.grade.grade_chapter = lambda chapter, points=None: []",
+        "import micrograd_lesson.exercises as ex\n" + "\n".join(f"ex.{check_of(n)}(None)" for n in CH07),
+        f"""
+        import sys, types
+        full = lambda chapter, points=None: [
+            dict(exercise=n, points=1, max_points=1, hint="correct") for n in {CH07!r}]
+        fake = types.ModuleType("instructor.grade")
+        fake.grade_chapter, fake.load_hidden = full, lambda chapter: None
+        sys.modules["instructor"], sys.modules["instructor.grade"] = types.ModuleType("instructor"), fake
+        """,
+    ],
+    # Patch the checks themselves in the learner's kernel: the grader imports them afresh.
+    "cheat-patch": [
+        """
+        import micrograd_lesson.exercises as ex
+        from micrograd_lesson.exercises import _core
+        for e in _core.EXERCISES.values():
+            e.check = lambda answer, record=True: _core.Verdict(True)
+        _core.Verdict.__bool__ = lambda self: True
+        """,
+        *[f"_core.EXERCISES[{n!r}].check(None)\nex.{check_of(n)}(None)" for n in CH07],
+    ],
+}
+
+# Run in the grading kernel: an assertion that fails shows up as a cut-off in this learner's notes.
+PEEK = f"""
+import os, sys
+from pathlib import Path
+import micrograd_lesson
+from micrograd_lesson.exercises._core import EXERCISES
+here = Path(micrograd_lesson.__file__).resolve()
+assert not here.is_relative_to({str(REPO.resolve())!r}), here
+assert {str(REPO)!r} not in sys.path and {str(REPO.resolve())!r} not in sys.path, sys.path
+assert os.listdir(".") == [], os.listdir(".")
+assert not Path.cwd().resolve().is_relative_to({str(REPO.resolve())!r}), Path.cwd()
+assert all(e.solution is None and not e.hidden for e in EXERCISES.values())
+assert not list(Path("..").resolve().rglob("hidden")), list(Path("..").resolve().rglob("hidden"))
+for name in ("instructor", "instructor.grade", "instructor.hidden.ch07", "notebooks.chapters"):
+    try:
+        __import__(name)
+    except ImportError:
+        pass
+    else:
+        raise AssertionError(name + " can be imported")
+"""
+
+
+@pytest.fixture(scope="module")
+def small_class(edition, tmp_path_factory):
+    """Small notebooks of chapter 7 (no prose, no experiments), graded once: (rows, results, folder)."""
+    s = tmp_path_factory.mktemp("small")
+    put(small_notebook(*solution_cells()), s, "solved/07_x.ipynb")
+    for learner, cells in CHEATS.items():
+        put(small_notebook(*cells), s, f"{learner}/07_x.ipynb")
+    put(small_notebook(PEEK, *solution_cells()), s, "peek/07_x.ipynb")
+    spin = solution_cells()  # the second exercise's cell spins until the cell time limit interrupts it
+    spin[2] = spin[2].replace(f"{check_of(CH07[1])}(", "while True:\n    pass\n" + f"{check_of(CH07[1])}(")
+    put(small_notebook(*spin), s, "spin/07_x.ipynb")
+    layout = grade.scan(s)
+    assert not layout.ignored and all(found for found in layout.learners.values())
+    limits = grade.default_limits(cell=20, notebook=120, check=20)
+    rows, results = grade.grade_folder(s, {CH07[-1]: 3}, limits, layout)
+    return rows, results, s
+
+
+def worked_solutions_score_in_the_student_edition_kernel(small_class):
+    rows, results, _ = small_class
+    mine = rows_of(rows, "solved")
+    assert sorted(mine) == sorted(CH07)
+    assert all(
+        r["points"] == r["max_points"] and r["hint"] == "correct" and not r["note"] for r in mine.values()
+    )
+    assert mine[CH07[-1]]["max_points"] == 3  # points set per exercise
+    assert results["solved", "ch07"]["cutoffs"] == []
+
+
+def the_grading_kernel_sees_the_student_edition_and_nothing_of_the_repository(small_class):
+    rows, _, _ = small_class
+    mine = rows_of(rows, "peek")
+    assert all(r["points"] == r["max_points"] and not r["note"] for r in mine.values()), mine
+
+
+def the_cheats_of_issue_23_score_nothing(small_class, learner):
+    rows, _, _ = small_class
+    mine = rows_of(rows, learner)
+    assert sorted(mine) == sorted(CH07)
+    assert all(r["points"] == 0 for r in mine.values()), mine
+    if learner == "cheat-grader":  # the real grader cannot be imported in the kernel
+        assert "raised ModuleNotFoundError: No module named 'instructor'" in mine[CH07[0]]["note"], mine
+
+
+def an_interrupted_cell_is_recorded_in_the_rows_and_the_feedback_and_the_rest_is_graded(small_class):
+    rows, results, s = small_class
+    mine = rows_of(rows, "spin")
+    stopped = mine[CH07[1]]
+    assert stopped["points"] == 0
+    assert (
+        "the cell that calls" in stopped["hint"]
+        and "interrupted after 20 s (the cell time limit)" in stopped["hint"]
+    )
+    assert stopped["note"].startswith("this exercise's cell: code cell 3 ('from micrograd_lesson.exercises")
+    for other in (CH07[0], CH07[2]):
+        assert mine[other]["points"] == mine[other]["max_points"], mine
+        assert "code cell 3" in mine[other]["note"] and "interrupted" in mine[other]["note"]
+    text = grade.feedback("spin", rows, results, grade.scan(s))
+    assert "What stopped:" in text and "code cell 3 (" in text and "interrupted after 20 s" in text
+    for name in CH07:
+        assert (
+            f"**{name}**: {mine[name]['points']:g} / {mine[name]['max_points']:g}. {mine[name]['hint']}"
+            in text
+        )
+
+
+def the_command_writes_grades_csv_and_a_feedback_file_per_learner(small_class, tmp_path):
+    folder, points = small_class[2], tmp_path / "points.toml"
+    points.write_text(f'"{CH07[-1]}" = 3\n')
+    status, out = run_grader(folder, "--out", tmp_path / "out", "--learner", "solved", "--points", points)
+    assert status == 0, out
+    assert "solved: chapters 07" in out and "solved: 5 / 5 points" in out, out
+    with open(tmp_path / "out" / "grades-solved.csv", newline="", encoding="utf-8") as f:
+        table = list(csv.DictReader(f))
+    assert list(table[0]) == [
+        "learner",
+        "chapter",
+        "notebook",
+        "exercise",
+        "points",
+        "max_points",
+        "hint",
+        "note",
+    ]
+    assert [(r["learner"], r["exercise"], r["points"], r["note"]) for r in table] == [
+        ("solved", CH07[0], "1", ""),
+        ("solved", CH07[1], "1", ""),
+        ("solved", CH07[2], "3", ""),
+    ]
+    text = (tmp_path / "out" / "feedback" / "solved.md").read_text(encoding="utf-8")
+    assert "# Feedback for solved" in text and "5 / 5 points" in text and "Every cell ran to its end" in text
+
+
+@pytest.mark.slow
+def test_small_notebooks_graded_against_the_student_edition(small_class, tmp_path):
+    """One test for the class above (a fixture built once per test process): each part says what it checks."""
+    worked_solutions_score_in_the_student_edition_kernel(small_class)
+    the_grading_kernel_sees_the_student_edition_and_nothing_of_the_repository(small_class)
+    for learner in sorted(CHEATS):
+        the_cheats_of_issue_23_score_nothing(small_class, learner)
+    an_interrupted_cell_is_recorded_in_the_rows_and_the_feedback_and_the_rest_is_graded(small_class)
+    the_command_writes_grades_csv_and_a_feedback_file_per_learner(small_class, tmp_path)
+
+
+@pytest.mark.slow
+def test_a_notebook_past_its_time_limit_is_graded_on_the_cells_that_ran(edition, tmp_path):
+    """The first exercise runs within the first seconds; a sleep runs into the notebook's 40 s limit
+    (it waits, so a loaded machine only makes the first part slower, and it costs no CPU)."""
+    cells = solution_cells()
+    nb = small_notebook(*cells[:2], "import time\ntime.sleep(120)", *cells[2:])
+    path = put(nb, tmp_path, "slow/07_x.ipynb")
+    limits = grade.default_limits(cell=300, notebook=40, check=20)
+    result = grade.grade_notebook(path, "ch07", {}, limits, edition)
+    rows = {r["exercise"]: r for r in result["rows"]}
+    assert rows[CH07[0]]["points"] == 1, rows  # it ran before the limit
+    assert rows[CH07[1]]["points"] == rows[CH07[2]]["points"] == 0
+    whats = [c["what"] for c in result["cutoffs"]]
+    assert whats[0].startswith("code cell 3 ('import time') was interrupted after"), whats
+    assert whats[0].endswith("s (the notebook time limit)"), whats
+    assert whats[1] == (
+        f"code cell 4 ({grade.first_line(cells[2])!r}) and the cells after it were not run:"
+        " the notebook reached its 40 s time limit"
+    )
+    skipped = "calls check_leaky_neuron was not run: the notebook reached its 40 s time limit"
+    assert (
+        skipped in rows[CH07[1]]["hint"]
+        and skipped.replace("leaky_neuron", "count_loss_nodes") in rows[CH07[2]]["hint"]
+    )
+    assert "notebook reached its 40 s time limit" in rows[CH07[0]]["note"]
+
+
+@pytest.mark.slow
+def test_a_cell_that_ignores_the_interrupt_or_ends_its_kernel_is_recorded(edition, tmp_path):
+    stubborn = (
+        "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    time.sleep(0.1)"
+    )
+    limits = grade.default_limits(cell=5, notebook=60, check=20)
+    for cell, words in [
+        (stubborn, "ignored the interrupt"),
+        ("import os\nos._exit(3)", "stopped its kernel"),
+    ]:
+        path = put(small_notebook(*solution_cells()[:2], cell), tmp_path, f"x/{len(words)}/07_x.ipynb")
+        result = grade.grade_notebook(path, "ch07", {}, limits, edition)
+        assert len(result["rows"]) == len(CH07) and all(r["points"] == 0 for r in result["rows"])
+        assert all(f"code cell 3 {words}" in r["note"] for r in result["rows"]), result["rows"]
+        assert all("the notebook could not be graded" in r["note"] for r in result["rows"])
+
+
+# ---- grading: the real chapter-7 notebook ---------------------------------------------------------
 
 
 def chapter_notebook(edition):
@@ -204,12 +698,6 @@ def fill(nb, name, code, answer):
     lines = nb.cells[i].source.rstrip().splitlines()
     check_name = CHECK_LINE.match(lines[-1]).group(1)
     nb.cells[i].source = "\n".join(lines[:-1] + ["", textwrap.dedent(code), f"{check_name}({answer})"])
-
-
-def solution_code(name):
-    fn = EXERCISES[name].solution
-    code = textwrap.dedent(inspect.getsource(fn))
-    return "\n".join(line for line in code.splitlines() if not line.startswith("@")), fn.__name__
 
 
 def write(nb, folder, learner, filename):
@@ -308,12 +796,13 @@ MISTAKES = {
 
 @pytest.fixture(scope="module")
 def graded(edition, tmp_path_factory):
-    """Grade a class of fabricated learners once; return (rows, the folder, the expected mistakes)."""
+    """Grade a class of fabricated learners on the real chapter-7 notebook once: (rows, results,
+    folder, exercise names, the expected mistakes)."""
     folder = tmp_path_factory.mktemp("submissions")
     path = chapter_notebook(edition)
     untouched = nbformat.read(path, as_version=4)
     names = list(exercise_cells(untouched))
-    assert names == [n for n in EXERCISES if n.startswith(f"ch{GRADED_CHAPTER}.")], names
+    assert names == CH07, names
 
     def with_solutions(skip=None):
         nb = nbformat.read(path, as_version=4)
@@ -340,46 +829,28 @@ def graded(edition, tmp_path_factory):
     first_code = next(c for c in crash.cells if c.cell_type == "code")
     first_code.source = 'raise RuntimeError("my first cell breaks")\n' + first_code.source
     write(crash, folder, "crashes", path.name)
-    # The two that never end wait rather than spin: a time limit stops both alike, and the
-    # minutes until it does cost no CPU that the other tests (in parallel) could use.
-    hang = with_solutions()
-    first_code = next(c for c in hang.cells if c.cell_type == "code")
-    first_code.source += "\nimport time\nwhile True:\n    time.sleep(0.1)\n"
-    write(hang, folder, "hangs", path.name)
-    stubborn = with_solutions()  # ignores the interrupt: only the notebook's time limit stops it
-    first_code = next(c for c in stubborn.cells if c.cell_type == "code")
-    first_code.source += (
-        "\nimport signal\nimport time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
-        "while True:\n    time.sleep(0.1)\n"
-    )
-    write(stubborn, folder, "never-stops", path.name)
-    (folder / "notes.txt").write_text("not a learner")  # stray files are ignored
-    rows = grade.grade_folder(folder, points={names[-1]: 3}, cell_timeout=20, notebook_timeout=90)
-    out = folder / "grades.csv"
-    grade.write_csv(rows, out)
-    return rows, out, names, expected
+    rows, results = grade.grade_folder(folder, {names[-1]: 3})
+    return rows, results, folder, names, expected
 
 
-@pytest.mark.slow
-def test_worked_solutions_filled_in_get_full_marks(graded):
-    rows, _, names, _ = graded
+def worked_solutions_filled_in_get_full_marks(graded):
+    rows, results, _, names, _ = graded
     mine = rows_of(rows, "perfect")
     assert sorted(mine) == sorted(names)
     assert all(r["points"] == r["max_points"] and r["hint"] == "correct" for r in mine.values()), mine
     assert mine[names[-1]]["max_points"] == 3  # points set per exercise
+    assert results["perfect", "ch07"]["cutoffs"] == [] and not any(r["note"] for r in mine.values())
 
 
-@pytest.mark.slow
-def test_untouched_student_notebooks_get_zero(graded):
-    rows, _, names, _ = graded
+def untouched_student_notebooks_get_zero(graded):
+    rows, _, _, names, _ = graded
     mine = rows_of(rows, "untouched")
     assert sorted(mine) == sorted(names)
     assert all(r["points"] == 0 and r["hint"] != "correct" for r in mine.values()), mine
 
 
-@pytest.mark.slow
-def test_each_plausible_mistake_loses_exactly_its_exercise_and_the_hint_names_it(graded):
-    rows, _, names, expected = graded
+def each_plausible_mistake_loses_exactly_its_exercise_and_the_hint_names_it(graded):
+    rows, _, _, names, expected = graded
     assert expected, "no mistakes to grade"
     for learner, (wrong, words) in expected.items():
         mine = rows_of(rows, learner)
@@ -391,49 +862,38 @@ def test_each_plausible_mistake_loses_exactly_its_exercise_and_the_hint_names_it
                 assert mine[name]["points"] == mine[name]["max_points"], (learner, mine[name])
 
 
-@pytest.mark.slow
-def test_a_notebook_that_crashes_or_hangs_is_graded_and_the_others_still_are(graded):
-    rows, _, names, _ = graded
-    crashed = rows_of(rows, "crashes")  # the first cell raised; the exercises below still ran
+def a_cell_that_raises_is_in_the_note_and_the_cells_below_still_ran(graded):
+    rows, results, folder, names, _ = graded
+    crashed = rows_of(rows, "crashes")  # the first cell raised before its imports: the cells below still ran
     assert sorted(crashed) == sorted(names)
-    hung = rows_of(rows, "hangs")  # interrupted after the cell time limit; the rest still ran
-    assert all(r["points"] == r["max_points"] for r in hung.values()), hung
-    stopped = rows_of(rows, "never-stops")  # stopped at the notebook time limit: 0, and why
-    assert all(r["points"] == 0 for r in stopped.values()), stopped
-    assert all(
-        "time limit" in r["hint"] or "did not finish within 90 s" in r["hint"] for r in stopped.values()
-    )
-    assert {"perfect", "untouched", "crashes", "hangs", "never-stops"} <= {r["learner"] for r in rows}
+    first = "code cell 1 ('raise RuntimeError(\"my first cell breaks\")') raised RuntimeError: "
+    first += "my first cell breaks"
+    assert all(first in r["note"] for r in crashed.values()), crashed
+    assert all(r["note"].endswith("more (see the feedback file)") for r in crashed.values()), crashed
+    assert (
+        len(results["crashes", "ch07"]["cutoffs"]) > 1
+    )  # cells below it ran, and failed without the imports
+    text = grade.feedback("crashes", rows, results, grade.scan(folder))
+    assert "What stopped:\n\n- " + first in text, text
 
 
-@pytest.mark.slow
-def test_an_exercise_whose_cell_raised_is_graded_with_the_error_it_raised(graded):
-    rows, _, names, _ = graded
+def an_exercise_whose_cell_raised_is_graded_with_the_error_it_raised(graded):
+    rows, _, _, names, _ = graded
     mine = rows_of(rows, "typo")
     hint = mine[names[0]]["hint"]
     assert mine[names[0]]["points"] == 0
     assert "raised NameError" in hint and "undefined_helper" in hint, hint
+    assert mine[names[0]]["note"].startswith("this exercise's cell: code cell")
     assert all(mine[n]["points"] == mine[n]["max_points"] for n in names[1:]), mine
     untouched = rows_of(rows, "untouched")  # no cell raised there: the plain hint stays
     assert all("raised" not in r["hint"] for r in untouched.values()), untouched
 
 
 @pytest.mark.slow
-def test_grades_csv_has_a_row_per_learner_chapter_and_exercise(graded):
-    rows, out, names, expected = graded
-    with open(out, newline="", encoding="utf-8") as f:
-        table = list(csv.DictReader(f))
-    assert list(table[0]) == ["learner", "chapter", "exercise", "points", "max_points", "hint"]
-    learners = {"perfect", "untouched", "typo", "crashes", "hangs", "never-stops", *expected}
-    assert len(table) == len(learners) * len(names)
-    assert {r["chapter"] for r in table} == {f"ch{GRADED_CHAPTER}"}
-    assert "perfect: 4 / 4 points" in grade.summary(rows) or "perfect:" in grade.summary(rows)
-
-
-def test_grade_refuses_a_missing_folder_in_one_line(tmp_path):
-    done = subprocess.run(
-        [sys.executable, str(REPO / "instructor" / "grade.py"), str(tmp_path / "nope")],
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 2 and "SUBMISSIONS must be a folder" in done.stderr
+def test_the_chapter_7_notebook_graded_for_a_class(graded):
+    """One test for the class above (a fixture built once per test process): each part says what it checks."""
+    worked_solutions_filled_in_get_full_marks(graded)
+    untouched_student_notebooks_get_zero(graded)
+    each_plausible_mistake_loses_exactly_its_exercise_and_the_hint_names_it(graded)
+    a_cell_that_raises_is_in_the_note_and_the_cells_below_still_ran(graded)
+    an_exercise_whose_cell_raised_is_graded_with_the_error_it_raised(graded)
