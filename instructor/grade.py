@@ -351,7 +351,7 @@ del _sys
 
 # Runs in the learner's kernel after their notebook: grade every exercise of the chapter.
 GRADE_CELL = """\
-def _grade_(chapter, points, hidden_dir, check_timeout, marker):
+def _grade_(chapter, points, hidden_dir, references, check_timeout, marker):
     import importlib, json, sys
     old = sys.modules.get("micrograd_lesson.exercises._core")
     answers = {{}}
@@ -366,7 +366,8 @@ def _grade_(chapter, points, hidden_dir, check_timeout, marker):
         core = importlib.import_module("micrograd_lesson.exercises._core")
         importlib.import_module("micrograd_lesson.exercises")
         core.TIME_LIMIT = check_timeout
-        if hidden_dir:
+        if hidden_dir:  # the references the hidden cases compare with, which the edition leaves out
+            exec(references, vars(importlib.import_module("micrograd_lesson.exercises." + chapter)))
             importlib.import_module("instructor.hidden." + chapter)
     finally:
         sys.path.remove(hidden_dir)
@@ -390,7 +391,7 @@ def _grade_(chapter, points, hidden_dir, check_timeout, marker):
     print(marker + json.dumps(dict(rows=rows)))
 
 
-_grade_({chapter!r}, {points!r}, {hidden_dir!r}, {check_timeout!r}, {marker!r})
+_grade_({chapter!r}, {points!r}, {hidden_dir!r}, {references!r}, {check_timeout!r}, {marker!r})
 del _grade_
 """
 
@@ -498,6 +499,7 @@ def run_one(path, chapter, points, limits, student):
                     chapter=chapter,
                     points=points,
                     hidden_dir=hidden_dir,
+                    references=reference_source(chapter) if hidden_dir else "",
                     check_timeout=limits["check"],
                     marker=marker,
                 )
@@ -608,6 +610,13 @@ def grade_notebook(path, chapter, points, limits, student):
 
 
 # ---- a whole folder ---------------------------------------------------------------------------------
+
+
+def reference_source(chapter):
+    """The source of chapter's references, which its hidden cases compare with (student.reference_source)."""
+    from instructor import student
+
+    return student.reference_source(chapter)
 
 
 def build_student(into):

@@ -158,13 +158,17 @@ def test_every_hidden_case_imports_beside_the_student_edition_as_the_grader_load
     shutil.copytree(REPO / "instructor" / "hidden", tmp_path / "instructor" / "hidden")
     (tmp_path / "instructor" / "__init__.py").write_text("")
     chapters = sorted(p.stem for p in (REPO / "instructor" / "hidden").glob("ch[0-9][0-9].py"))
+    references = {chapter: student.reference_source(chapter) for chapter in chapters}
     script = textwrap.dedent(
         f"""
         import importlib, json, sys
         sys.path[:] = [p for p in sys.path if p.rstrip("/") not in {[str(REPO), str(REPO.resolve())]!r}]
         import micrograd_lesson.exercises
         from micrograd_lesson.exercises._core import EXERCISES
+        references = {references!r}
         for chapter in {chapters!r}:
+            module = importlib.import_module("micrograd_lesson.exercises." + chapter)
+            exec(references[chapter], vars(module))  # as the grading cell gives them back
             importlib.import_module("instructor.hidden." + chapter)
         print(json.dumps(sorted(n for n, e in EXERCISES.items() if e.hidden)))
         """
