@@ -72,6 +72,9 @@ CHROMIUM_FLAGS = [
 ]
 
 failures = []
+# What a run checks (--parts): JupyterLab opening every notebook, running two chapters, saving
+# without changing the stored metadata; the static site, its accessibility, its playground.
+PARTS = ["lab", "runs", "save", "site", "axe", "playground"]
 
 
 def check(ok, what):
@@ -671,6 +674,108 @@ def check_site(page):
     check(not requested, f"site: nothing requested from the network {requested[:3] or ''}")
 
 
+# axe-core (npm, pinned in website/package-lock.json, installed by make html's `npm ci`): the
+# accessibility rules of WCAG 2.1 AA and best practice, run on every page of the site, light and dark.
+AXE = ROOT / "website" / "node_modules" / "axe-core" / "axe.min.js"
+AXE_RUN = """
+async () => {
+  const result = await axe.run(document, {resultTypes: ['violations']});
+  return result.violations.map(v => ({id: v.id, impact: v.impact, count: v.nodes.length,
+    examples: v.nodes.slice(0, 3).map(n => n.target.join(' ') + (n.any[0] ? ': ' + n.any[0].message : ''))}));
+}
+"""
+# Every syntax colour the site's stylesheets define (.highlight .k, .c1, .mf, ...), also those no
+# page shows today: [class, colour, background of the code, contrast ratio (WCAG)], worst first.
+SYNTAX_CONTRAST = """
+() => {
+  const pre = document.querySelector('.jp-CodeCell .highlight pre');
+  const classes = new Set();
+  for (const sheet of document.styleSheets) {
+    let rules = [];
+    try { rules = sheet.cssRules; } catch (e) {}  // a linked file's rules are closed to file:// pages
+    for (const rule of rules) {
+      const m = rule.selectorText && rule.selectorText.match(/^\\.highlight \\.(\\w+)$/);
+      if (m) classes.add(m[1]);
+    }
+  }
+  const rgb = s => s.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const luminance = c => { const [r, g, b] = c.map(v => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  let el = pre, background;
+  do { background = getComputedStyle(el).backgroundColor; el = el.parentElement; }
+  while (el && background === 'rgba(0, 0, 0, 0)');
+  return [...classes].map(name => {
+    const span = document.createElement('span');
+    span.className = name;
+    span.textContent = 'x';
+    pre.appendChild(span);
+    const color = getComputedStyle(span).color;
+    span.remove();
+    const [a, b] = [luminance(rgb(color)), luminance(rgb(background))];
+    return [name, color, background, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)];
+  }).sort((x, y) => x[3] - y[3]);
+}
+"""
+# Figures' alt text is checked like every other rule, and reported on its own line.
+FIGURE_RULES = ("image-alt",)
+
+
+def axe_check(page, where, table):
+    """axe-core on the page as it is now: no critical or serious violation. Adds its counts to table."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(AXE_RUN)
+    table[where] = {v["id"]: [v["impact"], v["count"]] for v in found}
+    severe = [v for v in found if v["impact"] in ("critical", "serious")]
+
+    def listed(violations):
+        return "; ".join(f"{v['id']} ({v['impact']}, {v['count']}x: {v['examples'][0]})" for v in violations)
+
+    other = [v for v in severe if v["id"] not in FIGURE_RULES]
+    check(not other, f"axe {where}: no critical or serious violation {listed(other)}")
+    figures = [v for v in severe if v["id"] in FIGURE_RULES]
+    check(not figures, f"axe {where}: every picture has a text alternative {listed(figures)}")
+    minor = [f"{v['id']} ({v['impact']}, {v['count']}x)" for v in found if v not in severe]
+    if minor:
+        print(f"     axe {where}: also {', '.join(minor)}")
+
+
+def site_pages():
+    return [SITE / "index.html", *numbered(SITE, ".html")]
+
+
+def check_accessibility(page):
+    """axe-core on every page of the static site and on the playground (served, Python ready and
+    an example run), in light and in dark: 0 critical and 0 serious violations.
+    The counts go to build/browser/axe.json."""
+    if not check(AXE.exists(), f"axe-core is installed ({AXE.relative_to(ROOT)}; make html runs npm ci)"):
+        return
+    table = {}
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        for page_file in site_pages():
+            page.goto(page_file.as_uri())
+            page.evaluate(SITE_PAGE)  # MathJax has typeset, fonts and pictures have loaded
+            axe_check(page, f"{page_file.name} {scheme}", table)
+            if page_file.name.startswith(GRAPH_CHAPTER):
+                tokens = page.evaluate(SYNTAX_CONTRAST)
+                low = [f"{name} {color} {ratio:.2f}:1" for name, color, _, ratio in tokens if ratio < 4.5]
+                check(len(tokens) > 20 and not low, f"site {scheme}: all {len(tokens)} syntax colours at"
+                      f" >= 4.5:1 on {tokens[0][2]} (lowest {tokens[0][3]:.2f}:1) {low or ''}")  # fmt: skip
+    server, base = serve_site()
+    try:
+        page.emulate_media(color_scheme="light")
+        page.goto(base + "playground.html")
+        page.wait_for_function(PLAYGROUND_READY, timeout=180_000)
+        playground_run(page, 'a=Value(2.0,label="a"); b=Value(-3.0,label="b"); c=a*b+a; c.backward()')
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            axe_check(page, f"playground.html {scheme}", table)
+    finally:
+        server.shutdown()
+        page.emulate_media(color_scheme="light")
+    (SHOTS / "axe.json").write_text(json.dumps(table, indent=1), encoding="utf-8")
+
+
 PLAYGROUND_READY = "document.getElementById('status').textContent === 'Ready.'"
 PLAYGROUND_DONE = (
     "document.getElementById('status').textContent.startsWith('Done')"
@@ -803,6 +908,8 @@ def main(argv):
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--only", nargs="*", help="notebook prefixes to open (default: all)")
     parser.add_argument("--skip-runs", action="store_true", help="only open notebooks and the site")
+    parser.add_argument("--parts", nargs="*", choices=PARTS, default=PARTS,
+                        help="which checks to run (default: all), e.g. --parts axe to iterate on one")  # fmt: skip
     args = parser.parse_args(argv)
 
     # Bound the whole run: a watchdog stops everything, the server included, if it hangs.
@@ -824,10 +931,12 @@ def main(argv):
     names = course_chapters()
     if args.only:
         names = [n for n in names if n.startswith(tuple(args.only))]
+    parts = set(args.parts) - ({"runs"} if args.skip_runs else set())
     with tempfile.TemporaryDirectory(prefix="course-browser-") as tmp:
         tmp = Path(tmp)
         try:
-            lab = Lab(tmp)
+            if parts & {"lab", "runs"}:
+                lab = Lab(tmp)
             with sync_playwright() as pw:
                 context = pw.chromium.launch_persistent_context(
                     str(tmp / "chromium-profile"),
@@ -838,18 +947,28 @@ def main(argv):
                 )
                 page = context.new_page()
                 page.set_default_timeout(60_000)
-                check_printed_url(page, lab)
-                check_line_widths(page, lab, names)
-                open_each_notebook(page, lab, names)
-                if not args.skip_runs:
+                if "lab" in parts:
+                    check_printed_url(page, lab)
+                    check_line_widths(page, lab, names)
+                    open_each_notebook(page, lab, names)
+                if "runs" in parts:
                     graph = [n for n in names if n.startswith(GRAPH_CHAPTER)]
                     training = [n for n in names if n.startswith(TRAINING_CHAPTER)]
                     if graph:
                         check_graph_chapter(page, lab, graph[0])
                     if training:
                         check_training_chapter(page, lab, training[0])
-                check_site(page)
-                check_playground(page)
+                if lab:
+                    lab.stop()
+                    lab = None
+                if "save" in parts:
+                    check_save_keeps_metadata(page, tmp, names)
+                if "site" in parts:
+                    check_site(page)
+                if "axe" in parts:
+                    check_accessibility(page)
+                if "playground" in parts:
+                    check_playground(page)
                 context.close()
         finally:
             if lab:
