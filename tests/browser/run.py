@@ -58,7 +58,8 @@ GRAPH_CHAPTER = "03"  # a graph-heavy chapter, run in the browser
 TRAINING_CHAPTER = "09"  # fit's progress bar, run in the browser
 STEP_CHAPTERS = ("03", "04", "13")  # chapters that show a step-through of backward()
 FIRST = "00_python_you_need.ipynb"  # the chapter `make lab` opens
-TOTAL_SECONDS = 1500  # the whole run, server and browser included
+# The whole run, servers and browser included (a busy machine may need more: BROWSER_TEST_SECONDS).
+TOTAL_SECONDS = int(os.environ.get("BROWSER_TEST_SECONDS", 1800))
 # How much wider than the output area a picture may be stored. JupyterLab shows an SVG
 # drawing at its own size (a wider one was found cut off) but shrinks a PNG plot to fit
 # (max-width: 100%); past 1.25x its text is too small to read.
