@@ -10,6 +10,7 @@ the bytes on disk stay as they were until the learner changes a cell.
 
 import json
 import os
+import warnings
 
 KEPT = ("kernelspec", "language_info")
 
@@ -36,3 +37,5 @@ def keep_stored_metadata(model, path, contents_manager, **kwargs):
 
 c = get_config()  # noqa: F821 (Jupyter defines it when it loads this file)
 c.ContentsManager.pre_save_hook = keep_stored_metadata
+# traitlets sets a configured hook twice as the server starts, and warns that it replaces itself
+warnings.filterwarnings("ignore", r"Overriding existing pre_save_hook \(keep_stored_metadata\)", UserWarning)

@@ -13,8 +13,6 @@ from traitlets.config import Config
 REPO = Path(__file__).resolve().parent.parent
 CONFIG = REPO / "jupyter-config" / "jupyter_server_config.py"
 CHAPTER = REPO / "notebooks" / "00_python_you_need.ipynb"
-# traitlets sets a configured hook twice when a manager is made from a config, and warns the 2nd time
-pytestmark = pytest.mark.filterwarnings("ignore:Overriding existing pre_save_hook:UserWarning")
 
 
 def loaded_config():
