@@ -339,6 +339,8 @@ def open_each_notebook(page, lab, names):
         opened = time.monotonic()
         pictures = page.evaluate(MEASURE_PICTURES)
         expected = stored_pictures(nb_path)
+        if len(pictures) < expected:  # a busy machine renders late: one more pass through the notebook
+            pictures = page.evaluate(MEASURE_PICTURES)
         shown = f"{len(pictures)} of {expected} stored pictures show as images"
         check(len(pictures) == expected, f"{name}: {shown}")
         check(all(p["loaded"] for p in pictures), f"{name}: every picture loaded")
