@@ -4,7 +4,10 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-READY  := $(VENV)/.installed
+# Two installs into one .venv: what a learner needs (make lab; requirements.txt), then the
+# developer's tools on top (make test and the other developer targets; requirements-dev.txt).
+LEARNER := $(VENV)/.installed
+READY  := $(VENV)/.installed-dev
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 SUPPORTED := 3.11 3.12 3.13
 
@@ -22,24 +25,32 @@ ifneq ($(wildcard $(VENV)),)
     endif
   endif
   MISMATCH := $(if $(WANTED),$(if $(filter $(WANTED),$(VENV_VERSION)),,it was made by Python $(VENV_VERSION), not $(WANTED)))
-  STALE := $(if $(VENV_VERSION),$(if $(wildcard $(READY)),$(MISMATCH),an install into it did not finish),its Python does not run)
+  STALE := $(if $(VENV_VERSION),$(if $(wildcard $(LEARNER)),$(MISMATCH),an install into it did not finish),its Python does not run)
 endif
 
-# Create .venv with pip and install the package and its pinned dependencies.
-$(READY): pyproject.toml requirements.txt $(if $(STALE),remake-venv)
+# Create .venv with pip and install the package and what a learner needs, at the pinned versions.
+$(LEARNER): pyproject.toml requirements.txt $(if $(STALE),remake-venv)
 	@v=$$($(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) || { \
 	  echo "$(PYTHON) does not run; make PYTHON=python3.11 (or 3.12, 3.13) names one that does"; exit 1; }; \
 	case " $(SUPPORTED) " in *" $$v "*) ;; *) \
 	  echo "$(PYTHON) is Python $$v; the course supports $(SUPPORTED): make ... PYTHON=python3.12 picks one"; \
 	  test "$$(printf '%s\n' "$$v" 3.11 | sort -V | head -1)" = 3.11 || exit 1;; esac
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@echo "Installing the course's packages into $(VENV) (NumPy, Matplotlib, JupyterLab...: about 430 MB,"
+	@echo "a few minutes the first time; pip lists each package as it goes)"
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements.txt -e .
-	touch $(READY)
+	$(BIN)/python -m pip install -r requirements.txt -e .
+	touch $@
+
+# The developer's tools on top: tests, lint, the browser test, the site and wheel builds.
+$(READY): $(LEARNER) requirements-dev.txt
+	@echo "Installing the developer's tools into $(VENV) (pytest, ruff, Playwright, build...)"
+	$(BIN)/python -m pip install -r requirements-dev.txt
+	touch $@
 
 # No "get news?" pop-up in JupyterLab: the environment's default settings say no news.
 LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
-$(LAB_SETTINGS): $(READY)
+$(LAB_SETTINGS): $(LEARNER)
 	@mkdir -p $(dir $@)
 	@echo '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' > $@
 
@@ -62,15 +73,21 @@ check-dot:
 
 # Open the course in JupyterLab at chapter 0. Trusting the notebooks lets stored graphs (SVG) show at once.
 # The URL JupyterLab prints opens chapter 0 too (its default page), for a browser on another machine.
+# jupyter-config/ holds the server's config: saving a notebook keeps its stored kernelspec and
+# language_info, so opening a chapter on another Python leaves the file as it is.
 FIRST := 00_python_you_need.ipynb
-lab: $(READY) $(LAB_SETTINGS) check-dot
+lab: $(LEARNER) $(LAB_SETTINGS) check-dot
 	@$(BIN)/jupyter trust notebooks/*.ipynb >/dev/null
-	cd notebooks && ../$(BIN)/jupyter lab $(LAB_ARGS) --LabApp.default_url=/lab/tree/$(FIRST)
+	@echo "Starting JupyterLab on the course (chapter 0 first); Ctrl-C twice stops it"
+	cd notebooks && JUPYTER_CONFIG_PATH="$(CURDIR)/jupyter-config$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}" \
+	  ../$(BIN)/jupyter lab $(LAB_DEFAULTS) $(LAB_ARGS) --LabApp.default_url=/lab/tree/$(FIRST)
 
 # Jupyter refuses to run as root (containers, some hosted machines) unless told it may.
 # Kernels talk over local sockets (ipc) rather than TCP where the system has them: no
 # "running over TCP without encryption" warning, and nothing listens on a port.
-LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root) $(if $(filter Windows_NT,$(OS)),,--KernelManager.transport=ipc)
+# LAB_ARGS adds your own options to these (make lab LAB_ARGS=--port=8899).
+LAB_DEFAULTS := $(if $(filter 0,$(shell id -u)),--allow-root) $(if $(filter Windows_NT,$(OS)),,--KernelManager.transport=ipc)
+LAB_ARGS ?=
 
 # The tests run in parallel (pytest-xdist), JOBS processes: auto is one per core, JOBS=0 runs
 # them serially in one process. Each test file and each notebook runs whole in one process

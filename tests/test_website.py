@@ -1,7 +1,11 @@
 """The static site's index: every chapter has a description in README's chapter table."""
 
 import importlib.util
+import re
 from pathlib import Path
+
+import nbformat
+from nbconvert import HTMLExporter
 
 from notebooks.chapters import chapters
 
@@ -22,3 +26,17 @@ def test_descriptions_are_read_from_table_rows_only():
     readme = "| # | notebook | what |\n|---|---|---|\n| 3 | `03_*` | backprop by `hand` |\nprose | 4 |\n"
     assert website.descriptions(readme) == {3: "backprop by `hand`"}
     assert website.inline_code("by `a<b` & c") == "by <code>a&lt;b</code> &amp; c"
+
+
+def test_a_chapter_page_names_each_navigation_landmark():
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# A chapter")])
+    exporter = HTMLExporter(
+        template_name="course", extra_template_basedirs=[str(REPO / "website" / "templates")]
+    )
+    link = {"html": "b.html", "title": "B"}
+    course = {"title": "course", "previous": link, "next": link, "try_it": None}
+    body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": "A"}, "course": course})
+    navs = re.findall(r"<nav\b[^>]*>", body)
+    names = [re.search(r'aria-label="([^"]+)"', nav) for nav in navs]
+    assert len(navs) == 2 and all(names), navs
+    assert len({name.group(1) for name in names}) == 2, "a screen reader tells the two apart by name"

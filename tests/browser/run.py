@@ -27,6 +27,7 @@ import argparse
 import base64
 import json
 import os
+import platform
 import re
 import shutil
 import signal
@@ -41,6 +42,7 @@ import urllib.request
 import uuid
 from pathlib import Path
 
+import nbformat
 from playwright.sync_api import sync_playwright
 
 from notebooks.chapters import chapters as course_chapters
@@ -50,12 +52,14 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 SHOTS = ROOT / "build" / "browser"
 SITE = ROOT / "build" / "html"
+LAB_CONFIG = ROOT / "jupyter-config"  # what `make lab` puts on JUPYTER_CONFIG_PATH
 VIEWPORT = {"width": 1280, "height": 800}
 GRAPH_CHAPTER = "03"  # a graph-heavy chapter, run in the browser
 TRAINING_CHAPTER = "09"  # fit's progress bar, run in the browser
 STEP_CHAPTERS = ("03", "04", "13")  # chapters that show a step-through of backward()
 FIRST = "00_python_you_need.ipynb"  # the chapter `make lab` opens
-TOTAL_SECONDS = 1500  # the whole run, server and browser included
+# The whole run, servers and browser included (a busy machine may need more: BROWSER_TEST_SECONDS).
+TOTAL_SECONDS = int(os.environ.get("BROWSER_TEST_SECONDS", 1800))
 # How much wider than the output area a picture may be stored. JupyterLab shows an SVG
 # drawing at its own size (a wider one was found cut off) but shrinks a PNG plot to fit
 # (max-width: 100%); past 1.25x its text is too small to read.
@@ -72,6 +76,9 @@ CHROMIUM_FLAGS = [
 ]
 
 failures = []
+# What a run checks (--parts): JupyterLab opening every notebook, running two chapters, saving
+# without changing the stored metadata; the static site, its accessibility, its playground.
+PARTS = ["lab", "runs", "save", "site", "axe", "playground"]
 
 
 def check(ok, what):
@@ -90,7 +97,7 @@ def free_port():
 class Lab:
     """A JupyterLab server in its own process group, on a copy of the notebooks."""
 
-    def __init__(self, workdir):
+    def __init__(self, workdir, python=sys.executable):
         self.port, self.token = free_port(), uuid.uuid4().hex
         self.root = workdir / "notebooks"
         shutil.copytree(NOTEBOOKS, self.root, ignore=shutil.ignore_patterns("src", ".ipynb_checkpoints"))
@@ -102,6 +109,7 @@ class Lab:
             IPYTHONDIR=str(workdir / "ipython"),
             # the kernel imports micrograd_lesson from this checkout, installed or not
             PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+            JUPYTER_CONFIG_PATH=str(LAB_CONFIG),  # as `make lab`: the course's server config
         )
         # JupyterLab's own check for news and updates would reach the network.
         settings = workdir / "config" / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
@@ -111,10 +119,10 @@ class Lab:
         )
         # As `make lab` does: trusted notebooks show their stored drawings as SVG.
         notebooks = sorted(str(p) for p in self.root.glob("*.ipynb"))
-        trust = [sys.executable, "-m", "jupyter", "trust", *notebooks]
+        trust = [python, "-m", "jupyter", "trust", *notebooks]
         subprocess.run(trust, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         command = [
-            sys.executable, "-m", "jupyter", "lab", "--no-browser",
+            python, "-m", "jupyter", "lab", "--no-browser",
             "--ip=127.0.0.1", f"--port={self.port}", f"--IdentityProvider.token={self.token}",
             f"--ServerApp.root_dir={self.root}", "--LabApp.expose_app_in_browser=True",
             "--ServerApp.port_retries=0", "--KernelManager.transport=ipc",
@@ -331,6 +339,8 @@ def open_each_notebook(page, lab, names):
         opened = time.monotonic()
         pictures = page.evaluate(MEASURE_PICTURES)
         expected = stored_pictures(nb_path)
+        if len(pictures) < expected:  # a busy machine renders late: one more pass through the notebook
+            pictures = page.evaluate(MEASURE_PICTURES)
         shown = f"{len(pictures)} of {expected} stored pictures show as images"
         check(len(pictures) == expected, f"{name}: {shown}")
         check(all(p["loaded"] for p in pictures), f"{name}: every picture loaded")
@@ -356,6 +366,63 @@ def open_each_notebook(page, lab, names):
         page.screenshot(path=str(SHOTS / f"{name}.png"))
         check(page.evaluate(IS_DIRTY) is False, f"{name}: not marked modified after 10 s open")
         check(nb_path.read_bytes() == before, f"{name}: file unchanged on disk")
+
+
+KERNEL_LANGUAGE = """
+() => { const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+        return kernel.info.then(info => info.language_info); }
+"""
+
+
+def other_pythons():
+    """The course's other environments here (.venv313, ...): each one's Python, if it runs another
+    version than this one and has JupyterLab. CI makes .venv313 before the browser test."""
+    found = []
+    for python in sorted(ROOT.glob(".venv*/bin/python")):
+        said = subprocess.run([python, "-c", "import sys, jupyterlab; print(sys.version.split()[0])"],
+                              capture_output=True, text=True)  # fmt: skip
+        version = said.stdout.strip()
+        if said.returncode == 0 and version[:4] != platform.python_version()[:4]:
+            found.append((python, version))
+    return found
+
+
+def check_save_keeps_metadata(page, tmp, names, pythons):
+    """Opening a notebook changes nothing on disk, on every Python given (jupyter/notebook#2123):
+    JupyterLab as `make lab` runs it, the notebook opened, its kernel connected, saved with
+    Ctrl+S; the file's bytes are the same. A copy of the chapter whose stored language_info says
+    Python 3.0.0 shows that this holds where the kernel's metadata differs from the file's (on
+    the Python that stored the notebooks too): it is marked modified before the save."""
+    name = names[0]
+    for python in pythons:
+        lab = Lab(tmp / f"save-{len(list(tmp.glob('save-*')))}", python=str(python))
+        try:
+            stored = nbformat.read(lab.root / f"{name}.ipynb", as_version=nbformat.NO_CONVERT)
+            stored.metadata.language_info.version = "3.0.0"
+            stored.metadata.kernelspec.display_name = "Python 3.0 (stored elsewhere)"
+            nbformat.write(stored, lab.root / "elsewhere.ipynb")  # as the course stores its notebooks
+            for file in (f"{name}.ipynb", "elsewhere.ipynb"):
+                path = lab.root / file
+                before, mtime = path.read_bytes(), path.stat().st_mtime_ns
+                page.goto(lab.open_url(file))
+                wait_for_notebook(page)
+                kernel = page.evaluate(KERNEL_LANGUAGE)["version"]
+                page.wait_for_timeout(1000)
+                dirty = page.evaluate(IS_DIRTY)
+                if file == "elsewhere.ipynb":
+                    check(dirty, f"save on Python {kernel}: {file} (stored by 3.0.0) is marked modified")
+                page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell").first.click()
+                page.keyboard.press("Control+s")
+                page.wait_for_function(f"() => ({IS_DIRTY.strip()})() === false", timeout=30_000)
+                deadline = time.monotonic() + 10
+                while path.stat().st_mtime_ns == mtime and time.monotonic() < deadline:
+                    time.sleep(0.2)
+                saved = path.stat().st_mtime_ns != mtime
+                check(saved and path.read_bytes() == before,
+                      f"save on Python {kernel}: {file} saved with Ctrl+S"
+                      f" ({'written' if saved else 'NOT written'}), its bytes unchanged")  # fmt: skip
+        finally:
+            lab.stop()
 
 
 def run_all(page, lab, name, while_running=None):
@@ -671,6 +738,118 @@ def check_site(page):
     check(not requested, f"site: nothing requested from the network {requested[:3] or ''}")
 
 
+# axe-core (npm, pinned in website/package-lock.json, installed by make html's `npm ci`): the
+# accessibility rules of WCAG 2.1 AA and best practice, run on every page of the site, light and dark.
+AXE = ROOT / "website" / "node_modules" / "axe-core" / "axe.min.js"
+AXE_RUN = """
+async (rules) => {
+  const options = {resultTypes: ['violations']};
+  if (rules) options.runOnly = {type: 'rule', values: rules};
+  const result = await axe.run(document, options);
+  return result.violations.map(v => ({id: v.id, impact: v.impact, count: v.nodes.length,
+    examples: v.nodes.slice(0, 3).map(n => n.target.join(' ') + (n.any[0] ? ': ' + n.any[0].message : ''))}));
+}
+"""
+# Every syntax colour the site's stylesheets define (.highlight .k, .c1, .mf, ...), also those no
+# page shows today: [class, colour, background of the code, contrast ratio (WCAG)], worst first.
+SYNTAX_CONTRAST = """
+() => {
+  const pre = document.querySelector('.jp-CodeCell .highlight pre');
+  const classes = new Set();
+  for (const sheet of document.styleSheets) {
+    let rules = [];
+    try { rules = sheet.cssRules; } catch (e) {}  // a linked file's rules are closed to file:// pages
+    for (const rule of rules) {
+      const m = rule.selectorText && rule.selectorText.match(/^\\.highlight \\.(\\w+)$/);
+      if (m) classes.add(m[1]);
+    }
+  }
+  const rgb = s => s.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const luminance = c => {
+    const [r, g, b] = c.map(v => v / 255).map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  let el = pre, background;
+  do { background = getComputedStyle(el).backgroundColor; el = el.parentElement; }
+  while (el && background === 'rgba(0, 0, 0, 0)');
+  return [...classes].map(name => {
+    const span = document.createElement('span');
+    span.className = name;
+    span.textContent = 'x';
+    pre.appendChild(span);
+    const color = getComputedStyle(span).color;
+    span.remove();
+    const [a, b] = [luminance(rgb(color)), luminance(rgb(background))];
+    return [name, color, background, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)];
+  }).sort((x, y) => x[3] - y[3]);
+}
+"""
+# Figures' alt text is checked like every other rule, and reported on its own line.
+FIGURE_RULES = ("image-alt",)
+
+
+# The rules whose verdict depends on colours: the only ones run again in the dark theme (the
+# others see the same page, and contrast is two thirds of axe's time).
+COLOUR_RULES = ["color-contrast", "link-in-text-block"]
+
+
+def axe_check(page, where, table, rules=None):
+    """axe-core on the page as it is now (every rule, or `rules`): no critical or serious violation.
+    Adds its counts to table."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(AXE_RUN, rules)
+    table[where] = {v["id"]: [v["impact"], v["count"]] for v in found}
+    severe = [v for v in found if v["impact"] in ("critical", "serious")]
+
+    def listed(violations):
+        return "; ".join(f"{v['id']} ({v['impact']}, {v['count']}x: {v['examples'][0]})" for v in violations)
+
+    other = [v for v in severe if v["id"] not in FIGURE_RULES]
+    check(not other, f"axe {where}: no critical or serious violation {listed(other)}")
+    figures = [v for v in severe if v["id"] in FIGURE_RULES]
+    check(not figures, f"axe {where}: every picture has a text alternative {listed(figures)}")
+    minor = [f"{v['id']} ({v['impact']}, {v['count']}x)" for v in found if v not in severe]
+    if minor:
+        print(f"     axe {where}: also {', '.join(minor)}")
+
+
+def site_pages():
+    return [SITE / "index.html", *numbered(SITE, ".html")]
+
+
+def check_accessibility(page):
+    """axe-core on every page of the static site and on the playground (served, Python ready and
+    an example run): 0 critical and 0 serious violations, every rule in light, the colour rules
+    again in dark; every syntax colour at >= 4.5:1 in both. The counts go to build/browser/axe.json."""
+    if not check(AXE.exists(), f"axe-core is installed ({AXE.relative_to(ROOT)}; make html runs npm ci)"):
+        return
+    table = {}
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        for page_file in site_pages():
+            page.goto(page_file.as_uri())
+            page.evaluate(SITE_PAGE)  # MathJax has typeset, fonts and pictures have loaded
+            axe_check(page, f"{page_file.name} {scheme}", table, None if scheme == "light" else COLOUR_RULES)
+            if page_file.name.startswith(GRAPH_CHAPTER):
+                tokens = page.evaluate(SYNTAX_CONTRAST)
+                low = [f"{name} {color} {ratio:.2f}:1" for name, color, _, ratio in tokens if ratio < 4.5]
+                check(len(tokens) > 20 and not low, f"site {scheme}: all {len(tokens)} syntax colours at"
+                      f" >= 4.5:1 on {tokens[0][2]} (lowest {tokens[0][3]:.2f}:1) {low or ''}")  # fmt: skip
+    server, base = serve_site()
+    try:
+        page.emulate_media(color_scheme="light")
+        page.goto(base + "playground.html")
+        page.wait_for_function(PLAYGROUND_READY, timeout=180_000)
+        playground_run(page, 'a=Value(2.0,label="a"); b=Value(-3.0,label="b"); c=a*b+a; c.backward()')
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            axe_check(page, f"playground.html {scheme}", table, None if scheme == "light" else COLOUR_RULES)
+    finally:
+        server.shutdown()
+        page.emulate_media(color_scheme="light")
+    (SHOTS / "axe.json").write_text(json.dumps(table, indent=1), encoding="utf-8")
+
+
 PLAYGROUND_READY = "document.getElementById('status').textContent === 'Ready.'"
 PLAYGROUND_DONE = (
     "document.getElementById('status').textContent.startsWith('Done')"
@@ -803,6 +982,8 @@ def main(argv):
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--only", nargs="*", help="notebook prefixes to open (default: all)")
     parser.add_argument("--skip-runs", action="store_true", help="only open notebooks and the site")
+    parser.add_argument("--parts", nargs="*", choices=PARTS, default=PARTS,
+                        help="which checks to run (default: all), e.g. --parts axe")  # fmt: skip
     args = parser.parse_args(argv)
 
     # Bound the whole run: a watchdog stops everything, the server included, if it hangs.
@@ -824,10 +1005,12 @@ def main(argv):
     names = course_chapters()
     if args.only:
         names = [n for n in names if n.startswith(tuple(args.only))]
+    parts = set(args.parts) - ({"runs"} if args.skip_runs else set())
     with tempfile.TemporaryDirectory(prefix="course-browser-") as tmp:
         tmp = Path(tmp)
         try:
-            lab = Lab(tmp)
+            if parts & {"lab", "runs"}:
+                lab = Lab(tmp)
             with sync_playwright() as pw:
                 context = pw.chromium.launch_persistent_context(
                     str(tmp / "chromium-profile"),
@@ -838,18 +1021,34 @@ def main(argv):
                 )
                 page = context.new_page()
                 page.set_default_timeout(60_000)
-                check_printed_url(page, lab)
-                check_line_widths(page, lab, names)
-                open_each_notebook(page, lab, names)
-                if not args.skip_runs:
+                if "lab" in parts:
+                    check_printed_url(page, lab)
+                    check_line_widths(page, lab, names)
+                    open_each_notebook(page, lab, names)
+                if "runs" in parts:
                     graph = [n for n in names if n.startswith(GRAPH_CHAPTER)]
                     training = [n for n in names if n.startswith(TRAINING_CHAPTER)]
                     if graph:
                         check_graph_chapter(page, lab, graph[0])
                     if training:
                         check_training_chapter(page, lab, training[0])
-                check_site(page)
-                check_playground(page)
+                if lab:
+                    lab.stop()
+                    lab = None
+                if "save" in parts:
+                    others = other_pythons()
+                    check(others or not os.environ.get("CI"),
+                          "save: another Python to check it on (CI makes .venv313)")  # fmt: skip
+                    if not others:
+                        print("     save: checked on this Python only; `make venv PYTHON=python3.13"
+                              " VENV=.venv313` adds 3.13")  # fmt: skip
+                    check_save_keeps_metadata(page, tmp, names, [sys.executable, *(p for p, _ in others)])
+                if "site" in parts:
+                    check_site(page)
+                if "axe" in parts:
+                    check_accessibility(page)
+                if "playground" in parts:
+                    check_playground(page)
                 context.close()
         finally:
             if lab:

@@ -68,10 +68,15 @@ def main(argv):
         venv, course = tmp / "venv", tmp / "course"
         python = venv / ("Scripts" if os.name == "nt" else "bin") / "python"
         run([sys.executable, "-m", "venv", venv])
-        requirements = [  # each pin without its comment ("psutil==7.2.2  # why")
-            line.split(" #")[0].strip()
-            for line in (ROOT / "requirements.txt").read_text().splitlines()
-            if line and line[0].isalnum()
+
+        # a learner's pins, and the developer's pins of what runs the notebooks here
+        def pins(name):  # each pin without its comment ("psutil==7.2.2  # why")
+            lines = (ROOT / name).read_text().splitlines()
+            return [line.split(" #")[0].strip() for line in lines if line and line[0].isalnum()]
+
+        testing = ("pytest==", "pytest-xdist==", "nbval==")
+        requirements = pins("requirements.txt") + [
+            p for p in pins("requirements-dev.txt") if p.startswith(testing)
         ]
         run([python, "-m", "pip", "install", "--quiet", *requirements], env=env)
 
