@@ -78,7 +78,13 @@ def main(argv):
         requirements = pins("requirements.txt") + [
             p for p in pins("requirements-dev.txt") if p.startswith(testing)
         ]
-        run([python, "-m", "pip", "install", "--quiet", *requirements], env=env)
+        uv = os.environ.get("UV")  # uv's faster pip, where the Makefile uses it (UV=path/to/uv)
+        install = (
+            [uv, "pip", "install", "--compile-bytecode", "--python", python]
+            if uv
+            else [python, "-m", "pip", "install"]
+        )
+        run([*install, "--quiet", *requirements], env=env)
 
         course.mkdir()
         for notebook in numbered(NOTEBOOKS, ".ipynb"):
