@@ -1,7 +1,8 @@
 """Chapter 1's verdicts, re-run on held-out draws, other sizes and finer grids.
 
 Every random point, weight and network here comes from `held_out_seeds` (all >= 1,000,000), never
-from the seeds the notebook shows (0 and 1) nor the seeds its prose was measured on (1000-1199, and 310,000-310,999).
+from the seeds the notebook shows (0 and 1) nor the seeds its prose was measured on (1000-1199 and
+310,000-310,999).
 """
 
 import math
