@@ -1,7 +1,8 @@
 """Chapter 1's verdicts, re-run on held-out draws, other sizes and finer grids.
 
 Every random point, weight and network here comes from `held_out_seeds` (all >= 1,000,000), never
-from the seeds the notebook shows (0 and 1) nor the seeds its prose was measured on (1000-1199).
+from the seeds the notebook shows (0 and 1) nor the seeds its prose was measured on (1000-1199 and
+310,000-310,999).
 """
 
 import math
@@ -122,11 +123,14 @@ def gaps_from_autodiff(loss_of, seed, h=1e-6):
 
 @claim("ch01-gap-is-truncation")
 def test_the_autodiff_gap_is_the_forward_differences_truncation(ch01):
-    """Prose measured on seeds 1000-1299: forward 4.0e-6 to 2.4e-5; central at most 5.4e-9;
-    corrected at most 1.44e-8, and at least 342 times below the forward gap."""
+    """Prose measured on seeds 310,000-310,999: forward 4.0e-6 to 3.5e-5 (median 4.3e-6); central at
+    most 1.0e-8 (the 99.9th percentile 8.4e-9: the bound of 1e-8 asserted before would fail a fresh
+    block of 20 draws now and then); corrected at most 1.5e-8, and at least 280 times below the forward
+    gap. Review on seeds 5,000,000-5,000,299: forward up to 3.1e-5, central up to 7.5e-9."""
     for seed in held_out_seeds(20, "ch01-gap-is-truncation"):
         forward, central, corrected = gaps_from_autodiff(ch01["loss_of"], seed)
-        assert forward < 1e-4 and central < 1e-8, (seed, forward, central)
+        assert forward < 1e-4 and central < 5e-8, (seed, forward, central)
+        assert central < forward / 100, (seed, forward, central)
         # minus its truncation term, only the forward difference's round-off is left
         assert corrected < 1e-7 and corrected < forward / 100, (seed, forward, corrected)
 

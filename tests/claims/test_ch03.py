@@ -39,8 +39,14 @@ def test_the_gradient_is_steepest_for_short_steps_only(ch03):
 
 @claim("ch03-first-order-small-steps")
 def test_the_first_order_prediction_fails_like_the_square_of_the_step(ch03):
+    """Ten times shorter, far more than ten times closer: the miss falls like the square of the step
+    (about 100 times). On seeds 2000-4999 the ratio stayed between 82 and 139; a review on 40,000
+    ratios (seeds 5,000,000-5,019,999) found 3 at 50 or below (the least 21.6), draws where the
+    second-order term nearly vanishes along the gradient and the third-order one takes over. So the
+    ratio must pass 50 on all but one of a block's 20, a 1-in-1,000 fluke allowing that one."""
     build_graph = ch03["build_graph"]
     seeds = held_out_seeds(10, "ch03-first-order-small-steps")
+    ratios = []
     for leaves in [np.random.default_rng(seed).uniform(-3, 3, size=4).tolist() for seed in seeds]:
         nodes = build_graph(*leaves)
         nodes["L"].grad = 1.0  # the chapter's hand rules, for this product-of-sums shape
@@ -52,10 +58,10 @@ def test_the_first_order_prediction_fails_like_the_square_of_the_step(ch03):
             moved = build_graph(*(np.array(leaves) + t * grad))["L"].data
             return abs(moved - (L0 + t * grad @ grad))
 
-        for t in (1e-2, 1e-3):
-            # ten times shorter, far more than ten times closer (it falls like the square, about
-            # 100 times): on seeds 2000-4999 the ratio stayed between 82 and 139 (review: min 70.7)
-            assert miss(t) / miss(t / 10) > 50, (leaves, t)
+        ratios += [miss(t) / miss(t / 10) for t in (1e-2, 1e-3)]
+    ratios = np.array(ratios)
+    assert (ratios > 50).sum() >= least_count(0.999, len(ratios)), ratios
+    assert np.median(ratios) > 80, ratios  # about 100 times: like the square of the step
 
 
 @claim("ch03-zero-input-zero-grad")

@@ -37,8 +37,9 @@ def _raced(problem, method, seeds, refinement):
 def scores(problem, method, seeds, refinement="chapter", edges_allowed=0):
     """Each start's refined score: below 0 when solved (step - (steps + 2)), else the worst loss
     over the last 10 steps. At most `edges_allowed` starts' best grid setting may lie at an edge
-    of its grid (the prose allows none, except momentum's rate on the banana from about 1 start
-    in 50 or fewer: none of the 130 starts of seeds 1000-1029 and 3000-3099)."""
+    of its grid (the prose allows none: momentum's rates on the banana reach down to 1e-8 for
+    that, since from 1e-6 up the best rate of 3 of 200 starts, seeds 5,000,000-5,000,199, was
+    the smallest tried)."""
     results = _raced(problem, method, tuple(seeds), refinement)
     edges = [r["grid"] for r in results if r["at edge"]]
     assert len(edges) <= edges_allowed, f"{problem}, {method}: best grid setting at an edge: {edges}"
@@ -111,7 +112,7 @@ def test_adam_ends_ahead_of_momentum_on_the_banana_from_most_starts():
     seeds = held_out_seeds(N, "ch10-banana-adam-ahead")
     for refinement in REFINEMENTS:
         adam = scores("banana", "Adam", seeds, refinement)
-        momentum = scores("banana", "momentum", seeds, refinement, N - least_count(0.98, N))
+        momentum = scores("banana", "momentum", seeds, refinement)
         ahead = int((adam < momentum).sum())
         assert ahead >= least_count(0.8, N), f"{refinement}: Adam ahead from {ahead} of {N} starts"
 
