@@ -12,12 +12,13 @@ used twice gets two). The numbers are the recorded pass of backward_pass.py
 (backward()'s own arithmetic, on gradients kept apart from the graph's `.grad`);
 this module draws them. In Jupyter with ipywidgets it is a slider with
 previous/next buttons beside the picture, drawn at its natural size; a saved
-notebook (which keeps no live widget) and the course site show every frame,
-small, in one picture (`strip`). Without ipywidgets, every frame one under
-another; without Graphviz, the same steps as text.
+notebook (which keeps no live widget), the course site and a notebook without
+ipywidgets show every frame one under another, each at the size the slider shows
+it (node text about 15 px, never under 11 px at 1280x800) under its caption in
+words, its alt text saying the same (`frames_html`). Without Graphviz, the same
+steps as text.
 """
 
-import base64
 import html
 import re
 
@@ -31,6 +32,7 @@ from .notebook import (
     FIT_SIZE,
     FIT_WIDTH_PX,
     best_direction,
+    img_tag,
     in_jupyter_kernel,
     ipywidgets_or_none,
     picture_bundle,
@@ -268,17 +270,27 @@ class BackwardSteps(RecordedPass):
         if self.svg(self.start) is None:
             return picture_bundle(f"{INSTALL_HINT}\n{self.text()}")
         if ipywidgets_or_none() is not None and in_jupyter_kernel():
-            # A saved notebook drops the live widget; this picture of every frame stays.
-            return picture_bundle(repr(self), svg=self.strip(), data=self.widget()._repr_mimebundle_())
-        return picture_bundle(self.text(), data={"text/html": self._strip()})
+            # A saved notebook drops the live widget; every frame with its caption stays.
+            live = self.widget()._repr_mimebundle_()
+            return picture_bundle(repr(self), data={**live, "text/html": self.frames_html()})
+        return picture_bundle(self.text(), data={"text/html": self.frames_html()})
 
-    def _strip(self):
-        """Every frame, one under another, each with its caption (for a notebook without ipywidgets)."""
-        parts = []
+    def frames_html(self):
+        """Every frame, one under another, at the size the slider shows it, each under its caption.
+
+        Each frame fits the notebook area of a 1280x800 screen unshrunk or nearly (its node
+        text stays at 11 px or more), and its alt text is its caption.
+        """
+        root = self.names[id(self.root)]
+        parts = [
+            f"<p>The backward pass of {html.escape(root)}, step by step ({len(self)} pictures; "
+            "run the cell for a slider). Orange: the node whose rule runs; green: the grads it sets.</p>"
+        ]
         for k in range(len(self)):
-            data = base64.b64encode(self.svg(k)).decode("ascii")
+            caption = self.caption(k)
+            step, what = caption.split(":", 1)
             parts.append(
-                f"<p>{html.escape(self.caption(k))}</p>"
-                f'<img src="data:image/svg+xml;base64,{data}" style="max-width:100%">'
+                f"<p><b>{html.escape(step)}</b>:{html.escape(what)}</p>"
+                + img_tag(f"Backward pass of {root}, {caption}", svg=self.svg(k))
             )
         return "\n".join(parts)
