@@ -48,7 +48,6 @@ CHAR_WIDTH = 6.1  # points per character at FONT, generous, so that no text over
 ORANGE, GREEN, GREY = "#ffcc80", "#c8e6c9", "#555555"
 SIDE_BY_SIDE = 0.5  # a picture narrower than this share of the notebook area gets its controls beside it
 CONTROLS_PX = 330  # the controls' column beside a narrow picture
-STRIP_GAP, STRIP_LABEL = 12, 16  # pixels between the frames of a strip, and for each frame's number
 
 
 def step_through(root, rankdir="auto", start=None):
@@ -222,48 +221,6 @@ class BackwardSteps(RecordedPass):
         controls = widgets.HBox([buttons, slider])
         return described(
             widgets.VBox, repr(self), [controls, caption, image], layout={"align_items": "flex-start"}
-        )
-
-    def strip(self):
-        """Every frame, small and numbered, in one SVG picture that fits the notebook area.
-
-        What a saved notebook and the course site show: the orange node and the green
-        grads move through the graph from frame to frame. None without Graphviz.
-        """
-        svgs = [self.svg(k) for k in range(len(self))]
-        if svgs[0] is None:
-            return None
-        width, height = svg_size_px(svgs[0])
-        n = len(svgs)
-
-        def scale(columns):  # the largest scale at which `columns` columns fit the notebook area
-            rows = -(-n // columns)
-            across = (FIT_WIDTH_PX - STRIP_GAP * (columns - 1)) / (columns * width)
-            down = (FIT_HEIGHT_PX - (STRIP_GAP + STRIP_LABEL) * rows) / (rows * height)
-            return min(across, down, 1.0)
-
-        columns = max(range(1, n + 1), key=scale)  # ties go to fewer columns
-        k_scale, rows = scale(columns), -(-n // columns)
-        w, h = width * k_scale, height * k_scale
-        total_w = columns * w + STRIP_GAP * (columns - 1)
-        total_h = rows * (h + STRIP_LABEL) + STRIP_GAP * (rows - 1)
-        parts = []
-        for k, svg in enumerate(svgs):
-            x, y = (k % columns) * (w + STRIP_GAP), (k // columns) * (h + STRIP_LABEL + STRIP_GAP)
-            frame = svg.decode("utf-8")
-            frame = frame[frame.index("<svg") :]
-            place = f'<svg x="{x:.1f}" y="{y + STRIP_LABEL:.1f}" width="{w:.1f}" height="{h:.1f}"'
-            frame = re.sub(r'<svg width="[^"]*" height="[^"]*"', place, frame, count=1)
-            label = f"step {k}" + (" (start)" if k == 0 else " (done)" if k == n - 1 else "")
-            parts.append(
-                f'<text x="{x:.1f}" y="{y + STRIP_LABEL - 4:.1f}" font-family="Helvetica,Arial,sans-serif" '
-                f'font-size="12">{label}</text>\n{frame}'
-            )
-        body = "\n".join(parts)
-        return (
-            f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
-            f'width="{total_w:.0f}px" height="{total_h:.0f}px" viewBox="0 0 {total_w:.1f} {total_h:.1f}">\n'
-            f'<rect width="100%" height="100%" fill="white"/>\n{body}\n</svg>\n'
         )
 
     def _repr_mimebundle_(self, include=None, exclude=None):
