@@ -152,19 +152,24 @@ def test_every_two_colours_of_the_palette_stay_apart_for_every_colour_vision(vis
         assert closest_pair(MATPLOTLIB_DEFAULT, vision) < 10
 
 
-def test_each_series_differs_from_the_next_in_colour_line_style_and_marker():
+def test_each_series_differs_from_the_next_in_colour_and_line_style():
     _, ax = plt.subplots()
     lines = [ax.plot([0, 1, 2], [i, i, i])[0] for i in range(len(PALETTE))]
-    looks = [(mpl.colors.to_hex(x.get_color()), x.get_linestyle(), x.get_marker()) for x in lines]
-    assert [colour for colour, _, _ in looks] == [c.lower() for c in PALETTE]
-    assert len({marker for _, _, marker in looks}) == len(PALETTE)
-    assert [style for _, style, _ in looks[:4]] == ["-", "--", "-.", ":"]
+    assert [mpl.colors.to_hex(x.get_color()) for x in lines] == [c.lower() for c in PALETTE]
+    styles = [str(props["linestyle"]) for props in mpl.rcParams["axes.prop_cycle"]]
+    assert len(set(styles)) == len(PALETTE) and [x.get_linestyle() for x in lines[:4]] == [
+        "-",
+        "--",
+        "-.",
+        ":",
+    ]
+    assert all(x.get_marker() in ("None", None, "") for x in lines)  # markers only where asked for
 
 
 def test_plot_losses_tells_curves_apart_without_colour():
     ax = plot_losses({"SGD": [1.0, 0.5], "Adam": [1.0, 0.2], "RMSProp": [1.0, 0.3]})
-    styles = [(line.get_linestyle(), line.get_marker()) for line in ax.get_lines()]
-    assert len(set(styles)) == 3
+    assert len({line.get_linestyle() for line in ax.get_lines()}) == 3
+    assert len({line.get_marker() for line in ax.get_lines()}) == 3
 
 
 # ---- words for every figure ----

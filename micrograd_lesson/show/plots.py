@@ -7,8 +7,8 @@ notebook gives the same picture.
 Importing this module (as `from micrograd_lesson import describe` does) sets the
 course's look once for every plot of the session (`use_course_style`): the
 Okabe-Ito palette, which stays distinct under the three common colour-vision
-deficiencies, and for lines a line style and a marker that change with the
-colour, so that no two series are told apart by colour alone.
+deficiencies, and for lines a line style that changes with the colour, so that no
+two series are told apart by colour alone (plot_losses adds a marker each too).
 
 Every figure shown in Jupyter also carries words: `describe(fig, "what it shows")`
 attaches a sentence (the trend the prose points at), to which the figure's axes
@@ -51,13 +51,9 @@ SHADE = {"negative": "#F6C9AE", "positive": "#B3D7EC"}
 
 def use_course_style():
     """Set the course's palette, line styles and markers for every plot drawn from now on."""
-    mpl.rcParams["axes.prop_cycle"] = (
-        cycler(color=PALETTE)
-        + cycler(linestyle=LINESTYLES)
-        + cycler(marker=MARKERS)
-        + cycler(markevery=[0.1] * len(PALETTE))  # about ten markers a line, however many points
-    )
-    mpl.rcParams["lines.markersize"] = 5
+    # Markers are not in the cycle: on a line of many points they would hide it, and with
+    # `markevery` they would hide the points of a line drawn with markers on purpose ("o-").
+    mpl.rcParams["axes.prop_cycle"] = cycler(color=PALETTE) + cycler(linestyle=LINESTYLES)
     mpl.rcParams["image.cmap"] = "cividis"  # a colour map that reads the same with any colour vision
     _show_with_words()
 

@@ -20,7 +20,6 @@ steps as text.
 """
 
 import html
-import re
 
 import graphviz
 
@@ -28,7 +27,6 @@ from ..graph import inputs
 from .backward_pass import RecordedPass
 from .draw import INSTALL_HINT, Drawing, fmt
 from .notebook import (
-    FIT_HEIGHT_PX,
     FIT_SIZE,
     FIT_WIDTH_PX,
     best_direction,
