@@ -13,7 +13,7 @@ import pytest
 from micrograd_lesson.engine import Value
 from micrograd_lesson.show.plots import (
     PALETTE,
-    describe,
+    describe_figure,
     figure_bundle,
     figure_text,
     plot_decision_boundary,
@@ -191,7 +191,7 @@ def test_a_bar_chart_names_its_categories():
     fig, ax = plt.subplots()
     ax.bar(["add", "mul", "tanh"], [1e-12, 1e-10, 1e-9])
     ax.set_xlabel("operation")
-    describe(fig, "Every error is tiny.")
+    describe_figure(fig, "Every error is tiny.")
     assert figure_text(fig).startswith("Every error is tiny. x axis operation (3 categories: add, mul, tanh)")
 
 
@@ -208,7 +208,7 @@ def test_in_jupyter_a_figure_is_an_img_whose_alt_is_its_words():
     fig, ax = plt.subplots(figsize=(3, 2))
     ax.plot([0, 1], [0, 1], label="rise")
     ax.legend()
-    describe(ax, 'A line rises from "0" to 1 & stops.')
+    describe_figure(ax, 'A line rises from "0" to 1 & stops.')
     bundle = figure_bundle(fig)
     assert set(bundle) == {"text/html", "image/png", "text/plain"}
     alt = re.search(r'alt="([^"]*)"', bundle["text/html"])[1]

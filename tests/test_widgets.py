@@ -165,13 +165,13 @@ def test_a_stored_slider_of_figures_has_the_first_figures_words_as_its_alt():
 
     import matplotlib.pyplot as plt
 
-    from micrograd_lesson.show.plots import describe
+    from micrograd_lesson.show.plots import describe_figure
 
     frames = {}
     for step in (0, 10):
         fig, ax = plt.subplots(figsize=(2, 2))
         ax.plot([0, 1], [step, 0])
-        describe(fig, f"The line falls from {step}.")
+        describe_figure(fig, f"The line falls from {step}.")
         frames[step] = fig
     data, _ = frame_slider(frames)._repr_mimebundle_()
     alt = html.unescape(re.search(r'alt="([^"]*)"', data["text/html"])[1])

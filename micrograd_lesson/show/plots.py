@@ -4,13 +4,13 @@ Each function draws on an Axes (a new figure if none is given) and returns
 it. Nothing drawn depends on the date or on random ids, so re-running a
 notebook gives the same picture.
 
-Importing this module (as `from micrograd_lesson import describe` does) sets the
+Importing this module (as `from micrograd_lesson import describe_figure` does) sets the
 course's look once for every plot of the session (`use_course_style`): the
 Okabe-Ito palette, which stays distinct under the three common colour-vision
 deficiencies, and for lines a line style that changes with the colour, so that no
 two series are told apart by colour alone (plot_losses adds a marker each too).
 
-Every figure shown in Jupyter also carries words: `describe(fig, "what it shows")`
+Every figure shown in Jupyter also carries words: `describe_figure(fig, "what it shows")`
 attaches a sentence (the trend the prose points at), to which the figure's axes
 and series are added (`figure_text`). The picture reaches Jupyter as an image
 with that text as its alt (JupyterLab's own image renderer gives none) and as
@@ -60,11 +60,11 @@ def use_course_style():
 
 # ---- words for a figure ----
 
-_DESCRIPTIONS = weakref.WeakKeyDictionary()  # Figure -> the sentence given with describe()
+_DESCRIPTIONS = weakref.WeakKeyDictionary()  # Figure -> the sentence given with describe_figure()
 _AXES_NOTES = weakref.WeakKeyDictionary()  # Axes -> what a plot helper says about what it drew
 
 
-def describe(fig_or_ax, text):
+def describe_figure(fig_or_ax, text):
     """Say what a figure shows (the trend the prose points at); returns the figure.
 
     Shown in Jupyter, the figure's picture carries this sentence, followed by its axes
@@ -76,7 +76,7 @@ def describe(fig_or_ax, text):
 
 
 def figure_text(fig):
-    """The words for a figure: describe()'s sentence, then each plot's title, axes and series."""
+    """The words for a figure: describe_figure()'s sentence, then each plot's title, axes and series."""
     parts = [_DESCRIPTIONS.get(fig, "")]
     title = fig._suptitle.get_text() if getattr(fig, "_suptitle", None) else ""
     axes = [ax for ax in fig.axes if ax.has_data()]
@@ -192,7 +192,7 @@ def _show_with_words():
 def plot_losses(histories, ax=None, log=False, title="Training loss", xlabel="step", description=None):
     """Plot one loss curve, or several: a list of numbers, or {label: list}.
 
-    description: what the curves show (the trend), attached with describe().
+    description: what the curves show (the trend), attached with describe_figure().
     Each curve has its own colour, line style and marker, and ends with its last value.
     """
     if ax is None:
@@ -223,7 +223,7 @@ def plot_losses(histories, ax=None, log=False, title="Training loss", xlabel="st
     if any(label is not None for label in histories):
         ax.legend()
     if description:
-        describe(ax, description)
+        describe_figure(ax, description)
     return ax
 
 
@@ -233,7 +233,7 @@ def plot_decision_boundary(predict, X, y, ax=None, steps=60, margin=0.5, title=N
     predict: maps an (n, 2) array of points to n scores (floats or Values).
     X, y: the data, with labels -1/+1 (or 0/1).
     steps: grid points per axis; steps**2 calls to the model in all.
-    description: what the picture shows, attached with describe().
+    description: what the picture shows, attached with describe_figure().
     The classes differ in colour (vermillion, blue) and in marker (circles, squares).
     """
     X = np.asarray(X, dtype=float)
@@ -265,7 +265,7 @@ def plot_decision_boundary(predict, X, y, ax=None, steps=60, margin=0.5, title=N
         "light vermillion where it says class -1."
     )
     if description:
-        describe(ax, description)
+        describe_figure(ax, description)
     return ax
 
 

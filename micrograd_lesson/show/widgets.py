@@ -98,7 +98,7 @@ def frame_slider(frames, description="step"):
     """A slider that flips through pictures, e.g. a decision boundary during training.
 
     frames: {step: matplotlib Figure} (or PNG bytes); the stored picture's alt text is the
-    first figure's words (see plots.describe). Each figure is drawn
+    first figure's words (see plots.describe_figure). Each figure is drawn
     once, up front, at twice its screen resolution and closed, so moving the
     slider is instant and the pictures are sharp. Returns the widget; make it
     the last line of a cell to show it. A stored notebook shows the first picture.

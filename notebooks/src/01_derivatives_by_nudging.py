@@ -19,7 +19,7 @@ import random
 import matplotlib.pyplot as plt
 import numpy as np
 
-from micrograd_lesson import Value, central_difference, describe, forward_difference
+from micrograd_lesson import Value, central_difference, describe_figure, forward_difference
 from micrograd_lesson.exercises import (
     check_best_h,
     check_numerical_gradient,
@@ -69,7 +69,7 @@ ax.set_ylabel("f(x)")
 ax.set_title("A parabola and two of its tangent lines")
 ax.legend()
 ax.grid(True, alpha=0.3)
-describe(
+describe_figure(
     fig,
     "The parabola is lowest at x = 2/3; the tangent at x = 3 climbs with slope 14, the "
     "tangent at x = 2/3 is flat.",
@@ -281,7 +281,7 @@ ax.set_ylabel("|estimate - exact slope|")
 ax.set_title("Error of g'(2) for g(x) = x³: truncation falls, round-off rises")
 ax.legend(fontsize=8, loc="upper center")
 ax.grid(True, which="major", alpha=0.3)
-describe(
+describe_figure(
     fig,
     "Read right to left along h: both errors first fall, the forward difference's along "
     "slope 1 and the central difference's along slope 2, until round-off takes over and "
@@ -579,7 +579,7 @@ ax.set_ylabel("cost of one gradient (in evaluations)")
 ax.set_title("Cost of one gradient as the model grows")
 ax.legend(loc="upper left", fontsize=9)
 ax.grid(True, which="major", alpha=0.3)
-describe(
+describe_figure(
     fig,
     "Nudging costs one or two evaluations per parameter, so its cost grows in proportion "
     "to n; autodiff's stays at about 3 evaluations whatever n is.",
@@ -722,7 +722,7 @@ ax.set_ylabel("operations (log scale)")
 ax.set_title("The derivative formula more than doubles per line; the program grows by 3")
 ax.legend(loc="upper left", fontsize=9)
 ax.grid(True, which="major", alpha=0.3)
-describe(
+describe_figure(
     fig,
     "On the log scale the derivative formula's size more than doubles with each line, "
     "while the program and the Value record (on top of each other) grow by 3 operations a "

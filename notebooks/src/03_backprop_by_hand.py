@@ -23,7 +23,7 @@ from fractions import Fraction
 import matplotlib.pyplot as plt
 import numpy as np
 
-from micrograd_lesson import describe, draw_dot
+from micrograd_lesson import describe_figure, draw_dot
 from micrograd_lesson.exercises import check_backprop_h, check_one_knob, check_used_twice, reveal
 
 random.seed(0)  # seeds the network built at the end of the chapter
@@ -311,7 +311,7 @@ ax.set_ylabel("L")
 ax.set_title("Moving along the gradient raises L")
 ax.legend(loc="lower right")
 ax.grid(True, alpha=0.3)
-describe(
+describe_figure(
     fig,
     "L rises as the leaves move along their gradient: near t = 0 the curve follows the "
     "first-order prediction -8 + 72 t, and a step of 0.01 gives L = -7.2865.",
@@ -368,7 +368,7 @@ ax.set_ylabel("rise of L for a move of length 0.01")
 ax.set_title("For a short step, hardly any direction raises L faster than the gradient")
 ax.legend(loc="upper left")
 ax.grid(True, alpha=0.3)
-describe(
+describe_figure(
     fig,
     "Every random direction's rise lies on the dashed line eps |g| cos(theta); the "
     "gradient's own direction, at cos(theta) = 1, rises the most.",
@@ -450,7 +450,7 @@ right.set_ylabel("% of directions that beat the gradient")
 right.set_title("Longer steps: the gradient can be beaten")
 right.grid(True, alpha=0.3)
 fig.tight_layout()
-describe(
+describe_figure(
     fig,
     "Left: at step length 0.5 a few directions close to the gradient's (cos(theta) near "
     "1) rise more than the gradient does. Right: the share of directions that beat the "
@@ -521,7 +521,7 @@ ax.set_xlabel("n")
 ax.set_title("tanh squashes its input into (-1, 1)")
 ax.legend(loc="lower right")
 ax.grid(True, alpha=0.3)
-describe(
+describe_figure(
     fig,
     "tanh rises from -1 to 1 and is steepest at n = 0, where its slope is 1; the slope "
     "falls towards 0 on both sides. The marked point is n = 0.8814, o = 0.7071, where the "

@@ -31,7 +31,7 @@ import re
 import matplotlib.pyplot as plt
 import numpy as np
 
-from micrograd_lesson import describe, draw_dot, engine
+from micrograd_lesson import describe_figure, draw_dot, engine
 
 random.seed(0)
 np.random.seed(0)
@@ -615,7 +615,7 @@ for ax, (name, (op, formula, formula_text)) in zip(axes.flat, activations.items(
 axes[1, 1].set_ylim(-1, 20)
 fig.suptitle("Each activation (blue) and its slope: engine (orange) vs formula (dashed)")
 fig.tight_layout()
-describe(
+describe_figure(
     fig,
     "For each of tanh, sigmoid, relu and exp, the slope found by backward() (orange band) "
     "follows the formula (dashed) at every point.",

@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 from micrograd_lesson import (
     Value,
     central_difference,
-    describe,
+    describe_figure,
     draw_dot,
     forward_difference,
     gradcheck,
@@ -334,7 +334,7 @@ ax.set_title("Gradient check of every operation: all errors far below the tolera
 ax.tick_params(axis="x", rotation=45)
 ax.legend()
 fig.tight_layout()
-describe(
+describe_figure(
     fig,
     "Every operation's largest gradient error lies between about 1e-11 and 1e-8, more "
     "than two powers of ten below the smallest tolerance, 1e-6 (dashed line).",
@@ -444,7 +444,7 @@ ax.set_title("Gradient check of MLP(3, [4, 4, 1])'s loss, every parameter")
 ax.legend(loc="center right")
 ax.grid(True, alpha=0.3)
 fig.tight_layout()
-describe(
+describe_figure(
     fig,
     "With the package's engine every parameter's relative error (circles) lies far below "
     "the 1e-4 line; the crosses are the same check with tanh's backward missing the "

@@ -19,7 +19,7 @@ from collections import Counter
 
 import matplotlib.pyplot as plt
 
-from micrograd_lesson import Value, describe, draw_dot, four_examples, nn
+from micrograd_lesson import Value, describe_figure, draw_dot, four_examples, nn
 
 random.seed(0)
 
@@ -437,7 +437,7 @@ ax.set_ylabel("count")
 ax.set_title("Graph size grows with the square of the width")
 ax.grid(True, alpha=0.3)
 ax.legend()
-describe(
+describe_figure(
     fig,
     "Both the number of nodes and the number of parameters grow with the square of the "
     "width, the nodes staying about 3 per parameter.",

@@ -32,7 +32,7 @@ import numpy as np
 from micrograd_lesson import (
     MLP,
     Value,
-    describe,
+    describe_figure,
     draw_dot,
     fit,
     four_examples,
@@ -130,7 +130,7 @@ ax_loss.set_ylabel("loss (log scale)")
 ax_loss.set_title("The loss falls by 4x per step")
 ax_loss.grid(True, alpha=0.3)
 plt.tight_layout()
-describe(
+describe_figure(
     fig,
     "Left: gradient descent at rate 0.5 on a round bowl goes from (2, 3) halfway to the "
     "bottom (1, 5) at every step. Right: the loss falls by a factor of 4 per step, a "
@@ -264,7 +264,7 @@ ax_log.set_ylabel("loss; gradient length (log scale)")
 ax_log.set_title("Log scale: the loss, and the gradient's length")
 ax_log.legend(handles=ax_log.lines, labels=["loss", "gradient length"], loc="upper right")
 plt.tight_layout()
-describe(
+describe_figure(
     fig,
     "The loss falls fast at first (rapid descent), then ever more slowly (diminishing "
     "returns), then hardly at all (convergence); on the log scale the gradient's length "
@@ -404,7 +404,7 @@ for ax in (ax_big, ax_small):
     ax.legend(loc="upper left", fontsize=8)
     ax.grid(True, alpha=0.3)
 plt.tight_layout()
-describe(
+describe_figure(
     fig,
     "Left: at rate 0.12 the run without zero_grad blows up to infinity while the run with "
     "it falls. Right: without zeroing, at rates 0.05 and 0.01 the loss stays finite but "
@@ -588,7 +588,7 @@ ax.set_ylabel("loss (log scale)")
 ax.set_title("One network, three learning rates")
 ax.legend(loc="lower left")
 ax.grid(True, alpha=0.3)
-describe(
+describe_figure(
     fig,
     "At rate 0.005 the loss falls slowly, at 0.05 fastest and furthest, and at 0.2 it "
     "shoots up off the top of the plot until it overflows.",
@@ -830,7 +830,7 @@ for ax, net, title in (
     ax.set_ylabel("x2")
 axes[1].legend(loc="upper left", bbox_to_anchor=(1.02, 1))
 plt.tight_layout()
-describe(
+describe_figure(
     fig,
     "On XOR, one linear neuron can only split the plane with a straight line, which "
     "leaves points on the wrong side; the hidden layer of 4 tanh neurons bends its "
@@ -1046,7 +1046,7 @@ ax.set_title("SkipNet, each engine at its own best rate")
 ax.legend(fontsize=8, loc="lower left")
 ax.grid(True, alpha=0.3)
 plt.tight_layout()
-describe(
+describe_figure(
     fig,
     "Both engines, each at its own best rate, give ordinary loss curves that fall fast "
     "and then steadily; nothing in either shows which engine is broken.",
@@ -1198,7 +1198,7 @@ for ax, (letter, run) in zip(axes, runs.items()):
     ax.grid(True, alpha=0.3)
 axes[0].set_ylabel("loss (log scale)")
 plt.tight_layout()
-describe(fig, "Four loss curves, A to D, each from a training run with one fault to diagnose.")
+describe_figure(fig, "Four loss curves, A to D, each from a training run with one fault to diagnose.")
 plt.show()
 for name, meaning in CAUSES.items():
     print(f"{name!r:20}: {meaning}")

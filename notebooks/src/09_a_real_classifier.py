@@ -34,7 +34,7 @@ from IPython.display import display
 from micrograd_lesson import (
     MLP,
     Value,
-    describe,
+    describe_figure,
     draw_dot,
     fit,
     frame_slider,
@@ -69,7 +69,7 @@ ax.set_ylabel("x2")
 ax.set_title("make_moons(100, noise=0.1, seed=0)")
 ax.legend(loc="upper right")
 ax.set_aspect("equal")
-describe(fig, "100 points in two interleaved crescents, one crescent per class.")
+describe_figure(fig, "100 points in two interleaved crescents, one crescent per class.")
 plt.show()
 
 # %% [markdown]
@@ -166,7 +166,7 @@ ax.set_ylabel("loss for one point")
 ax.set_title("The hinge loss ignores points beyond margin 1")
 ax.legend(loc="lower left")
 ax.grid(True, alpha=0.3)
-describe(
+describe_figure(
     fig,
     "The hinge loss falls in a straight line to 0 at margin 1 and stays 0 beyond it; the "
     "squared error is 0 only at margin 1 and rises again beyond it.",
@@ -323,7 +323,7 @@ ax.set_xlabel("CPU seconds per training step (this machine, one step)")
 ax.invert_yaxis()
 ax.set_title("The same step with the cycle collector on and off")
 plt.tight_layout()
-describe(
+describe_figure(
     fig,
     "CPU seconds of one training step under each setting of the cycle collector, on the "
     "machine that ran this notebook.",
@@ -418,7 +418,7 @@ for ax in (ax_loss, ax_acc, ax_lr):
     ax.set_xlabel("step")
     ax.grid(True, alpha=0.3)
 plt.tight_layout()
-describe(
+describe_figure(
     fig,
     "Left: the total loss and its hinge part fall over the run (log scale). Middle: the "
     "training accuracy climbs. Right: the learning rate falls in a straight line from 1.0 "
@@ -486,7 +486,7 @@ for ax, steps in zip(axes, (30, 200)):
     ax.set_ylabel("x2")
 fig.legend(*axes[1].get_legend_handles_labels(), loc="lower center", ncol=2, frameon=False)
 plt.tight_layout(rect=(0, 0.07, 1, 1))  # room below the plots for the legend, off the boundary
-describe(
+describe_figure(
     fig,
     "The same network's boundary: on the 30 x 30 grid a staircase of grid cells; on the "
     "200 x 200 grid long straight stretches meeting at a few corners, curling round the "
@@ -531,7 +531,7 @@ for k, ax in enumerate(axes.flat):  # the first 8 neurons of each hidden layer
     ax.set_xticks([])
     ax.set_yticks([])
 plt.tight_layout()
-describe(
+describe_figure(
     fig,
     "Each small picture shades one hidden neuron's output over the plane, darker where "
     "larger: first-layer neurons are ramps rising from a straight line, second-layer ones "
@@ -590,7 +590,7 @@ for ax, step in zip(axes, (0, 10, 20, 50)):
     ax.set_xticks([])
     ax.set_yticks([])
 plt.tight_layout()
-describe(
+describe_figure(
     fig,
     "The boundary after 0, 10, 20 and 50 updates: from nearly the whole plane called +1 "
     "to a curve that wraps both moons' tips.",
@@ -613,7 +613,7 @@ frames = {}
 for step in SNAPSHOT_STEPS:
     fig, ax = plt.subplots(figsize=(4.6, 3.6))
     boundary_at(step, ax, steps=80)
-    describe(fig, f"The boundary after {step} updates.")
+    describe_figure(fig, f"The boundary after {step} updates.")
     frames[step] = fig
 frame_slider(frames, description="step")
 
@@ -778,7 +778,7 @@ ax.set_ylabel("hinge loss on all 100 points")
 ax.set_title("Same work, more steps: mini-batches")
 ax.legend()
 ax.grid(True, alpha=0.3)
-describe(
+describe_figure(
     fig,
     "For the same number of points processed, the jagged mini-batch curve falls faster "
     "than both full-batch runs.",
@@ -915,7 +915,7 @@ for ax, (alpha, net) in zip(axes[1:], nets.items()):
     )
     ax.set_title(f"alpha {alpha:g}: boundary after 800 steps")
 plt.tight_layout()
-describe(
+describe_figure(
     fig,
     "Left: without a penalty the training loss falls to 0 while the validation loss turns "
     "up after its low; with alpha 0.01 the validation loss levels off. Middle: the "

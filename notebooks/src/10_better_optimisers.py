@@ -26,7 +26,7 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 
-from micrograd_lesson import SGD, Adam, Value, describe
+from micrograd_lesson import SGD, Adam, Value, describe_figure
 from micrograd_lesson.optim import Adagrad, AdamW, RMSprop
 
 # %% [markdown]
@@ -144,7 +144,7 @@ ax.set_ylabel("|w2| (log scale)")
 ax.set_title("Plain descent across the valley: stable below lr = 2/100")
 ax.legend()
 ax.grid(True, alpha=0.3)
-describe(
+describe_figure(
     fig,
     "On the log scale |w2| shrinks along a straight line at rates 0.019 and 0.0199, and "
     "grows at 0.0201.",
@@ -205,7 +205,7 @@ ax.set_ylabel("factor per step (lower is faster)")
 ax.set_title("Plain descent on a bowl with condition number 100")
 ax.legend()
 ax.grid(True, alpha=0.3)
-describe(
+describe_figure(
     fig,
     "The measured factor per step (dots) lies on the predicted curve: it falls as the "
     "rate grows up to the derived best rate, then climbs steeply, past 1 at 0.02.",
@@ -272,7 +272,7 @@ for ax, i in zip(axes, (0, 1)):
     ax.grid(True, alpha=0.3)
     ax.legend()
 plt.tight_layout()
-describe(
+describe_figure(
     fig,
     "With momentum both coordinates shrink by about 0.949 per step: faster than plain "
     "descent for w1 (left), slower for w2 (right).",
@@ -826,7 +826,7 @@ for ax, (problem, (grad_fn, loss_fn, start, steps)) in zip(axes, PROBLEMS.items(
 axes[0].set_ylabel("loss (log scale)")
 axes[0].legend(fontsize=8, handlelength=4)
 plt.tight_layout()
-describe(
+describe_figure(
     fig,
     "Each optimiser tuned, on three problems. Valley: AdaGrad and RMSProp drop to the "
     "floor within 5 steps and Adam follows. Turned valley: AdaGrad and RMSProp stall far "
@@ -975,7 +975,7 @@ ax.set_ylabel("weight")
 ax.set_title("Weight decay under Adam + L2 and under AdamW")
 ax.legend(fontsize=8)
 ax.grid(True, alpha=0.3)
-describe(
+describe_figure(
     fig,
     "Under Adam + L2 weight A is driven to 0 while the B weights hardly decay; under "
     "AdamW both shrink by the same factor per step.",

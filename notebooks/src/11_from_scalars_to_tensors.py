@@ -26,7 +26,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Rectangle
 
-from micrograd_lesson import SGD, describe, draw_dot, make_moons, make_spiral, nn
+from micrograd_lesson import SGD, describe_figure, draw_dot, make_moons, make_spiral, nn
 from micrograd_lesson.tensor import Tensor
 from micrograd_lesson.tensor_nn import MLP, cross_entropy, log_softmax
 
@@ -202,7 +202,7 @@ for ax, (title, items) in zip(axes, rows):
     ax.axis("off")
     ax.set_title(title)
 plt.tight_layout()
-describe(
+describe_figure(
     fig,
     "Boxes drawn to the shapes of the matrices, each labelled with its name and shape: "
     "every gradient has the shape of the matrix it belongs to.",
@@ -295,7 +295,7 @@ ax_bwd.annotate("", xy=(4.9, -2.5), xytext=(4.1, -1.5), arrowprops={"arrowstyle"
 ax_bwd.text(0.0, -4.5, "G: gradient at (3, 4)", fontsize=9)
 ax_bwd.text(5.0, -4.0, "sum down the rows: (4,)", fontsize=9)
 plt.tight_layout()
-describe(
+describe_figure(
     fig,
     "Left: the forward pass copies b into each of the 3 rows. Right: the gradient at the "
     "(3, 4) result, the numbers 1 to 12, is summed down the rows to b.grad = [15, 18, 21, "
@@ -477,7 +477,7 @@ ax.set_ylabel("node visits in one backward pass")
 ax.set_title("Backward on k diamonds: visits (log scale)")
 ax.grid(True, which="both", alpha=0.3)
 ax.legend()
-describe(
+describe_figure(
     fig,
     "The recursive backward's visits double with each stacked diamond, a straight line on "
     "the log scale; the topological one's grow by the same few visits per diamond.",
@@ -758,7 +758,7 @@ ax_loss.set_xlabel("step")
 ax_loss.set_title("Cross-entropy loss (log scale)")
 ax_loss.grid(True, which="both", alpha=0.3)
 plt.tight_layout()
-describe(
+describe_figure(
     fig,
     "Left: the three classes' decision regions follow the spiral's arms, crosses marking "
     "the new points read wrong. Right: the cross-entropy loss falls over training (log "

@@ -30,7 +30,7 @@ from micrograd_lesson import (
     MLP,
     SGD,
     Value,
-    describe,
+    describe_figure,
     draw_dot,
     grad,
     make_moons,
@@ -358,7 +358,7 @@ ax.set_title("Steps for the full derivative, both modes, both shapes")
 ax.grid(True, which="major", alpha=0.3)
 ax.legend(fontsize=9)
 fig.tight_layout()
-describe(
+describe_figure(
     fig,
     "Log-log: for R^n -> R reverse mode's steps grow like n and forward mode's like n "
     "squared; for R -> R^m the roles swap.",
@@ -676,7 +676,7 @@ ax.set_title("f(x) = x⁴ − 2x² from x = 2")
 ax.legend()
 ax.grid(True, alpha=0.3)
 fig.tight_layout()
-describe(
+describe_figure(
     fig,
     "Newton's method's error falls ever more steeply; gradient descent's falls along "
     "straight lines on the log scale, a fixed factor per step.",
