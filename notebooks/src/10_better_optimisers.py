@@ -817,7 +817,7 @@ for ax, (problem, (grad_fn, loss_fn, start, steps)) in zip(axes, PROBLEMS.items(
         i = list(STYLES).index(
             method
         )  # and a marker each, staggered so that overlapping curves show both
-        marker = dict(marker="osv^D"[i], markersize=4, markevery=(0.02 * i, 0.1))
+        marker = dict(marker="osv^D"[i], markersize=4, markevery=(i * steps // 50, steps // 10))
         ax.semilogy(curve, color=colour, linestyle=style, linewidth=1.8, label=method, **marker)
     ax.set_title(f"{problem}, each method tuned")
     ax.set_xlabel("step")
