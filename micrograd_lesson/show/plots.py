@@ -164,8 +164,11 @@ def _num(x):
 
 def figure_bundle(fig):
     """What Jupyter is handed for a figure: its PNG, and the same PNG as an image with alt text."""
+    from IPython import get_ipython
     from IPython.core.pylabtools import print_figure
 
+    if get_ipython() is not None:
+        _draw_once(get_ipython())
     text = figure_text(fig)
     png = print_figure(fig, "png")
     if png is None:  # nothing drawn
@@ -185,8 +188,15 @@ def _show_with_words():
     shell = get_ipython()
     if shell is None:
         return
-    formatter = shell.display_formatter.mimebundle_formatter
-    formatter.for_type(mpl.figure.Figure, figure_bundle)
+    shell.display_formatter.mimebundle_formatter.for_type(mpl.figure.Figure, figure_bundle)
+    _draw_once(shell)
+
+
+def _draw_once(shell):
+    """Drop the inline backend's PNG printer for figures: it would draw each figure a second time
+    (a printer registered for a type overrides a bundle's PNG); figure_bundle gives the PNG.
+    The backend registers it again when it loads, so this runs at every figure shown too."""
+    shell.display_formatter.formatters["image/png"].pop(mpl.figure.Figure, None)
 
 
 def plot_losses(histories, ax=None, log=False, title="Training loss", xlabel="step", description=None):
