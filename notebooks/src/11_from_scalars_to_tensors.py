@@ -570,7 +570,8 @@ print(
 
 # %%
 import graphviz
-from IPython.display import SVG
+
+from micrograd_lesson import Drawing
 
 
 def draw_tensor_graph(root):
@@ -592,7 +593,15 @@ def draw_tensor_graph(root):
         dot.node(number[node], label, fillcolor=color)
         for child in node._prev:
             dot.edge(number[child], number[node])
-    return SVG(dot.pipe(format="svg"))
+    kinds = [
+        ("operation" if n._prev else "parameter" if n.requires_grad else "constant") for n in number
+    ]
+    alt = (  # what the drawing shows, for a reader who cannot see it
+        f"The tensor graph, top down: {len(number)} boxes, one per tensor, each with its operation "
+        f"and shape: {kinds.count('operation')} operations, {kinds.count('parameter')} parameters "
+        f"(green) and {kinds.count('constant')} constants (grey), ending in the loss {root.shape}."
+    )
+    return Drawing(dot, f"<tensor graph: {len(number)} tensors>", alt, alt=alt)
 
 
 hinge_part = (1 - targets * tensor_model(X)).relu().mean()
