@@ -829,8 +829,9 @@ plt.tight_layout()
 describe_figure(
     fig,
     "Each optimiser tuned, on three problems. Valley: AdaGrad and RMSProp drop to the "
-    "floor within 5 steps and Adam follows. Turned valley: AdaGrad and RMSProp stall far "
-    "above the rest. Banana: momentum and Adam fall together, AdaGrad and RMSProp stall.",
+    "floor within 5 steps and Adam follows. Turned valley: momentum ends lowest, Adam "
+    "above it, and AdaGrad and RMSProp stall far above both. Banana: momentum and Adam "
+    "fall together, AdaGrad and RMSProp stall.",
 )
 plt.show()
 print(

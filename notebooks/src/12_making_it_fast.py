@@ -168,7 +168,8 @@ plt.tight_layout()
 describe_figure(
     fig,
     "Where the cycle collector's collections started in one scalar step: almost all in "
-    "the functions that make nodes (__mul__, __add__, Value.__init__).",
+    "the code that makes nodes (__mul__, __add__, Value.__init__ and the expressions "
+    "that call them).",
 )
 plt.show()
 makers = sum(where[name] for name in ("__mul__", "__add__", "__init__", "<genexpr>", "<listcomp>"))
