@@ -215,3 +215,11 @@ def test_in_jupyter_a_figure_is_an_img_whose_alt_is_its_words():
     assert html.unescape(alt) == bundle["text/plain"] == figure_text(fig)
     src = re.search(r'src="data:image/png;base64,([^"]+)"', bundle["text/html"])[1]
     assert base64.b64decode(src) == bundle["image/png"]
+
+
+def test_an_axis_with_its_own_number_format_is_read_in_that_format():
+    fig, ax = plt.subplots()
+    ax.plot([0, 1, 2], [-9.0, -3.0, 3.0], label="log10 of the loss")
+    ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"$10^{{{v:.0f}}}$"))
+    ax.set_ylim(-9, 3)
+    assert "(from 10^-9 to 10^3)" in figure_text(fig)

@@ -109,7 +109,12 @@ def _axes_text(ax):
             axes.append(f"{name} axis {label} ({len(names)} categories: {', '.join(names[:6])}{more})")
             continue
         scale = "log scale, " if axis.get_scale() == "log" and "log scale" not in label else ""
-        axes.append(f"{name} axis {label} ({scale}from {_num(min(lim))} to {_num(max(lim))})")
+        tick = axis.get_major_formatter()
+        if isinstance(tick, mpl.ticker.FuncFormatter):  # the plot's own way of writing a number (10^-9)
+            show = lambda v, tick=tick: " ".join(str(tick(v, None)).translate(_TEX).split())  # noqa: E731
+        else:
+            show = _num
+        axes.append(f"{name} axis {label} ({scale}from {show(min(lim))} to {show(max(lim))})")
     words.append("; ".join(axes) + ".")
     if ax in _AXES_NOTES:
         words.append(_AXES_NOTES[ax])
@@ -153,6 +158,9 @@ def _colour(artist):
     except (ValueError, TypeError, IndexError):
         return ""
     return COLOUR_NAMES.get(hex_, {"#808080": "grey", "#000000": "black"}.get(hex_, ""))
+
+
+_TEX = str.maketrans("", "", "${}\\")
 
 
 def _num(x):
