@@ -223,3 +223,12 @@ def test_an_axis_with_its_own_number_format_is_read_in_that_format():
     ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"$10^{{{v:.0f}}}$"))
     ax.set_ylim(-9, 3)
     assert "(from 10^-9 to 10^3)" in figure_text(fig)
+
+
+def test_a_figure_whose_numbers_change_from_run_to_run_can_say_its_sentence_alone():
+    fig, ax = plt.subplots()
+    ax.barh(["__mul__", "__add__"], [7, 3])
+    describe_figure(fig, "Most collections start in __mul__.", axes=False)
+    assert figure_text(fig) == "Most collections start in __mul__."
+    describe_figure(fig, "Most collections start in __mul__.")
+    assert figure_text(fig).startswith("Most collections start in __mul__. x axis")

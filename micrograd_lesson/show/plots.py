@@ -61,22 +61,28 @@ def use_course_style():
 # ---- words for a figure ----
 
 _DESCRIPTIONS = weakref.WeakKeyDictionary()  # Figure -> the sentence given with describe_figure()
+_WORDS_ONLY = weakref.WeakSet()  # figures described by their sentence alone
 _AXES_NOTES = weakref.WeakKeyDictionary()  # Axes -> what a plot helper says about what it drew
 
 
-def describe_figure(fig_or_ax, text):
+def describe_figure(fig_or_ax, text, axes=True):
     """Say what a figure shows (the trend the prose points at); returns the figure.
 
     Shown in Jupyter, the figure's picture carries this sentence, followed by its axes
-    and series (figure_text), as its alt text and its plain-text form.
+    and series (figure_text), as its alt text and its plain-text form. axes=False: this
+    sentence alone, for a figure whose numbers change from run to run (a profile, a timing),
+    so that a stored notebook stays equal to a re-run.
     """
     fig = fig_or_ax.figure if hasattr(fig_or_ax, "figure") and fig_or_ax.figure else fig_or_ax
     _DESCRIPTIONS[fig] = " ".join(str(text).split())
+    (_WORDS_ONLY.discard if axes else _WORDS_ONLY.add)(fig)
     return fig
 
 
 def figure_text(fig):
     """The words for a figure: describe_figure()'s sentence, then each plot's title, axes and series."""
+    if fig in _WORDS_ONLY:
+        return _DESCRIPTIONS[fig]
     parts = [_DESCRIPTIONS.get(fig, "")]
     title = fig._suptitle.get_text() if getattr(fig, "_suptitle", None) else ""
     axes = [ax for ax in fig.axes if ax.has_data()]

@@ -170,6 +170,7 @@ describe_figure(
     "Where the cycle collector's collections started in one scalar step: almost all in "
     "the code that makes nodes (__mul__, __add__, Value.__init__ and the expressions "
     "that call them).",
+    axes=False,
 )
 plt.show()
 makers = sum(where[name] for name in ("__mul__", "__add__", "__init__", "<genexpr>", "<listcomp>"))
@@ -318,6 +319,7 @@ describe_figure(
     fig,
     "Objects the collector walked in one scalar step, under three collector settings, "
     "split into small scans and full scans.",
+    axes=False,
 )
 plt.show()
 
