@@ -38,6 +38,7 @@ _WHERE = {
     "Optimizer": "optim",
     "Drawing": "show.draw",
     "draw_dot": "show.draw",
+    "describe_figure": "show.plots",
     "plot_decision_boundary": "show.plots",
     "plot_losses": "show.plots",
     "step_through": "show.stepthrough",

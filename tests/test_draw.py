@@ -1,5 +1,7 @@
 """draw_dot: deterministic DOT source, what the drawing shows, and life without Graphviz."""
 
+import base64
+import html
 import os
 import random
 import re
@@ -246,10 +248,20 @@ def png_size(png):
 
 
 @needs_dot
-def test_mimebundle_has_svg_png_and_plain_text():
+def test_mimebundle_has_svg_png_plain_text_and_an_img_with_alt_text():
     *_, d = small_graph()
     bundle, metadata = draw_dot(d)._repr_mimebundle_()
-    assert set(bundle) == {"image/svg+xml", "image/png", "text/plain"}
+    assert set(bundle) == {"image/svg+xml", "image/png", "text/plain", "text/html"}
+    # JupyterLab draws SVG and PNG with no alt: the text/html <img> is what it shows, with words
+    img = re.fullmatch(
+        r'<img src="data:image/svg\+xml;base64,([^"]+)" width="(\d+)" alt="([^"]+)">', bundle["text/html"]
+    )
+    assert img is not None
+    assert base64.b64decode(img[1]).decode() == bundle["image/svg+xml"]
+    assert abs(int(img[2]) - svg_size_px(bundle["image/svg+xml"])[0]) <= 1
+    assert (
+        html.unescape(img[3]) == "Computation graph of d = (a * b) + c: 5 values, 2 operations; d = 4.0000."
+    )
     assert "<svg" in bundle["image/svg+xml"] and "data 4.0000" in bundle["image/svg+xml"]
     assert bundle["image/png"].startswith(b"\x89PNG\r\n\x1a\n")
     assert bundle["text/plain"].startswith("<computation graph")
@@ -308,3 +320,25 @@ def test_without_dot_on_path_it_falls_back_to_text(monkeypatch, tmp_path):
         drawing.save(tmp_path / "g.svg")
     with pytest.raises(RuntimeError, match="was not found"):
         drawing.render(str(tmp_path / "g"))
+
+
+@needs_dot
+def test_alt_text_says_the_leaves_gradients_once_backward_has_run():
+    a, b, c, e, d = small_graph()
+    d.backward()
+    bundle, _ = draw_dot(d)._repr_mimebundle_()
+    alt = html.unescape(re.search(r'alt="([^"]+)"', bundle["text/html"])[1])
+    assert alt.endswith("After backward, the leaves' gradients: a -3.0000, b 2.0000, c 1.0000.")
+    hidden, _ = draw_dot(d, show_grad=False)._repr_mimebundle_()  # no grads drawn, none said
+    assert "gradients" not in hidden["text/html"]
+
+
+@needs_dot
+def test_alt_text_of_a_network_stays_within_a_few_hundred_characters():
+    random.seed(0)
+    net = MLP(3, [4, 4, 1])
+    out = net([Value(1.0), Value(-2.0), Value(0.5)])
+    out.backward()
+    drawing = draw_dot(out)
+    assert 80 < len(drawing.alt) <= 400
+    assert f"{len(net.parameters()) + 3} unnamed leaves" in drawing.alt

@@ -126,3 +126,45 @@ def test_tensor_graphs_are_walked_the_same_way():
     order = graph.topological_order(d)
     assert order == recursive_order(d, lambda n: n._prev)
     assert order[-1] is d and {id(a), id(b)} <= {id(n) for n in order[:2]}
+
+
+# ---- the graph in words (a drawing's alt text) ----
+
+
+def test_formula_writes_the_graph_over_its_leaves():
+    a, b, c, f = (Value(x, label=k) for k, x in zip("abcf", [2.0, -3.0, 10.0, -2.0]))
+    assert graph.formula((a * b + c) * f) == "((a * b) + c) * f"
+    assert graph.formula((a * 2.0 + 1.0).tanh() ** 2) == "tanh((a * 2) + 1)**2"
+    assert graph.formula(a) == "a"
+
+
+def test_formula_gives_up_past_its_limit():
+    x = Value(1.0, label="x")
+    y = x
+    for _ in range(40):
+        y = y * x
+    assert graph.formula(y, limit=120) is None
+    assert graph.formula(y, limit=10_000).count("x") == 41
+
+
+def test_describe_graph_says_what_it_computes_its_output_and_after_backward_the_gradients():
+    a, b, c, f = (Value(x, label=k) for k, x in zip("abcf", [2.0, -3.0, 10.0, -2.0]))
+    L = (a * b + c) * f
+    L.label = "L"
+    before = graph.describe_graph(L)
+    assert before == "Computation graph of L = ((a * b) + c) * f: 7 values, 3 operations; L = -8.0000."
+    L.backward()
+    after = graph.describe_graph(L)
+    assert (
+        after == before + " After backward, the leaves' gradients: a 6.0000, b -4.0000, c -2.0000, f 4.0000."
+    )
+    assert graph.describe_graph(L, grads=False) == before
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_describe_graph_of_any_graph_stays_within_its_limit(seed):
+    root = random_graph(seed, lambda x: Value(x), value_op, size=300)
+    root.backward()
+    text = graph.describe_graph(root)
+    assert len(text) <= graph.ALT_LIMIT
+    assert text.startswith("Computation graph of the output") and f"= {root.data:.4f}." in text

@@ -64,8 +64,9 @@ def text_outputs(nb):
                 yield i, f"{out.ename}: {out.evalue}\n" + "\n".join(out.traceback)
             else:
                 for mime, data in out.get("data", {}).items():
-                    if mime != "image/png":
-                        yield i, data if isinstance(data, str) else str(data)
+                    if mime != "image/png":  # nor the base64 of a picture in HTML (<img src="data:...">)
+                        text = data if isinstance(data, str) else str(data)
+                        yield i, re.sub(r'data:image/[^;"]+;base64,[^"]*', "data:image", text)
 
 
 def tags(cell):

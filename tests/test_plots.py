@@ -1,12 +1,24 @@
 """plot_losses and plot_decision_boundary, drawn with the Agg backend (see conftest.py)."""
 
+import base64
+import html
+import re
+
 import matplotlib
+import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
 from micrograd_lesson.engine import Value
-from micrograd_lesson.show.plots import plot_decision_boundary, plot_losses
+from micrograd_lesson.show.plots import (
+    PALETTE,
+    describe_figure,
+    figure_bundle,
+    figure_text,
+    plot_decision_boundary,
+    plot_losses,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -90,3 +102,133 @@ def test_decision_boundary_needs_two_dimensional_points():
 def test_decision_boundary_needs_one_label_per_point():
     with pytest.raises(ValueError, match="X has 3 points but y has 2 labels"):
         plot_decision_boundary(lambda p: p[:, 0], np.zeros((3, 2)), [1, -1])
+
+
+# ---- colours for every eye ----
+
+# Machado, Oliveira & Fernandes (2009), severity 1.0: linear RGB as a dichromat sees it.
+MACHADO = {
+    "protanopia": [
+        [0.152286, 1.052583, -0.204868],
+        [0.114503, 0.786281, 0.099216],
+        [-0.003882, -0.048116, 1.051998],
+    ],
+    "deuteranopia": [
+        [0.367322, 0.860646, -0.227968],
+        [0.280085, 0.672501, 0.047413],
+        [-0.01182, 0.04294, 0.968881],
+    ],
+    "tritanopia": [
+        [1.255528, -0.076749, -0.178779],
+        [-0.078411, 0.930809, 0.147602],
+        [0.004733, 0.691367, 0.3039],
+    ],
+}
+MATPLOTLIB_DEFAULT = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd"]  # chapter 10's old five
+
+
+def lab_as_seen(colours, vision):
+    """CIELAB (D65) of hex colours as a reader with `vision` (or None: typical) sees them."""
+    srgb = np.array([[int(c[i : i + 2], 16) / 255 for i in (1, 3, 5)] for c in colours])
+    linear = np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
+    if vision:
+        linear = np.clip(linear @ np.array(MACHADO[vision]).T, 0, 1)
+    m = [[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]
+    xyz = linear @ np.array(m).T / [0.95047, 1.0, 1.08883]
+    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.stack([116 * f[:, 1] - 16, 500 * (f[:, 0] - f[:, 1]), 200 * (f[:, 1] - f[:, 2])], axis=1)
+
+
+def closest_pair(colours, vision):
+    lab = lab_as_seen(colours, vision)
+    return min(np.linalg.norm(lab[i] - lab[j]) for i in range(len(lab)) for j in range(i + 1, len(lab)))
+
+
+@pytest.mark.parametrize("vision", [None, "protanopia", "deuteranopia", "tritanopia"])
+def test_every_two_colours_of_the_palette_stay_apart_for_every_colour_vision(vision):
+    # Delta E (CIE 1976) of 15 is a difference seen at a glance (2.3 is just noticeable).
+    assert closest_pair(PALETTE, vision) >= 15
+    if vision in ("protanopia", "deuteranopia"):  # the test fails matplotlib's default colours
+        assert closest_pair(MATPLOTLIB_DEFAULT, vision) < 10
+
+
+def test_each_series_differs_from_the_next_in_colour_and_line_style():
+    _, ax = plt.subplots()
+    lines = [ax.plot([0, 1, 2], [i, i, i])[0] for i in range(len(PALETTE))]
+    assert [mpl.colors.to_hex(x.get_color()) for x in lines] == [c.lower() for c in PALETTE]
+    styles = [str(props["linestyle"]) for props in mpl.rcParams["axes.prop_cycle"]]
+    assert len(set(styles)) == len(PALETTE) and [x.get_linestyle() for x in lines[:4]] == [
+        "-",
+        "--",
+        "-.",
+        ":",
+    ]
+    assert all(x.get_marker() in ("None", None, "") for x in lines)  # markers only where asked for
+
+
+def test_plot_losses_tells_curves_apart_without_colour():
+    ax = plot_losses({"SGD": [1.0, 0.5], "Adam": [1.0, 0.2], "RMSProp": [1.0, 0.3]})
+    assert len({line.get_linestyle() for line in ax.get_lines()}) == 3
+    assert len({line.get_marker() for line in ax.get_lines()}) == 3
+
+
+# ---- words for every figure ----
+
+
+def test_a_figure_says_what_it_shows_its_axes_and_its_series():
+    ax = plot_losses(
+        {"SGD": [1.0, 0.5, 0.25], "Adam": [1.0, 0.1, 0.01]}, log=True, description="Adam falls faster."
+    )
+    text = figure_text(ax.figure)
+    assert text.startswith("Adam falls faster. Training loss. x axis step (from ")
+    assert "y axis loss (log scale) (from " in text
+    assert text.endswith(
+        "Series: SGD (blue solid line with circles); Adam (orange dashed line with squares)."
+    )
+
+
+def test_a_bar_chart_names_its_categories():
+    fig, ax = plt.subplots()
+    ax.bar(["add", "mul", "tanh"], [1e-12, 1e-10, 1e-9])
+    ax.set_xlabel("operation")
+    describe_figure(fig, "Every error is tiny.")
+    assert figure_text(fig).startswith("Every error is tiny. x axis operation (3 categories: add, mul, tanh)")
+
+
+def test_decision_boundary_says_how_much_of_the_plane_each_class_has():
+    X = np.array([[-1.0, 0.0], [1.0, 0.0]])
+    ax = plot_decision_boundary(lambda p: p[:, 0], X, np.array([-1, 1]), steps=20, description="Split at 0.")
+    text = figure_text(ax.figure)
+    assert text.startswith("Split at 0.")
+    assert "Shaded blue where the model says class +1 (50% of the area)" in text
+    assert "class -1 (vermillion); class +1 (blue)" in text
+
+
+def test_in_jupyter_a_figure_is_an_img_whose_alt_is_its_words():
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.plot([0, 1], [0, 1], label="rise")
+    ax.legend()
+    describe_figure(ax, 'A line rises from "0" to 1 & stops.')
+    bundle = figure_bundle(fig)
+    assert set(bundle) == {"text/html", "image/png", "text/plain"}
+    alt = re.search(r'alt="([^"]*)"', bundle["text/html"])[1]
+    assert html.unescape(alt) == bundle["text/plain"] == figure_text(fig)
+    src = re.search(r'src="data:image/png;base64,([^"]+)"', bundle["text/html"])[1]
+    assert base64.b64decode(src) == bundle["image/png"]
+
+
+def test_an_axis_with_its_own_number_format_is_read_in_that_format():
+    fig, ax = plt.subplots()
+    ax.plot([0, 1, 2], [-9.0, -3.0, 3.0], label="log10 of the loss")
+    ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"$10^{{{v:.0f}}}$"))
+    ax.set_ylim(-9, 3)
+    assert "(from 10^-9 to 10^3)" in figure_text(fig)
+
+
+def test_a_figure_whose_numbers_change_from_run_to_run_can_say_its_sentence_alone():
+    fig, ax = plt.subplots()
+    ax.barh(["__mul__", "__add__"], [7, 3])
+    describe_figure(fig, "Most collections start in __mul__.", axes=False)
+    assert figure_text(fig) == "Most collections start in __mul__."
+    describe_figure(fig, "Most collections start in __mul__.")
+    assert figure_text(fig).startswith("Most collections start in __mul__. x axis")

@@ -40,3 +40,27 @@ def test_a_chapter_page_names_each_navigation_landmark():
     names = [re.search(r'aria-label="([^"]+)"', nav) for nav in navs]
     assert len(navs) == 2 and all(names), navs
     assert len({name.group(1) for name in names}) == 2, "a screen reader tells the two apart by name"
+
+
+def test_every_picture_reaches_the_site_with_a_description():
+    import nbformat
+    import pytest
+
+    png = "iVBORw0KGgo="
+    nb = nbformat.v4.new_notebook()
+    described = {"image/png": png, "text/plain": "A line rises."}
+    course = {"image/png": png, "text/html": '<img src="x" alt="Drawn by the course.">', "text/plain": "x"}
+    nb.cells = [
+        nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output("display_data", data=described)]),
+        nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output("display_data", data=course)]),
+    ]
+    website.with_alt_text(nb, "test")
+    assert (
+        nb.cells[0].outputs[0].data["text/html"]
+        == f'<img src="data:image/png;base64,{png}" alt="A line rises.">'
+    )
+    assert nb.cells[1].outputs[0].data["text/html"] == course["text/html"]  # the course's own is kept
+    bare = {"image/png": png, "text/plain": "<Figure size 640x480 with 1 Axes>"}  # says nothing
+    nb.cells = [nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output("display_data", data=bare)])]
+    with pytest.raises(SystemExit, match="cell 1: a picture with no description"):
+        website.with_alt_text(nb, "test")

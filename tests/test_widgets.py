@@ -157,3 +157,23 @@ def test_frame_slider_refuses_what_it_cannot_show():
         frame_slider({})
     with pytest.raises(ValueError, match="matplotlib figures or PNG bytes"):
         frame_slider({1: b"GIF89a"})
+
+
+def test_a_stored_slider_of_figures_has_the_first_figures_words_as_its_alt():
+    import html
+    import re
+
+    import matplotlib.pyplot as plt
+
+    from micrograd_lesson.show.plots import describe_figure
+
+    frames = {}
+    for step in (0, 10):
+        fig, ax = plt.subplots(figsize=(2, 2))
+        ax.plot([0, 1], [step, 0])
+        describe_figure(fig, f"The line falls from {step}.")
+        frames[step] = fig
+    data, _ = frame_slider(frames)._repr_mimebundle_()
+    alt = html.unescape(re.search(r'alt="([^"]*)"', data["text/html"])[1])
+    assert alt.startswith("The first of 2 pictures (step 0). The line falls from 0. x axis")
+    assert 'src="data:image/png;base64,' in data["text/html"]

@@ -8,7 +8,10 @@ package on PyPI (pinned in requirements.txt) and copied into build/html/mathjax/
 nothing is fetched when a page is viewed. Pages follow the reader's light or dark
 preference (JupyterLab's two themes, the dark one under prefers-color-scheme). The
 index lists the chapters in order, each with the description from the chapter
-table in README.md.
+table in README.md. Every picture says what it shows: the course gives each one as an
+<img> with alt text (text/html, which nbconvert prefers); a picture stored without one
+gets its output's plain text as alt, and a page that would show nbconvert's
+"No description has been provided for this image" is not built.
 
     python website/build.py            # then open build/html/index.html
 
@@ -19,6 +22,7 @@ imports are copied beside them. Browsers load WebAssembly only from a web server
 works from `make serve`, not from file://.
 """
 
+import base64
 import html
 import json
 import re
@@ -105,6 +109,34 @@ def chapters():
     return found
 
 
+NO_DESCRIPTION = "No description has been provided for this image"
+# The plain text Jupyter gives a picture by default: it says nothing about what it shows.
+DEFAULT_TEXT = re.compile(r"^<(Figure size|IPython\.core\.display\.\w+ object|matplotlib\.)")
+
+
+def with_alt_text(nb, name):
+    """nb with every picture output given as an <img> with alt text (text/html), in place.
+
+    An output that has text/html already (the course's drawings and plots) is kept; a PNG or
+    SVG without it gets its plain text as alt, unless that is Jupyter's default, which says
+    nothing: then the build stops and says which cell.
+    """
+    for number, cell in enumerate(nb.cells, 1):
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            picture = next((m for m in ("image/svg+xml", "image/png") if m in data), None)
+            if picture is None or "text/html" in data:
+                continue
+            text = " ".join(str(data.get("text/plain", "")).split())
+            if not text or DEFAULT_TEXT.match(text):
+                sys.exit(f"{name}, cell {number}: a picture with no description (plain text {text!r})")
+            source = data[picture]
+            if picture == "image/svg+xml":
+                source = base64.b64encode(source.encode("utf-8")).decode("ascii")
+            data["text/html"] = f'<img src="data:{picture};base64,{source}" alt="{html.escape(text)}">'
+    return nb
+
+
 def build():
     if OUT.exists():
         shutil.rmtree(OUT)
@@ -130,7 +162,11 @@ def build():
             "try_it": try_it(examples.get(int(chapter["name"][:2]))),
         }
         resources = {"metadata": {"name": plain(chapter["title"])}, "course": course}
-        body, _ = exporter.from_notebook_node(chapter["nb"], resources=resources)
+        body, _ = exporter.from_notebook_node(
+            with_alt_text(chapter["nb"], chapter["html"]), resources=resources
+        )
+        if NO_DESCRIPTION in body or re.search(r"<img(?![^>]*\balt=\"[^\"]+\")[^>]*>", body):
+            sys.exit(f"{chapter['html']}: a picture without a description")
         if re.search(r"""<(script|link)[^>]+(src|href)=["']?(https?:)?//""", body):
             sys.exit(f"{chapter['html']} would load something from the network")
         (OUT / chapter["html"]).write_text(body, encoding="utf-8")

@@ -10,7 +10,7 @@ import subprocess
 
 import graphviz
 
-from ..graph import inputs, reachable, topological_order
+from ..graph import describe_graph, inputs, reachable, topological_order
 from .notebook import FIT_SIZE, PNG_SCALE, best_direction, picture_bundle
 
 INSTALL_HINT = (
@@ -43,11 +43,14 @@ class Drawing:
     .render(filename) and .pipe(); `format` is what those produce by default.
     """
 
-    def __init__(self, graph, summary, text_tree, format="svg"):
+    def __init__(self, graph, summary, text_tree, format="svg", alt=None):
         self.graph = graph  # the graphviz.Digraph
         self.summary = summary
         self.text_tree = text_tree
         self.format = format
+        # In words, for a reader who cannot see it (the picture's alt text); by default the
+        # summary and the text form.
+        self.alt = alt or _default_alt(summary, text_tree)
 
     @property
     def source(self):
@@ -87,7 +90,7 @@ class Drawing:
             return picture_bundle(f"{INSTALL_HINT}\n{self.text_tree}")
         png = self.graph.copy()  # drawn at PNG_SCALE times the size: 96 dots an inch is a CSS pixel
         png.graph_attr["dpi"] = str(96 * PNG_SCALE)
-        return picture_bundle(self.summary, svg=svg, png=png.pipe(format="png"))
+        return picture_bundle(self.summary, svg=svg, png=png.pipe(format="png"), alt=self.alt)
 
     def __repr__(self):
         return self.summary
@@ -155,7 +158,18 @@ def draw_dot(root, format="svg", rankdir="auto", *, notes=None, show_grad=True, 
         f"<computation graph: {len(nodes)} values, {n_ops} operation{'s' * (n_ops != 1)}; "
         f"{root_name} = {fmt(root.data)}>"
     )
-    return Drawing(g, summary, _text_tree(root), format)
+    alt = describe_graph(root, number=fmt, grads=show_grad and hasattr(root, "grad"))
+    return Drawing(g, summary, _text_tree(root), format, alt=alt)
+
+
+def _default_alt(summary, text, limit=600):
+    """A drawing's summary and its text form on one line, cut at about `limit` characters."""
+    words = (
+        summary.strip("<>")
+        + ". "
+        + "; ".join(line.strip(" |`-") for line in text.splitlines() if line.strip())
+    )
+    return words if len(words) <= limit else words[: limit - 3].rsplit(" ", 1)[0] + " ..."
 
 
 def _fields(node, show_grad, note):

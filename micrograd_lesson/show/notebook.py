@@ -5,6 +5,8 @@ is sized against one box and reaches Jupyter through one bundle builder, so a ch
 screen or of format is made here once.
 """
 
+import base64
+import html
 import re
 
 # JupyterLab 4.6 in a 1280x800 window, with the file browser open, leaves 848 px for an
@@ -53,22 +55,49 @@ def png_width_px(png):
     return int.from_bytes(png[16:20], "big") // PNG_SCALE
 
 
-def picture_bundle(text, svg=None, png=None, data=None, png_width=None):
-    """What Jupyter shows: `data` (e.g. a widget's own bundle) plus an SVG and a PNG, and `text`.
+def picture_bundle(text, svg=None, png=None, data=None, png_width=None, alt=None):
+    """What Jupyter is handed: `data` (e.g. a widget's own bundle) plus an SVG and a PNG, and `text`.
 
     The PNG is shown at its CSS size (PNG_SCALE times fewer pixels than it has), so it stays
     sharp; Jupyter hides SVG in notebooks it does not trust, and PNG always shows. `text` is
     the whole plain-text form (ipywidgets would cut a widget's at 110 characters). png_width:
     the CSS width to show the PNG at, when not its own (the widest of a slider's pictures).
+    alt: what the picture shows, in words. JupyterLab draws image/svg+xml and image/png as an
+    <img> with no alt, so with `alt` the picture is also given as text/html, an <img> with that
+    alt (the SVG if there is one), which JupyterLab and the course site show in their place.
     """
     data = dict(data or {})
     if svg is not None:
         data["image/svg+xml"] = svg.decode("utf-8") if isinstance(svg, bytes) else svg
     data["text/plain"] = text
+    if alt is not None and "text/html" not in data and (svg is not None or png is not None):
+        data["text/html"] = img_tag(alt, svg=svg, png=png, png_width=png_width)
     if png is None:
         return data
     data["image/png"] = png
     return data, {"image/png": {"width": png_width or png_width_px(png)}}
+
+
+def img_tag(alt, svg=None, png=None, png_width=None):
+    """An <img> of the SVG (or else the PNG) at its CSS size, with `alt` as its text."""
+    if svg is not None:
+        svg = svg.encode("utf-8") if isinstance(svg, str) else svg
+        source, width = (
+            "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii"),
+            svg_width_px(svg),
+        )
+    else:
+        source = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+        width = png_width or png_width_px(png)
+    return f'<img src="{source}" width="{round(width)}" alt="{html.escape(" ".join(alt.split()))}">'
+
+
+def svg_width_px(svg):
+    """The CSS width of an SVG: Graphviz's in points, or a width="...px" of our own."""
+    found = re.search(rb'<svg[^>]*?width="([\d.]+)(pt|px)?"', svg)
+    if found is None:
+        return FIT_WIDTH_PX
+    return float(found[1]) * (4 / 3 if found[2] == b"pt" else 1)
 
 
 def in_jupyter_kernel():

@@ -12,14 +12,14 @@ used twice gets two). The numbers are the recorded pass of backward_pass.py
 (backward()'s own arithmetic, on gradients kept apart from the graph's `.grad`);
 this module draws them. In Jupyter with ipywidgets it is a slider with
 previous/next buttons beside the picture, drawn at its natural size; a saved
-notebook (which keeps no live widget) and the course site show every frame,
-small, in one picture (`strip`). Without ipywidgets, every frame one under
-another; without Graphviz, the same steps as text.
+notebook (which keeps no live widget), the course site and a notebook without
+ipywidgets show every frame one under another, each at the size the slider shows
+it (node text about 15 px, never under 11 px at 1280x800) under its caption in
+words, its alt text saying the same (`frames_html`). Without Graphviz, the same
+steps as text.
 """
 
-import base64
 import html
-import re
 
 import graphviz
 
@@ -27,10 +27,10 @@ from ..graph import inputs
 from .backward_pass import RecordedPass
 from .draw import INSTALL_HINT, Drawing, fmt
 from .notebook import (
-    FIT_HEIGHT_PX,
     FIT_SIZE,
     FIT_WIDTH_PX,
     best_direction,
+    img_tag,
     in_jupyter_kernel,
     ipywidgets_or_none,
     picture_bundle,
@@ -46,7 +46,6 @@ CHAR_WIDTH = 6.1  # points per character at FONT, generous, so that no text over
 ORANGE, GREEN, GREY = "#ffcc80", "#c8e6c9", "#555555"
 SIDE_BY_SIDE = 0.5  # a picture narrower than this share of the notebook area gets its controls beside it
 CONTROLS_PX = 330  # the controls' column beside a narrow picture
-STRIP_GAP, STRIP_LABEL = 12, 16  # pixels between the frames of a strip, and for each frame's number
 
 
 def step_through(root, rankdir="auto", start=None):
@@ -222,63 +221,31 @@ class BackwardSteps(RecordedPass):
             widgets.VBox, repr(self), [controls, caption, image], layout={"align_items": "flex-start"}
         )
 
-    def strip(self):
-        """Every frame, small and numbered, in one SVG picture that fits the notebook area.
-
-        What a saved notebook and the course site show: the orange node and the green
-        grads move through the graph from frame to frame. None without Graphviz.
-        """
-        svgs = [self.svg(k) for k in range(len(self))]
-        if svgs[0] is None:
-            return None
-        width, height = svg_size_px(svgs[0])
-        n = len(svgs)
-
-        def scale(columns):  # the largest scale at which `columns` columns fit the notebook area
-            rows = -(-n // columns)
-            across = (FIT_WIDTH_PX - STRIP_GAP * (columns - 1)) / (columns * width)
-            down = (FIT_HEIGHT_PX - (STRIP_GAP + STRIP_LABEL) * rows) / (rows * height)
-            return min(across, down, 1.0)
-
-        columns = max(range(1, n + 1), key=scale)  # ties go to fewer columns
-        k_scale, rows = scale(columns), -(-n // columns)
-        w, h = width * k_scale, height * k_scale
-        total_w = columns * w + STRIP_GAP * (columns - 1)
-        total_h = rows * (h + STRIP_LABEL) + STRIP_GAP * (rows - 1)
-        parts = []
-        for k, svg in enumerate(svgs):
-            x, y = (k % columns) * (w + STRIP_GAP), (k // columns) * (h + STRIP_LABEL + STRIP_GAP)
-            frame = svg.decode("utf-8")
-            frame = frame[frame.index("<svg") :]
-            place = f'<svg x="{x:.1f}" y="{y + STRIP_LABEL:.1f}" width="{w:.1f}" height="{h:.1f}"'
-            frame = re.sub(r'<svg width="[^"]*" height="[^"]*"', place, frame, count=1)
-            label = f"step {k}" + (" (start)" if k == 0 else " (done)" if k == n - 1 else "")
-            parts.append(
-                f'<text x="{x:.1f}" y="{y + STRIP_LABEL - 4:.1f}" font-family="Helvetica,Arial,sans-serif" '
-                f'font-size="12">{label}</text>\n{frame}'
-            )
-        body = "\n".join(parts)
-        return (
-            f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
-            f'width="{total_w:.0f}px" height="{total_h:.0f}px" viewBox="0 0 {total_w:.1f} {total_h:.1f}">\n'
-            f'<rect width="100%" height="100%" fill="white"/>\n{body}\n</svg>\n'
-        )
-
     def _repr_mimebundle_(self, include=None, exclude=None):
         if self.svg(self.start) is None:
             return picture_bundle(f"{INSTALL_HINT}\n{self.text()}")
         if ipywidgets_or_none() is not None and in_jupyter_kernel():
-            # A saved notebook drops the live widget; this picture of every frame stays.
-            return picture_bundle(repr(self), svg=self.strip(), data=self.widget()._repr_mimebundle_())
-        return picture_bundle(self.text(), data={"text/html": self._strip()})
+            # A saved notebook drops the live widget; every frame with its caption stays.
+            live = self.widget()._repr_mimebundle_()
+            return picture_bundle(repr(self), data={**live, "text/html": self.frames_html()})
+        return picture_bundle(self.text(), data={"text/html": self.frames_html()})
 
-    def _strip(self):
-        """Every frame, one under another, each with its caption (for a notebook without ipywidgets)."""
-        parts = []
+    def frames_html(self):
+        """Every frame, one under another, at the size the slider shows it, each under its caption.
+
+        Each frame fits the notebook area of a 1280x800 screen unshrunk or nearly (its node
+        text stays at 11 px or more), and its alt text is its caption.
+        """
+        root = self.names[id(self.root)]
+        parts = [
+            f"<p>The backward pass of {html.escape(root)}, step by step ({len(self)} pictures; "
+            "run the cell for a slider). Orange: the node whose rule runs; green: the grads it sets.</p>"
+        ]
         for k in range(len(self)):
-            data = base64.b64encode(self.svg(k)).decode("ascii")
+            caption = self.caption(k)
+            step, what = caption.split(":", 1)
             parts.append(
-                f"<p>{html.escape(self.caption(k))}</p>"
-                f'<img src="data:image/svg+xml;base64,{data}" style="max-width:100%">'
+                f"<p><b>{html.escape(step)}</b>:{html.escape(what)}</p>"
+                + img_tag(f"Backward pass of {root}, {caption}", svg=self.svg(k))
             )
         return "\n".join(parts)

@@ -69,7 +69,8 @@ def _described_class(widget_class):
         # A live notebook shows the widget; a stored one (no widget state) the picture, if any.
         png, width = self.picture or (None, None)
         data = widget_class._repr_mimebundle_(self, **kwargs)
-        return picture_bundle(self.plain_text, png=png, data=data, png_width=width)
+        alt = self.alt or self.plain_text if png is not None else None
+        return picture_bundle(self.plain_text, png=png, data=data, png_width=width, alt=alt)
 
     methods = {"__repr__": _plain_text, "_repr_mimebundle_": mimebundle, "__module__": __name__}
     return type(widget_class.__name__, (widget_class,), methods)
@@ -79,22 +80,25 @@ def _plain_text(widget):
     return widget.plain_text
 
 
-def described(widget_class, text, children, picture=None, layout=None):
+def described(widget_class, text, children, picture=None, layout=None, alt=None):
     """A box widget whose plain-text form is `text` (no model id, no address).
 
     picture: optional (png_bytes, width_in_css_px), what a stored notebook shows.
+    alt: what that picture shows, in words (default: `text`).
     layout: optional ipywidgets Layout settings of the box, e.g. {"align_items": "flex-start"}.
     """
     widget = _described_class(widget_class)(children, **({"layout": layout} if layout else {}))
     widget.plain_text = text
     widget.picture = picture
+    widget.alt = alt
     return widget
 
 
 def frame_slider(frames, description="step"):
     """A slider that flips through pictures, e.g. a decision boundary during training.
 
-    frames: {step: matplotlib Figure} (or PNG bytes); each figure is drawn
+    frames: {step: matplotlib Figure} (or PNG bytes); the stored picture's alt text is the
+    first figure's words (see plots.describe_figure). Each figure is drawn
     once, up front, at twice its screen resolution and closed, so moving the
     slider is instant and the pictures are sharp. Returns the widget; make it
     the last line of a cell to show it. A stored notebook shows the first picture.
@@ -104,14 +108,19 @@ def frame_slider(frames, description="step"):
         raise ImportError("frame_slider needs ipywidgets: pip install ipywidgets")
     if not frames:
         raise ValueError("frame_slider needs at least one frame")
+    from .plots import figure_text
+
+    steps = list(frames)
+    first = frames[steps[0]]
+    words = "" if isinstance(first, bytes) else figure_text(first)  # before _png closes it
     pngs = {step: _png(frame) for step, frame in frames.items()}
-    steps = list(pngs)
     width = max(png_width_px(png) for png in pngs.values())
     image = widgets.Image(value=pngs[steps[0]], format="png", layout=widgets.Layout(width=f"{width}px"))
     slider = widgets.SelectionSlider(options=steps, value=steps[0], description=description)
     slider.observe(lambda change: setattr(image, "value", pngs[change["new"]]), names="value")
     text = f"{len(steps)} pictures, {description} {steps[0]} to {steps[-1]}; showing {description} {steps[0]}"
-    return described(widgets.VBox, text, [slider, image], picture=(pngs[steps[0]], width))
+    alt = f"The first of {len(steps)} pictures ({description} {steps[0]}). {words}".strip()
+    return described(widgets.VBox, text, [slider, image], picture=(pngs[steps[0]], width), alt=alt)
 
 
 def _png(frame):

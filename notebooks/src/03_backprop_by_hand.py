@@ -23,7 +23,7 @@ from fractions import Fraction
 import matplotlib.pyplot as plt
 import numpy as np
 
-from micrograd_lesson import draw_dot
+from micrograd_lesson import describe_figure, draw_dot
 from micrograd_lesson.exercises import check_backprop_h, check_one_knob, check_used_twice, reveal
 
 random.seed(0)  # seeds the network built at the end of the chapter
@@ -311,6 +311,11 @@ ax.set_ylabel("L")
 ax.set_title("Moving along the gradient raises L")
 ax.legend(loc="lower right")
 ax.grid(True, alpha=0.3)
+describe_figure(
+    fig,
+    "L rises as the leaves move along their gradient: near t = 0 the curve follows the "
+    "first-order prediction -8 + 72 t, and a step of 0.01 gives L = -7.2865.",
+)
 plt.show()
 
 # %% [markdown]
@@ -363,6 +368,11 @@ ax.set_ylabel("rise of L for a move of length 0.01")
 ax.set_title("For a short step, hardly any direction raises L faster than the gradient")
 ax.legend(loc="upper left")
 ax.grid(True, alpha=0.3)
+describe_figure(
+    fig,
+    "Every random direction's rise lies on the dashed line eps |g| cos(theta); the "
+    "gradient's own direction, at cos(theta) = 1, rises the most.",
+)
 plt.show()
 
 # %% [markdown]
@@ -422,11 +432,12 @@ left.scatter(cos_all[:5000], rises_half[:5000], s=3, alpha=0.3, label="5,000 of 
 left.scatter(
     cos_all[winners],
     rises_half[winners],
-    s=8,
-    color="tab:orange",
+    s=14,
+    marker="^",
+    color="#E69F00",
     label=f"the {winners.sum()} that beat it",
 )
-left.axhline(along_half, color="tab:red", linewidth=1, label="rise along the gradient")
+left.axhline(along_half, color="#D55E00", linewidth=1, label="rise along the gradient")
 left.set_xlabel("cos θ")
 left.set_ylabel("rise of L for a move of length 0.5")
 left.set_title("Step length 0.5")
@@ -439,6 +450,12 @@ right.set_ylabel("% of directions that beat the gradient")
 right.set_title("Longer steps: the gradient can be beaten")
 right.grid(True, alpha=0.3)
 fig.tight_layout()
+describe_figure(
+    fig,
+    "Left: at step length 0.5 a few directions close to the gradient's (cos(theta) near "
+    "1) rise more than the gradient does. Right: the share of directions that beat the "
+    "gradient grows with the step length.",
+)
 plt.show()
 print(
     f"the {winners.sum()} winners at 0.5 have cos θ from {cos_all[winners].min():.4f} to "
@@ -504,6 +521,12 @@ ax.set_xlabel("n")
 ax.set_title("tanh squashes its input into (-1, 1)")
 ax.legend(loc="lower right")
 ax.grid(True, alpha=0.3)
+describe_figure(
+    fig,
+    "tanh rises from -1 to 1 and is steepest at n = 0, where its slope is 1; the slope "
+    "falls towards 0 on both sides. The marked point is n = 0.8814, o = 0.7071, where the "
+    "slope is 0.5.",
+)
 plt.show()
 
 # %% [markdown]

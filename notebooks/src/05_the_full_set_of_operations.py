@@ -31,7 +31,7 @@ import re
 import matplotlib.pyplot as plt
 import numpy as np
 
-from micrograd_lesson import draw_dot, engine
+from micrograd_lesson import describe_figure, draw_dot, engine
 
 random.seed(0)
 np.random.seed(0)
@@ -600,8 +600,8 @@ for ax, (name, (op, formula, formula_text)) in zip(axes.flat, activations.items(
         out.backward()
         values.append(out.data)
         grads.append(v.grad)
-    ax.plot(xs, values, color="tab:blue", linewidth=2, label=f"{name}(x)")
-    ax.plot(xs, grads, color="tab:orange", linewidth=4, alpha=0.6, label="slope from backward()")
+    ax.plot(xs, values, color="#0072B2", linewidth=2, label=f"{name}(x)")
+    ax.plot(xs, grads, color="#E69F00", linewidth=4, alpha=0.6, label="slope from backward()")
     ax.plot(xs, formula(xs), "k--", linewidth=1.2, label=f"formula: {formula_text}")
     ax.set_title(name)
     ax.set_xlabel("x")
@@ -615,6 +615,11 @@ for ax, (name, (op, formula, formula_text)) in zip(axes.flat, activations.items(
 axes[1, 1].set_ylim(-1, 20)
 fig.suptitle("Each activation (blue) and its slope: engine (orange) vs formula (dashed)")
 fig.tight_layout()
+describe_figure(
+    fig,
+    "For each of tanh, sigmoid, relu and exp, the slope found by backward() (orange band) "
+    "follows the formula (dashed) at every point.",
+)
 plt.show()
 
 # %% [markdown]

@@ -32,7 +32,14 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from micrograd_lesson import Value, central_difference, draw_dot, forward_difference, gradcheck
+from micrograd_lesson import (
+    Value,
+    central_difference,
+    describe_figure,
+    draw_dot,
+    forward_difference,
+    gradcheck,
+)
 
 random.seed(0)
 np.random.seed(0)
@@ -317,8 +324,8 @@ print(f"all {len(operations)} operations passed: {all(passed.values())}")
 # %%
 fig, ax = plt.subplots(figsize=(10, 4.5))
 names = list(max_errors)
-ax.bar(names, [max(max_errors[n], 1e-16) for n in names], color="tab:blue")
-ax.axhline(1e-6, color="tab:red", linestyle="--", label="smallest tolerance (1e-6)")
+ax.bar(names, [max(max_errors[n], 1e-16) for n in names], color="#0072B2")
+ax.axhline(1e-6, color="#D55E00", linestyle="--", label="smallest tolerance (1e-6)")
 ax.set_yscale("log")
 ax.set_ylim(1e-14, 1e-4)
 ax.set_ylabel("largest |engine - nudge| over 5 inputs (log scale)")
@@ -327,6 +334,11 @@ ax.set_title("Gradient check of every operation: all errors far below the tolera
 ax.tick_params(axis="x", rotation=45)
 ax.legend()
 fig.tight_layout()
+describe_figure(
+    fig,
+    "Every operation's largest gradient error lies between about 1e-11 and 1e-8, more "
+    "than two powers of ten below the smallest tolerance, 1e-6 (dashed line).",
+)
 plt.show()
 
 # %% [markdown]
@@ -422,7 +434,7 @@ ax.semilogy(
     [max(r, 1e-16) for r in broken.rel_errors],
     "x",
     ms=6,
-    color="tab:red",
+    color="#D55E00",
     label="tanh without the square",
 )
 ax.axhline(1e-4, color="gray", linestyle="--", label="1e-4")
@@ -432,6 +444,12 @@ ax.set_title("Gradient check of MLP(3, [4, 4, 1])'s loss, every parameter")
 ax.legend(loc="center right")
 ax.grid(True, alpha=0.3)
 fig.tight_layout()
+describe_figure(
+    fig,
+    "With the package's engine every parameter's relative error (circles) lies far below "
+    "the 1e-4 line; the crosses are the same check with tanh's backward missing the "
+    "square.",
+)
 plt.show()
 
 # %% [markdown]

@@ -19,7 +19,7 @@ from collections import Counter
 
 import matplotlib.pyplot as plt
 
-from micrograd_lesson import Value, draw_dot, four_examples, nn
+from micrograd_lesson import Value, describe_figure, draw_dot, four_examples, nn
 
 random.seed(0)
 
@@ -437,6 +437,11 @@ ax.set_ylabel("count")
 ax.set_title("Graph size grows with the square of the width")
 ax.grid(True, alpha=0.3)
 ax.legend()
+describe_figure(
+    fig,
+    "Both the number of nodes and the number of parameters grow with the square of the "
+    "width, the nodes staying about 3 per parameter.",
+)
 plt.show()
 print(f"h = 16: {params[15]} parameters, {nodes[15]} nodes ({nodes[15] / params[15]:.2f} per parameter)")
 print(f"h = 32: {params[31]} parameters, {nodes[31]} nodes ({nodes[31] / params[31]:.2f} per parameter)")

@@ -29,7 +29,16 @@ import random
 import matplotlib.pyplot as plt
 import numpy as np
 
-from micrograd_lesson import MLP, Value, draw_dot, fit, four_examples, plot_decision_boundary, xor
+from micrograd_lesson import (
+    MLP,
+    Value,
+    describe_figure,
+    draw_dot,
+    fit,
+    four_examples,
+    plot_decision_boundary,
+    xor,
+)
 
 random.seed(0)
 
@@ -101,7 +110,7 @@ fig, (ax_path, ax_loss) = plt.subplots(1, 2, figsize=(10, 4.4), width_ratios=[1,
 contours = ax_path.contour(W1, W2, bowl, levels=[0.01, 0.05, 0.2, 0.6, 1.2, 2.5], cmap="viridis")
 ax_path.clabel(contours, fontsize=8)
 ax_path.plot(
-    path[:, 0], path[:, 1], "o-", color="#c0392b", markersize=4, label="gradient descent, lr 0.5"
+    path[:, 0], path[:, 1], "o-", color="#D55E00", markersize=4, label="gradient descent, lr 0.5"
 )
 ax_path.plot([1], [5], "k*", markersize=12, label="bottom (1, 5)")
 ax_path.annotate("start (2, 3)", path[0], textcoords="offset points", xytext=(8, -4))
@@ -111,7 +120,7 @@ ax_path.set_title("Each step goes halfway to the bottom")
 ax_path.legend(loc="lower left", fontsize=8)
 ax_path.set_aspect("equal")
 
-ax_loss.semilogy(range(10), bowl_losses, "o-", color="#c0392b")
+ax_loss.semilogy(range(10), bowl_losses, "o-", color="#D55E00")
 for k in range(3):
     ax_loss.annotate(
         f"{bowl_losses[k]:g}", (k, bowl_losses[k]), textcoords="offset points", xytext=(6, 4)
@@ -121,6 +130,12 @@ ax_loss.set_ylabel("loss (log scale)")
 ax_loss.set_title("The loss falls by 4x per step")
 ax_loss.grid(True, alpha=0.3)
 plt.tight_layout()
+describe_figure(
+    fig,
+    "Left: gradient descent at rate 0.5 on a round bowl goes from (2, 3) halfway to the "
+    "bottom (1, 5) at every step. Right: the loss falls by a factor of 4 per step, a "
+    "straight line on the log scale.",
+)
 plt.show()
 
 # %% [markdown]
@@ -234,7 +249,7 @@ phases = [
 for a in (ax, ax_log):
     for left, right, colour, _ in phases:
         a.axvspan(left, right, color=colour)
-    a.plot(losses, color="#2e5cb8", linewidth=2)
+    a.plot(losses, color="#0072B2", linewidth=2)
     a.set_xlabel("step")
     a.grid(True, alpha=0.3)
 labels = [(12, 5.0), (22, 2.8), (36, 1.2)]  # where each phase's name is written
@@ -243,12 +258,18 @@ for (left, right, _, name), spot in zip(phases, labels):
     ax.annotate(name, target, xytext=spot, arrowprops={"arrowstyle": "->"}, fontsize=9)
 ax.set_ylabel("loss")
 ax.set_title("Loss of MLP(3, [4, 4, 1]) on four examples, lr 0.05")
-ax_log.plot(grad_lengths, color="#7b3294", linewidth=2, linestyle="--", label="gradient length")
+ax_log.plot(grad_lengths, color="#CC79A7", linewidth=2, linestyle="--", label="gradient length")
 ax_log.set_yscale("log")
 ax_log.set_ylabel("loss; gradient length (log scale)")
 ax_log.set_title("Log scale: the loss, and the gradient's length")
 ax_log.legend(handles=ax_log.lines, labels=["loss", "gradient length"], loc="upper right")
 plt.tight_layout()
+describe_figure(
+    fig,
+    "The loss falls fast at first (rapid descent), then ever more slowly (diminishing "
+    "returns), then hardly at all (convergence); on the log scale the gradient's length "
+    "falls with it.",
+)
 plt.show()
 
 # %% [markdown]
@@ -365,15 +386,15 @@ for rate in (0.05, 0.01):
 # %%
 fig, (ax_big, ax_small) = plt.subplots(1, 2, figsize=(10, 4), width_ratios=[1, 1])
 # log10 of the loss: matplotlib's log axis cannot draw numbers this close to the float limit.
-ax_big.plot(np.log10(good), color="#2e5cb8", label="with model.zero_grad()")
-ax_big.plot(np.log10(forgetful[0.12][:blowup]), color="#c0392b", label="without")
-ax_big.axvline(blowup, color="#c0392b", linestyle="--")
+ax_big.plot(np.log10(good), color="#0072B2", label="with model.zero_grad()")
+ax_big.plot(np.log10(forgetful[0.12][:blowup]), "--", color="#D55E00", label="without")
+ax_big.axvline(blowup, color="#D55E00", linestyle="--")
 ax_big.annotate(
-    f"step {blowup}: inf", (blowup, 200), textcoords="offset points", xytext=(-70, 0), color="#c0392b"
+    f"step {blowup}: inf", (blowup, 200), textcoords="offset points", xytext=(-70, 0), color="#D55E00"
 )
 ax_big.set_title("lr 0.12: without zeroing it blows up")
-ax_small.plot(np.log10(forgetful[0.05]), color="#c0392b", label="without, lr 0.05")
-ax_small.plot(np.log10(forgetful[0.01]), color="#e69f00", label="without, lr 0.01")
+ax_small.plot(np.log10(forgetful[0.05]), "--", color="#D55E00", label="without, lr 0.05")
+ax_small.plot(np.log10(forgetful[0.01]), ":", color="#E69F00", label="without, lr 0.01")
 ax_small.set_ylim(-4, 1.5)
 ax_small.set_title("lr 0.05 and 0.01: finite, but never settles")
 for ax in (ax_big, ax_small):
@@ -383,6 +404,12 @@ for ax in (ax_big, ax_small):
     ax.legend(loc="upper left", fontsize=8)
     ax.grid(True, alpha=0.3)
 plt.tight_layout()
+describe_figure(
+    fig,
+    "Left: at rate 0.12 the run without zero_grad blows up to infinity while the run with "
+    "it falls. Right: without zeroing, at rates 0.05 and 0.01 the loss stays finite but "
+    "never settles.",
+)
 plt.show()
 
 # %% [markdown]
@@ -539,21 +566,21 @@ for step in range(5):
 # %%
 fig, ax = plt.subplots(figsize=(9, 4.5))
 styles = {
-    0.005: ("#e69f00", "too small"),
-    0.05: ("#2e5cb8", "about right"),
-    0.2: ("#c0392b", "too large"),
+    0.005: ("#E69F00", ":", "too small"),
+    0.05: ("#0072B2", "-", "about right"),
+    0.2: ("#D55E00", "--", "too large"),
 }
 for rate, history in sweep.items():
-    colour, verdict = styles[rate]
-    ax.plot(np.log10(history.loss), color=colour, linewidth=2, label=f"lr {rate}: {verdict}")
+    colour, style, verdict = styles[rate]
+    ax.plot(np.log10(history.loss), style, color=colour, linewidth=2, label=f"lr {rate}: {verdict}")
 last = len(sweep[0.2].loss)
 ax.set_ylim(-9, 3)  # the diverging run leaves the top of the plot
 ax.annotate(
     f"lr 0.2 goes on up to 1e308,\nthen overflows at step {last}",
     (next(k for k, v in enumerate(sweep[0.2].loss) if v > 1e3), 3),
     xytext=(40, 1.2),
-    arrowprops={"arrowstyle": "->", "color": "#c0392b"},
-    color="#c0392b",
+    arrowprops={"arrowstyle": "->", "color": "#D55E00"},
+    color="#D55E00",
 )
 ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"$10^{{{v:.0f}}}$"))
 ax.set_xlabel("step")
@@ -561,6 +588,11 @@ ax.set_ylabel("loss (log scale)")
 ax.set_title("One network, three learning rates")
 ax.legend(loc="lower left")
 ax.grid(True, alpha=0.3)
+describe_figure(
+    fig,
+    "At rate 0.005 the loss falls slowly, at 0.05 fastest and furthest, and at 0.2 it "
+    "shoots up off the top of the plot until it overflows.",
+)
 plt.show()
 
 # %% [markdown]
@@ -798,6 +830,12 @@ for ax, net, title in (
     ax.set_ylabel("x2")
 axes[1].legend(loc="upper left", bbox_to_anchor=(1.02, 1))
 plt.tight_layout()
+describe_figure(
+    fig,
+    "On XOR, one linear neuron can only split the plane with a straight line, which "
+    "leaves points on the wrong side; the hidden layer of 4 tanh neurons bends its "
+    "boundary to put every point on its side.",
+)
 plt.show()
 
 # %% [markdown]
@@ -1008,6 +1046,11 @@ ax.set_title("SkipNet, each engine at its own best rate")
 ax.legend(fontsize=8, loc="lower left")
 ax.grid(True, alpha=0.3)
 plt.tight_layout()
+describe_figure(
+    fig,
+    "Both engines, each at its own best rate, give ordinary loss curves that fall fast "
+    "and then steadily; nothing in either shows which engine is broken.",
+)
 plt.show()
 
 # %% [markdown]
@@ -1155,6 +1198,7 @@ for ax, (letter, run) in zip(axes, runs.items()):
     ax.grid(True, alpha=0.3)
 axes[0].set_ylabel("loss (log scale)")
 plt.tight_layout()
+describe_figure(fig, "Four loss curves, A to D, each from a training run with one fault to diagnose.")
 plt.show()
 for name, meaning in CAUSES.items():
     print(f"{name!r:20}: {meaning}")

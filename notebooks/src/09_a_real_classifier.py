@@ -31,7 +31,16 @@ import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import display
 
-from micrograd_lesson import MLP, Value, draw_dot, fit, frame_slider, make_moons, plot_decision_boundary
+from micrograd_lesson import (
+    MLP,
+    Value,
+    describe_figure,
+    draw_dot,
+    fit,
+    frame_slider,
+    make_moons,
+    plot_decision_boundary,
+)
 
 SEED = 0
 random.seed(SEED)  # the network's starting weights
@@ -53,13 +62,14 @@ for point, label in zip(X[:3], y[:3]):
     print(f"  point ({point[0]:+.4f}, {point[1]:+.4f})  label {label:+d}")
 
 fig, ax = plt.subplots(figsize=(6, 4.2))
-ax.scatter(*X[y == -1].T, c="#c0392b", edgecolors="k", s=28, label="class -1")
-ax.scatter(*X[y == 1].T, c="#2e5cb8", edgecolors="k", s=28, label="class +1")
+ax.scatter(*X[y == -1].T, c="#D55E00", edgecolors="k", s=28, label="class -1")
+ax.scatter(*X[y == 1].T, c="#0072B2", marker="s", edgecolors="k", s=26, label="class +1")
 ax.set_xlabel("x1")
 ax.set_ylabel("x2")
 ax.set_title("make_moons(100, noise=0.1, seed=0)")
 ax.legend(loc="upper right")
 ax.set_aspect("equal")
+describe_figure(fig, "100 points in two interleaved crescents, one crescent per class.")
 plt.show()
 
 # %% [markdown]
@@ -134,7 +144,7 @@ fig, ax = plt.subplots(figsize=(7, 3.8))
 ax.plot(
     margins,
     np.maximum(0, 1 - margins),
-    color="#2e5cb8",
+    color="#0072B2",
     linewidth=2,
     label="hinge: max(0, 1 - y·s)",
 )
@@ -146,7 +156,7 @@ ax.plot(
     label="squared error: (y·s - 1)²",
 )
 ax.axvline(0, color="k", linewidth=0.8)
-ax.axvline(1, color="#2e5cb8", linewidth=0.8, linestyle=":")
+ax.axvline(1, color="#0072B2", linewidth=0.8, linestyle=":")
 ax.annotate("wrong side", (-1.6, 3.3))
 ax.annotate("right side,\ntoo close", (0.05, 3.0))
 ax.annotate("safe: no loss", (1.6, 0.3))
@@ -156,6 +166,11 @@ ax.set_ylabel("loss for one point")
 ax.set_title("The hinge loss ignores points beyond margin 1")
 ax.legend(loc="lower left")
 ax.grid(True, alpha=0.3)
+describe_figure(
+    fig,
+    "The hinge loss falls in a straight line to 0 at margin 1 and stays 0 beyond it; the "
+    "squared error is 0 only at margin 1 and rises again beyond it.",
+)
 plt.show()
 
 # %% [markdown]
@@ -308,6 +323,11 @@ ax.set_xlabel("CPU seconds per training step (this machine, one step)")
 ax.invert_yaxis()
 ax.set_title("The same step with the cycle collector on and off")
 plt.tight_layout()
+describe_figure(
+    fig,
+    "CPU seconds of one training step under each setting of the cycle collector, on the "
+    "machine that ran this notebook.",
+)
 plt.show()
 
 # %% [markdown]
@@ -384,21 +404,27 @@ print(f"points right but still inside margin 1 (each costs some hinge loss): {in
 
 # %%
 fig, (ax_loss, ax_acc, ax_lr) = plt.subplots(1, 3, figsize=(10.5, 3.2))
-ax_loss.plot(history.loss, color="#2e5cb8", label="total loss")
-ax_loss.plot(history["data loss"], color="#e69f00", linestyle="--", label="hinge part")
+ax_loss.plot(history.loss, color="#0072B2", label="total loss")
+ax_loss.plot(history["data loss"], color="#E69F00", linestyle="--", label="hinge part")
 ax_loss.set_yscale("log")
 ax_loss.set_title("Loss (log scale)")
 ax_loss.legend()
-ax_acc.plot(np.array(history["accuracy"]) * 100, color="#2e8b57")
+ax_acc.plot(np.array(history["accuracy"]) * 100, color="#009E73")
 ax_acc.set_title("Training accuracy (%)")
 ax_acc.set_ylim(40, 102)
-ax_lr.plot(history.lr, color="#c0392b")
+ax_lr.plot(history.lr, color="#D55E00")
 ax_lr.set_title(f"Learning rate 1.0 - 0.9 k / {STEPS}")
 ax_lr.set_ylim(0, 1.05)
 for ax in (ax_loss, ax_acc, ax_lr):
     ax.set_xlabel("step")
     ax.grid(True, alpha=0.3)
 plt.tight_layout()
+describe_figure(
+    fig,
+    "Left: the total loss and its hinge part fall over the run (log scale). Middle: the "
+    "training accuracy climbs. Right: the learning rate falls in a straight line from 1.0 "
+    "to 0.1.",
+)
 plt.show()
 
 # %% [markdown]
@@ -461,6 +487,12 @@ for ax, steps in zip(axes, (30, 200)):
     ax.set_ylabel("x2")
 fig.legend(*axes[1].get_legend_handles_labels(), loc="lower center", ncol=2, frameon=False)
 plt.tight_layout(rect=(0, 0.07, 1, 1))  # room below the plots for the legend, off the boundary
+describe_figure(
+    fig,
+    "The same network's boundary: on the 30 x 30 grid a staircase of grid cells; on the "
+    "200 x 200 grid long straight stretches meeting at a few corners, curling round the "
+    "moons' tips.",
+)
 plt.show()
 
 # %% [markdown]
@@ -495,11 +527,17 @@ for k, ax in enumerate(axes.flat):  # the first 8 neurons of each hidden layer
         cmap="Greys",
         extent=(-1.6, 2.6, -1.2, 1.7),
     )
-    ax.scatter(*X.T, c=np.where(y > 0, "#2e5cb8", "#c0392b"), s=2)
+    ax.scatter(*X.T, c=np.where(y > 0, "#0072B2", "#D55E00"), s=2)
     ax.set_title(f"layer {1 if k < 8 else 2}, neuron {neuron + 1}", fontsize=8)
     ax.set_xticks([])
     ax.set_yticks([])
 plt.tight_layout()
+describe_figure(
+    fig,
+    "Each small picture shades one hidden neuron's output over the plane, darker where "
+    "larger: first-layer neurons are ramps rising from a straight line, second-layer ones "
+    "have bent edges.",
+)
 plt.show()
 for number, layer in enumerate((hidden1, hidden2), start=1):
     silent = [k + 1 for k in range(16) if layer[:, k].max() == 0]
@@ -553,6 +591,11 @@ for ax, step in zip(axes, (0, 10, 20, 50)):
     ax.set_xticks([])
     ax.set_yticks([])
 plt.tight_layout()
+describe_figure(
+    fig,
+    "The boundary after 0, 10, 20 and 50 updates: from nearly the whole plane called +1 "
+    "to a curve that wraps both moons' tips.",
+)
 plt.show()
 
 # %% [markdown]
@@ -571,6 +614,7 @@ frames = {}
 for step in SNAPSHOT_STEPS:
     fig, ax = plt.subplots(figsize=(4.6, 3.6))
     boundary_at(step, ax, steps=80)
+    describe_figure(fig, f"The boundary after {step} updates.")
     frames[step] = fig
 frame_slider(frames, description="step")
 
@@ -735,6 +779,11 @@ ax.set_ylabel("hinge loss on all 100 points")
 ax.set_title("Same work, more steps: mini-batches")
 ax.legend()
 ax.grid(True, alpha=0.3)
+describe_figure(
+    fig,
+    "For the same number of points processed, the jagged mini-batch curve falls faster "
+    "than both full-batch runs.",
+)
 plt.show()
 
 # %% [markdown]
@@ -836,9 +885,21 @@ for alpha in (0.0, 0.01):
 fig, axes = plt.subplots(1, 3, figsize=(10.5, 3.3))
 for alpha, style in ((0.0, "-"), (0.01, "--")):
     curve = curves[alpha]
-    axes[0].plot(curve["step"], curve["train"], style, color="#0072B2", label=f"train, alpha {alpha:g}")
     axes[0].plot(
-        curve["step"], curve["validation"], style, color="#D55E00", label=f"validation, alpha {alpha:g}"
+        curve["step"],
+        curve["train"],
+        style,
+        marker="o",
+        color="#0072B2",
+        label=f"train, alpha {alpha:g}",
+    )
+    axes[0].plot(
+        curve["step"],
+        curve["validation"],
+        style,
+        marker="s",
+        color="#D55E00",
+        label=f"validation, alpha {alpha:g}",
     )
 axes[0].set_title("Hinge loss")
 axes[0].set_xlabel("step")
@@ -855,6 +916,13 @@ for ax, (alpha, net) in zip(axes[1:], nets.items()):
     )
     ax.set_title(f"alpha {alpha:g}: boundary after 800 steps")
 plt.tight_layout()
+describe_figure(
+    fig,
+    "Left: without a penalty the training loss falls to 0 while the validation loss turns "
+    "up after its low; with alpha 0.01 the validation loss levels off. Middle: the "
+    "boundary without a penalty bends to catch single points. Right: with alpha 0.01 it "
+    "is a plainer curve.",
+)
 plt.show()
 
 # %% [markdown]

@@ -26,7 +26,7 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 
-from micrograd_lesson import SGD, Adam, Value
+from micrograd_lesson import SGD, Adam, Value, describe_figure
 from micrograd_lesson.optim import Adagrad, AdamW, RMSprop
 
 # %% [markdown]
@@ -144,6 +144,11 @@ ax.set_ylabel("|w2| (log scale)")
 ax.set_title("Plain descent across the valley: stable below lr = 2/100")
 ax.legend()
 ax.grid(True, alpha=0.3)
+describe_figure(
+    fig,
+    "On the log scale |w2| shrinks along a straight line at rates 0.019 and 0.0199, and "
+    "grows at 0.0201.",
+)
 plt.show()
 
 # %% [markdown]
@@ -193,13 +198,18 @@ print(
 
 fig, ax = plt.subplots(figsize=(7, 3.8))
 ax.plot(lrs, predicted, color="0.6", linewidth=3, label="predicted: max |1 - lr * lambda|")
-ax.plot(lrs, measured, "o", color="C0", ms=3.5, label="measured per-step factor")
-ax.axvline(lr_star, color="C3", linestyle=":", label=f"derived best rate {lr_star:.4f}")
+ax.plot(lrs, measured, "o", color="#0072B2", ms=3.5, label="measured per-step factor")
+ax.axvline(lr_star, color="#D55E00", linestyle=":", label=f"derived best rate {lr_star:.4f}")
 ax.set_xlabel("learning rate")
 ax.set_ylabel("factor per step (lower is faster)")
 ax.set_title("Plain descent on a bowl with condition number 100")
 ax.legend()
 ax.grid(True, alpha=0.3)
+describe_figure(
+    fig,
+    "The measured factor per step (dots) lies on the predicted curve: it falls as the "
+    "rate grows up to the derived best rate, then climbs steeply, past 1 at 0.02.",
+)
 plt.show()
 
 # %% [markdown]
@@ -262,6 +272,11 @@ for ax, i in zip(axes, (0, 1)):
     ax.grid(True, alpha=0.3)
     ax.legend()
 plt.tight_layout()
+describe_figure(
+    fig,
+    "With momentum both coordinates shrink by about 0.949 per step: faster than plain "
+    "descent for w1 (left), slower for w2 (right).",
+)
 plt.show()
 
 # %% [markdown]
@@ -809,7 +824,11 @@ for ax, (problem, (grad_fn, loss_fn, start, steps)) in zip(axes, PROBLEMS.items(
         same_scores.append(score(np.array(losses)[:, None])[0] == key)
         colour, style = STYLES[method]
         curve = np.maximum(losses, 1e-30)  # a loss below 1e-30 is drawn at 1e-30
-        ax.semilogy(curve, color=colour, linestyle=style, linewidth=1.8, label=method)
+        i = list(STYLES).index(
+            method
+        )  # and a marker each, staggered so that overlapping curves show both
+        marker = dict(marker="osv^D"[i], markersize=4, markevery=(i * steps // 50, steps // 10))
+        ax.semilogy(curve, color=colour, linestyle=style, linewidth=1.8, label=method, **marker)
     ax.set_title(f"{problem}, each method tuned")
     ax.set_xlabel("step")
     ax.set_ylim(1e-30, 1e4)
@@ -817,6 +836,13 @@ for ax, (problem, (grad_fn, loss_fn, start, steps)) in zip(axes, PROBLEMS.items(
 axes[0].set_ylabel("loss (log scale)")
 axes[0].legend(fontsize=8, handlelength=4)
 plt.tight_layout()
+describe_figure(
+    fig,
+    "Each optimiser tuned, on three problems. Valley: AdaGrad and RMSProp drop to the "
+    "floor within 5 steps and Adam follows. Turned valley: momentum ends lowest, Adam "
+    "above it, and AdaGrad and RMSProp stall far above both. Banana: momentum and Adam "
+    "fall together, AdaGrad and RMSProp stall.",
+)
 plt.show()
 print(
     "every refined run, re-run through the package's optimisers, scores what the race gave it: "
@@ -939,13 +965,32 @@ print(
 
 fig, ax = plt.subplots(figsize=(7, 3.8))
 for (name, track), style in zip(tracks.items(), ("-", "--")):
-    ax.plot(track[:, 0], style, color="C0", label=f"{name}: A, no loss gradient")
-    ax.plot(track[:, 1], style, color="C3", label=f"{name}: mean of B, noisy gradients of size 10")
+    ax.plot(
+        track[:, 0],
+        style,
+        color="#0072B2",
+        marker="o",
+        markevery=100,
+        label=f"{name}: A, no loss gradient",
+    )
+    ax.plot(
+        track[:, 1],
+        style,
+        color="#D55E00",
+        marker="s",
+        markevery=100,
+        label=f"{name}: mean of B, noisy gradients of size 10",
+    )
 ax.set_xlabel("step")
 ax.set_ylabel("weight")
 ax.set_title("Weight decay under Adam + L2 and under AdamW")
 ax.legend(fontsize=8)
 ax.grid(True, alpha=0.3)
+describe_figure(
+    fig,
+    "Under Adam + L2 weight A is driven to 0 while the B weights hardly decay; under "
+    "AdamW both shrink by the same factor per step.",
+)
 plt.show()
 
 for name, make in DECAY_RUNS.items():

@@ -26,7 +26,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Rectangle
 
-from micrograd_lesson import SGD, draw_dot, make_moons, make_spiral, nn
+from micrograd_lesson import SGD, describe_figure, draw_dot, make_moons, make_spiral, nn
 from micrograd_lesson.tensor import Tensor
 from micrograd_lesson.tensor_nn import MLP, cross_entropy, log_softmax
 
@@ -202,6 +202,11 @@ for ax, (title, items) in zip(axes, rows):
     ax.axis("off")
     ax.set_title(title)
 plt.tight_layout()
+describe_figure(
+    fig,
+    "Boxes drawn to the shapes of the matrices, each labelled with its name and shape: "
+    "every gradient has the shape of the matrix it belongs to.",
+)
 plt.show()
 
 # %% [markdown]
@@ -290,6 +295,12 @@ ax_bwd.annotate("", xy=(4.9, -2.5), xytext=(4.1, -1.5), arrowprops={"arrowstyle"
 ax_bwd.text(0.0, -4.5, "G: gradient at (3, 4)", fontsize=9)
 ax_bwd.text(5.0, -4.0, "sum down the rows: (4,)", fontsize=9)
 plt.tight_layout()
+describe_figure(
+    fig,
+    "Left: the forward pass copies b into each of the 3 rows. Right: the gradient at the "
+    "(3, 4) result, the numbers 1 to 12, is summed down the rows to b.grad = [15, 18, 21, "
+    "24].",
+)
 plt.show()
 
 # %% [markdown]
@@ -457,8 +468,8 @@ print(f"both give exactly 5**k for every k from 1 to 18: {all(agree)}")
 
 # %%
 fig, ax = plt.subplots(figsize=(7, 4))
-ax.plot(ks, recursive_counts, "o-", color="#c0392b", label="recursive: one visit per path")
-ax.plot(ks, topo_counts, "s-", color="#2e5cb8", label="topological: one visit per node")
+ax.plot(ks, recursive_counts, "o-", color="#D55E00", label="recursive: one visit per path")
+ax.plot(ks, topo_counts, "s-", color="#0072B2", label="topological: one visit per node")
 ax.set_yscale("log")
 ax.set_xticks(ks[1::2])
 ax.set_xlabel("number of stacked diamonds k")
@@ -466,6 +477,11 @@ ax.set_ylabel("node visits in one backward pass")
 ax.set_title("Backward on k diamonds: visits (log scale)")
 ax.grid(True, which="both", alpha=0.3)
 ax.legend()
+describe_figure(
+    fig,
+    "The recursive backward's visits double with each stacked diamond, a straight line on "
+    "the log scale; the topological one's grow by the same few visits per diamond.",
+)
 plt.show()
 
 # %% [markdown]
@@ -554,7 +570,8 @@ print(
 
 # %%
 import graphviz
-from IPython.display import SVG
+
+from micrograd_lesson import Drawing
 
 
 def draw_tensor_graph(root):
@@ -576,7 +593,15 @@ def draw_tensor_graph(root):
         dot.node(number[node], label, fillcolor=color)
         for child in node._prev:
             dot.edge(number[child], number[node])
-    return SVG(dot.pipe(format="svg"))
+    kinds = [
+        ("operation" if n._prev else "parameter" if n.requires_grad else "constant") for n in number
+    ]
+    alt = (  # what the drawing shows, for a reader who cannot see it
+        f"The tensor graph, top down: {len(number)} boxes, one per tensor, each with its operation "
+        f"and shape: {kinds.count('operation')} operations, {kinds.count('parameter')} parameters "
+        f"(green) and {kinds.count('constant')} constants (grey), ending in the loss {root.shape}."
+    )
+    return Drawing(dot, f"<tensor graph: {len(number)} tensors>", alt, alt=alt)
 
 
 hinge_part = (1 - targets * tensor_model(X)).relu().mean()
@@ -722,7 +747,7 @@ for seed in range(5):
 # regions the seed-0 network carved out; a black cross marks the new point it got wrong:
 
 # %%
-colors = np.array(["#c0392b", "#2e5cb8", "#2e8b57"])
+colors = np.array(["#D55E00", "#0072B2", "#009E73"])
 gx, gy = np.meshgrid(np.linspace(-1.2, 1.2, 200), np.linspace(-1.2, 1.2, 200))
 grid = np.column_stack([gx.ravel(), gy.ravel()])
 regions = spiral_model(grid).data.argmax(axis=1).reshape(gx.shape)
@@ -730,17 +755,25 @@ regions = spiral_model(grid).data.argmax(axis=1).reshape(gx.shape)
 fig, (ax_regions, ax_loss) = plt.subplots(1, 2, figsize=(10, 4.2))
 ax_regions.contourf(gx, gy, regions, levels=[-0.5, 0.5, 1.5, 2.5], colors=colors, alpha=0.25)
 for c in range(3):
-    ax_regions.scatter(*Xs[ys == c].T, c=colors[c], edgecolors="k", s=22, label=f"class {c}")
+    ax_regions.scatter(
+        *Xs[ys == c].T, c=colors[c], marker="os^"[c], edgecolors="k", s=22, label=f"class {c}"
+    )
 ax_regions.scatter(*X_new[wrong].T, marker="X", c="k", s=90, label="new point, read wrong")
 ax_regions.set_aspect("equal")
 ax_regions.set_title(f"Decision regions ({final_accuracy:.1%} of training points right)")
 ax_regions.legend(loc="upper center", bbox_to_anchor=(0.5, -0.07), ncol=2, fontsize=8)
-ax_loss.plot(losses, color="#2e5cb8")
+ax_loss.plot(losses, color="#0072B2")
 ax_loss.set_yscale("log")
 ax_loss.set_xlabel("step")
 ax_loss.set_title("Cross-entropy loss (log scale)")
 ax_loss.grid(True, which="both", alpha=0.3)
 plt.tight_layout()
+describe_figure(
+    fig,
+    "Left: the three classes' decision regions follow the spiral's arms, crosses marking "
+    "the new points read wrong. Right: the cross-entropy loss falls over training (log "
+    "scale).",
+)
 plt.show()
 
 # %% [markdown]

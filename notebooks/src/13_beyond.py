@@ -26,7 +26,17 @@ import tracemalloc
 
 import matplotlib.pyplot as plt
 
-from micrograd_lesson import MLP, SGD, Value, draw_dot, grad, make_moons, no_grad, step_through
+from micrograd_lesson import (
+    MLP,
+    SGD,
+    Value,
+    describe_figure,
+    draw_dot,
+    grad,
+    make_moons,
+    no_grad,
+    step_through,
+)
 
 try:  # optional: only the lines starting "PyTorch (optional):" depend on it
     import torch
@@ -350,6 +360,11 @@ ax.set_title("Steps for the full derivative, both modes, both shapes")
 ax.grid(True, which="major", alpha=0.3)
 ax.legend(fontsize=9)
 fig.tight_layout()
+describe_figure(
+    fig,
+    "Log-log: for R^n -> R reverse mode's steps grow like n and forward mode's like n "
+    "squared; for R -> R^m the roles swap.",
+)
 plt.show()
 
 # %% [markdown]
@@ -667,6 +682,11 @@ ax.set_title("f(x) = x⁴ − 2x² from x = 2")
 ax.legend()
 ax.grid(True, alpha=0.3)
 fig.tight_layout()
+describe_figure(
+    fig,
+    "Newton's method's error falls ever more steeply; gradient descent's falls along "
+    "straight lines on the log scale, a fixed factor per step.",
+)
 plt.show()
 
 # %% [markdown]
