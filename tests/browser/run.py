@@ -169,15 +169,18 @@ class Lab:
         self.log.close()
 
 
-def stored_pictures(nb_path):
-    """How many outputs of the stored notebook are pictures (PNG or SVG)."""
+def stored_pictures(nb_path, kind=("image/png", "image/svg+xml")):
+    """How many pictures (PNG or SVG; kind narrows it) the stored notebook's outputs show: one per
+    output, or one per <img> where the course gives the picture as HTML with its description (a
+    stored step-through shows each of its frames)."""
     nb = json.loads(nb_path.read_text(encoding="utf-8"))
-    return sum(
-        1
-        for cell in nb["cells"]
-        for out in cell.get("outputs", [])
-        if {"image/png", "image/svg+xml"} & set(out.get("data", {}))
-    )
+    count = 0
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if set(kind) & set(data):
+                count += max(1, "".join(data.get("text/html", "")).count("<img"))
+    return count
 
 
 def stored_errors(nb_path):
@@ -209,7 +212,7 @@ async () => {
         const width = Number(img.getAttribute('width')) || img.naturalWidth;
         found.set(key, {
           cell: Number(cell.dataset.windowedListIndex) + 1,
-          kind: img.closest('.jp-RenderedSVG') ? 'svg' : 'png',
+          kind: img.src.startsWith('data:image/svg+xml') || img.closest('.jp-RenderedSVG') ? 'svg' : 'png',
           loaded: img.naturalWidth > 0,
           width,
           height: img.naturalWidth ? img.naturalHeight * width / img.naturalWidth : 0,
@@ -458,11 +461,16 @@ def run_all(page, lab, name, while_running=None):
     return seen, errors.count()
 
 
+# A drawn computation graph in an output: an SVG picture (as an <img> in the course's HTML, which
+# carries its description, or in JupyterLab's own SVG renderer).
+DRAWN_GRAPH = ".jp-OutputArea-output img[src^='data:image/svg+xml'], .jp-RenderedSVG img"
+
+
 def check_graph_chapter(page, lab, name):
     _, errors = run_all(page, lab, name)
-    # a fresh run is trusted, so drawings show as SVG; their node labels are in the SVG text
+    # drawings show as SVG (in the HTML that carries their description); node labels are in the SVG text
     svgs = page.evaluate(
-        "() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedSVG img')]"
+        f"() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) {DRAWN_GRAPH}')]"
         ".map(img => img.naturalWidth > 0 ? img.src : '')"
     )
     texts = [
@@ -473,7 +481,7 @@ def check_graph_chapter(page, lab, name):
     check(all("data " in t for t in texts), f"{name} run in the browser: every drawn graph has node labels")
     expected = stored_errors(lab.root / f"{name}.ipynb")
     check(errors == expected, f"{name} run in the browser: {errors} errors, as stored ({expected})")
-    svg = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedSVG img").first
+    svg = page.locator(f".jp-NotebookPanel:not(.lm-mod-hidden) {DRAWN_GRAPH}").first
     svg.scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / f"{name}_run_graph.png"))
     check_step_through(page, name)
@@ -632,19 +640,18 @@ async () => {
 """
 
 
-# The number of frames in each stored step-through strip of a site page (its SVG pictures
-# are base64 images: the text is read from them).
+# The number of frames (pictures that loaded) in each stored step-through of a site page.
 STRIP_FRAMES = """
 () => {
-  const strips = [...document.querySelectorAll('.jp-RenderedSVG img')].map(img => {
-    const at = img.src.indexOf('base64,');
-    return at < 0 ? '' : atob(img.src.slice(at + 7));
-  }).filter(svg => svg.includes('>step 0 (start)<'));
-  const isStrip = img => img.src.includes('base64,')
-    && atob(img.src.split('base64,')[1]).includes('>step 0 (');
-  const first = [...document.querySelectorAll('.jp-RenderedSVG img')].find(isStrip);
-  if (first) first.scrollIntoView({block: 'center'});
-  return strips.map(svg => (svg.match(/>step \\d+/g) || []).length);
+  const frames = [...document.querySelectorAll('img[alt^="Backward pass of"]')]
+    .filter(img => img.naturalWidth > 0);
+  const outputs = new Map();  // each stored step-through's output -> its frames
+  for (const img of frames) {
+    const output = img.closest('.jp-OutputArea-output') || img.parentElement;
+    outputs.set(output, (outputs.get(output) || 0) + 1);
+  }
+  if (frames.length) frames[0].scrollIntoView({block: 'start'});
+  return [...outputs.values()];
 }
 """
 
@@ -725,9 +732,8 @@ def check_site(page):
         check("`" not in title and "`" not in page.locator("nav.course-nav-top").inner_text(),
               f"site {name}: title and chapter links show no backticks ({title!r})")  # fmt: skip
         if name.startswith(GRAPH_CHAPTER):
-            graphs = page.locator(".jp-RenderedSVG img, .jp-RenderedSVG svg")  # the drawn computation graphs
-            stored = sum(1 for c in json.loads(nb.read_text())["cells"]
-                         for o in c.get("outputs", []) if "image/svg+xml" in o.get("data", {}))  # fmt: skip
+            graphs = page.locator(f"{DRAWN_GRAPH}, .jp-RenderedSVG svg")  # the drawn computation graphs
+            stored = stored_pictures(nb, kind=["image/svg+xml"])
             check(graphs.count() == stored > 0 and graphs.first.bounding_box()["width"] > 100,
                   f"site {name}: {graphs.count()} of {stored} graphs drawn")  # fmt: skip
             check(page.locator("a[rel=next]").count() > 0 and page.locator("a[rel=prev]").count() > 0,
