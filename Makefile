@@ -9,7 +9,7 @@ BIN    := $(VENV)/bin
 # UV=path/to/uv installs with uv's pip instead of pip (the same pins, several times faster;
 # CI uses it). Without it, pip.
 PIP_INSTALL = $(if $(UV),$(UV) pip install --compile-bytecode --python $(BIN)/python,$(BIN)/python -m pip install)
-LEARNER := $(VENV)/.installed
+LEARNER_SET := $(VENV)/.installed
 READY  := $(VENV)/.installed-dev
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 SUPPORTED := 3.11 3.12 3.13
@@ -28,11 +28,11 @@ ifneq ($(wildcard $(VENV)),)
     endif
   endif
   MISMATCH := $(if $(WANTED),$(if $(filter $(WANTED),$(VENV_VERSION)),,it was made by Python $(VENV_VERSION), not $(WANTED)))
-  STALE := $(if $(VENV_VERSION),$(if $(wildcard $(LEARNER)),$(MISMATCH),an install into it did not finish),its Python does not run)
+  STALE := $(if $(VENV_VERSION),$(if $(wildcard $(LEARNER_SET)),$(MISMATCH),an install into it did not finish),its Python does not run)
 endif
 
 # Create .venv with pip and install the package and what a learner needs, at the pinned versions.
-$(LEARNER): pyproject.toml requirements.txt $(if $(STALE),remake-venv)
+$(LEARNER_SET): pyproject.toml requirements.txt $(if $(STALE),remake-venv)
 	@v=$$($(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) || { \
 	  echo "$(PYTHON) does not run; make PYTHON=python3.11 (or 3.12, 3.13) names one that does"; exit 1; }; \
 	case " $(SUPPORTED) " in *" $$v "*) ;; *) \
@@ -46,14 +46,14 @@ $(LEARNER): pyproject.toml requirements.txt $(if $(STALE),remake-venv)
 	touch $@
 
 # The developer's tools on top: tests, lint, the browser test, the site and wheel builds.
-$(READY): $(LEARNER) requirements-dev.txt
+$(READY): $(LEARNER_SET) requirements-dev.txt
 	@echo "Installing the developer's tools into $(VENV) (pytest, ruff, Playwright, build...)"
 	$(PIP_INSTALL) -r requirements-dev.txt
 	touch $@
 
 # No "get news?" pop-up in JupyterLab: the environment's default settings say no news.
 LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
-$(LAB_SETTINGS): $(LEARNER)
+$(LAB_SETTINGS): $(LEARNER_SET)
 	@mkdir -p $(dir $@)
 	@echo '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' > $@
 
@@ -79,7 +79,7 @@ check-dot:
 # jupyter-config/ holds the server's config: saving a notebook keeps its stored kernelspec and
 # language_info, so opening a chapter on another Python leaves the file as it is.
 FIRST := 00_python_you_need.ipynb
-lab: $(LEARNER) $(LAB_SETTINGS) check-dot
+lab: $(LEARNER_SET) $(LAB_SETTINGS) check-dot
 	@$(BIN)/jupyter trust notebooks/*.ipynb >/dev/null
 	@echo "Starting JupyterLab on the course (chapter 0 first); Ctrl-C twice stops it"
 	cd notebooks && JUPYTER_CONFIG_PATH="$(CURDIR)/jupyter-config$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}" \

@@ -656,6 +656,22 @@ STRIP_FRAMES = """
 """
 
 
+# The site's step-through control on the first stored step-through: which frames show before
+# and after a click on "next".
+STEP_CONTROL = """
+() => {
+  const bar = document.querySelector('.course-steps');
+  if (!bar) return null;
+  const output = bar.closest('.jp-OutputArea-output');
+  const shown = () => [...output.querySelectorAll('img[alt^="Backward pass of"]')]
+    .map((img, i) => (img.offsetParent !== null ? i : -1)).filter(i => i >= 0);
+  const before = shown();
+  [...bar.querySelectorAll('button')].find(b => b.textContent.includes('next')).click();
+  return {before, after: shown(), said: bar.querySelector('[aria-live]').textContent};
+}
+"""
+
+
 def broken_links(page_file, links, ids):
     """Relative links whose file is missing, or whose #anchor is on no element of its page."""
     broken = []
@@ -757,6 +773,11 @@ def check_site(page):
             )
             if frames:
                 page.screenshot(path=str(SHOTS / f"site_{name[:2]}_steps.png"))
+            control = page.evaluate(STEP_CONTROL)
+            check(
+                control is not None and control["before"] == [0] and control["after"] == [1],
+                f"site {name}: the step-through shows one frame at a time, and next shows the next {control}",
+            )
     check(not requested, f"site: nothing requested from the network {requested[:3] or ''}")
 
 
