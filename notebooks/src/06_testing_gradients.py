@@ -613,10 +613,7 @@ def test_composite_matches_nudge(a, b):
 test_composite_matches_nudge()
 print(f"the property held on all {len(tried)} generated inputs")
 tried_values = [v for pair in tried for v in pair]
-print(
-    f"among them: an input of exactly 0: {0.0 in tried_values}; both ends, -3 and 3: "
-    f"{-3.0 in tried_values and 3.0 in tried_values}"
-)
+print(f"among them: an input of exactly 0: {0.0 in tried_values}")
 
 # %% [markdown]
 # Calling the decorated function runs the test: 200 pairs $(a, b)$ from the square
@@ -624,9 +621,10 @@ print(
 # course's tests). <!-- claim: ch06-composite-property -->
 # Hypothesis is built to mix in awkward values, such as zero and the ends of the range,
 # that a person picking test inputs by hand tends to forget; the last printed line shows
-# that these 200 pairs include both. Which pairs it picks is up to the library
-# and changes between its versions; the property is what we state, and it must hold for
-# all of them.
+# that these 200 pairs include zero. Which pairs it picks is up to the library: they
+# change between its versions, and even between installations of one version (the ends
+# of the range were among them in one of ours and not in another), so nothing here relies
+# on which. The property is what we state, and it must hold for all of them.
 #
 # A property need not mention the nudge at all. Two expressions that are equal as
 # mathematics must have equal gradients, whatever the inputs. Division and
