@@ -178,8 +178,12 @@ def stored_pictures(nb_path, kind=("image/png", "image/svg+xml")):
     for cell in nb["cells"]:
         for out in cell.get("outputs", []):
             data = out.get("data", {})
-            if set(kind) & set(data):
-                count += max(1, "".join(data.get("text/html", "")).count("<img"))
+            page = "".join(data.get("text/html", ""))
+            if page:  # JupyterLab shows the HTML: its pictures of that kind
+                sources = re.findall(r'<img src="data:(image/[a-z+]+)', page)
+                count += sum(1 for source in sources if source in kind)
+            elif set(kind) & set(data):
+                count += 1
     return count
 
 
