@@ -467,7 +467,7 @@ def run_all(page, lab, name, while_running=None):
 
 # A drawn computation graph in an output: an SVG picture (as an <img> in the course's HTML, which
 # carries its description, or in JupyterLab's own SVG renderer).
-DRAWN_GRAPH = ".jp-OutputArea-output img[src^='data:image/svg+xml'], .jp-RenderedSVG img"
+DRAWN_GRAPH = '.jp-OutputArea-output img[src^="data:image/svg+xml"], .jp-RenderedSVG img'
 
 
 def check_graph_chapter(page, lab, name):
@@ -711,6 +711,8 @@ def check_site(page):
     index = SITE / "index.html"
     if not check(index.exists(), "site: build/html/index.html exists (make html)"):
         return
+    page.goto("about:blank")  # leave JupyterLab first: its last requests, as it unloads, are its own
+    page.wait_for_timeout(500)
     requested = []
     page.on(
         "request", lambda r: requested.append(r.url) if not r.url.startswith(("file:", "data:")) else None
