@@ -29,6 +29,8 @@ import math
 import os
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import jupytext
@@ -128,3 +130,17 @@ def chapter_namespace(prefix, tag="claim-setup"):
     for i, code in enumerate(tagged_cells(prefix, tag)):
         exec(compile(code, f"{chapter_source(prefix).name}[{tag} cell {i + 1}]", "exec"), namespace)
     return namespace
+
+
+def in_fresh_interpreter(script, *args, env=None):
+    """The lines `script` prints, run by this Python in a new process, with this folder as
+    sys.argv[1] (so that it can import claimlib) and `args` after it: for a verdict about what a
+    fresh kernel does, which a test process holding other tests' objects would not show."""
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(Path(__file__).resolve().parent), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.splitlines()

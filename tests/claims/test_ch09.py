@@ -7,13 +7,11 @@ scored on), so no block of CLAIMS_SEED can contain a seed the prose was written 
 
 import gc
 import json
-import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
-from claimlib import chapter_namespace, claim, held_out_seeds, least_count
+from claimlib import chapter_namespace, claim, held_out_seeds, in_fresh_interpreter, least_count
 
 from micrograd_lesson import Value, make_moons
 
@@ -125,14 +123,7 @@ def test_a_step_costs_more_cpu_time_with_the_collector_on_and_less_with_a_larger
     # In a fresh interpreter, as in the notebook's fresh kernel: how much a collection costs
     # depends on what else the process holds (a test worker that has run other tests holds more).
     seeds = held_out_seeds(3, "ch09-collector-costs")
-    claims_dir = str(Path(__file__).resolve().parent)
-    done = subprocess.run(
-        [sys.executable, "-c", STEP_COSTS, claims_dir, json.dumps(seeds)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    seconds = json.loads(done.stdout.splitlines()[-1])
+    seconds = json.loads(in_fresh_interpreter(STEP_COSTS, json.dumps(seeds))[-1])
     default_mode = "2000" if sys.version_info >= (3, 13) else "700"
     ratio = seconds[default_mode] / seconds["off"]
     least = 1.1 if sys.version_info >= (3, 13) else 1.6  # what the prose says for each Python

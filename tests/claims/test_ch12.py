@@ -9,14 +9,12 @@ import gc
 import json
 import os
 import random
-import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
-from claimlib import chapter_namespace, claim, held_out_seeds, least_count
+from claimlib import chapter_namespace, claim, held_out_seeds, in_fresh_interpreter, least_count
 
 from micrograd_lesson import make_moons, nn
 from micrograd_lesson.tensor_nn import MLP
@@ -146,15 +144,7 @@ def digits(runs):
     missing = [run for run in runs if run not in _trained]
     if missing:
         env = dict(os.environ, OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1", OMP_NUM_THREADS="1")
-        claims_dir = str(Path(__file__).resolve().parent)
-        out = subprocess.run(
-            [sys.executable, "-c", TRAIN, claims_dir, json.dumps(missing)],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-        for line in out.splitlines():
+        for line in in_fresh_interpreter(TRAIN, json.dumps(missing), env=env):
             seed, recipe, accuracy, seconds = json.loads(line)
             _trained[seed, recipe] = accuracy, seconds
     return {run: _trained[run] for run in runs}
