@@ -107,7 +107,7 @@ NO_TESTS_IS_FINE = || test $$? -eq 5
 #   SLOW_CLAIMS=0  leaves out the slow claims re-runs (on 3.13; they ran on 3.11).
 test: $(READY) check-dot lint
 	$(PYTEST) $(PARALLEL) tests $(if $(filter 0,$(NOTEBOOKS)),,notebooks/*.ipynb $(NBVAL)) \
-	  $(if $(filter 0,$(SLOW_CLAIMS)),-m "not (slow and claim)") $(NO_TESTS_IS_FINE)
+	  $(if $(filter 0,$(SLOW_CLAIMS)),-m "not (slow and claim)") --durations=15 $(NO_TESTS_IS_FINE)
 
 # The package as a wheel, in dist/ (what an instructor hosts for learners outside the repository).
 wheel: $(READY)

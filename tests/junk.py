@@ -3,6 +3,7 @@
 import contextlib
 import itertools
 import math
+import threading
 
 from hints import Hostile
 from hypothesis import strategies as st
@@ -58,7 +59,14 @@ def short_time_limit(seconds=0.5):
         _core.TIME_LIMIT = saved
 
 
+STOP = threading.Event()  # set when a test ends (tests/conftest.py): its endless answers end with it
+
+
 def forever(*args, **kwargs):
-    """An answer that never returns: a check must give up on it."""
-    while True:
+    """An answer that never returns while its test runs: a check must give up on it.
+
+    Where a check cannot interrupt it (outside the main thread) it abandons the thread it runs
+    in; the loop then stops when its test ends, instead of holding the interpreter's lock against
+    every later test in the same process."""
+    while not STOP.is_set():
         pass

@@ -23,6 +23,13 @@ draws the prose's margins were measured on, stay below it (tests/claims/test_inv
 checks the notebooks), so no block can contain them. A verdict that holds on most draws
 but not all is tested as a fraction: `least_count(rate, n)` is how many of n draws must
 agree when the true rate is `rate`, so that a fresh block fails only by a 1-in-1000 fluke.
+
+Power. A test that passes whatever the truth is proves nothing, so every fraction or range test
+must also catch an overstatement: fail with probability at least POWER (0.8) when the truth is
+OVERSTATED_BY (10 points) lower than a fraction the sentence gives, or RATIO_OFF (1.5) times off
+a number or range it gives. `fraction_test(rate, n)` gives the count to assert and its power, and
+refuses (ValueError) a number of draws too small for that; `range_power(values, ...)` estimates
+the power of a range test from the draws themselves. Each test's docstring states its power.
 """
 
 import math
@@ -91,6 +98,97 @@ def least_count(rate, n, risk=1e-3):
             return k
         below += p_k
     return n
+
+
+OVERSTATED_BY = 0.10  # a fraction this much lower than the sentence says must be caught ...
+RATIO_OFF = 1.5  # ... and so must a number or range this many times off
+POWER = 0.8  # ... with at least this probability
+
+
+def power(n, k, rate):
+    """The chance that the test `count >= k` fails on n draws when the true rate is `rate`:
+    P(X < k) for X ~ Binomial(n, rate)."""
+    if not 0 <= rate <= 1:
+        raise ValueError(f"rate must be in [0, 1], got {rate!r}")
+    if rate == 0:
+        return float(k > 0)
+    return min(1.0, sum(_binomial(n, i, rate) for i in range(k)))
+
+
+class FractionTest:
+    """`count >= k` on n draws, for a verdict true on a fraction `rate` of draws: it passes with
+    probability at least 0.999 when that is so, and fails with probability `power` when the truth
+    is OVERSTATED_BY lower than what the sentence `says` (`rate` itself, unless the sentence says
+    less: "most" is 0.5 where the folded note measured 0.8)."""
+
+    def __init__(self, rate, n, says=None):
+        self.rate, self.n, self.says = rate, n, rate if says is None else says
+        if self.says > rate:
+            raise ValueError(f"the sentence says {self.says:.3g}, more than the rate {rate:.3g} tested")
+        self.k = least_count(rate, n)
+        self.against = max(0.0, self.says - OVERSTATED_BY)
+        self.power = power(n, self.k, self.against)
+
+    def __repr__(self):
+        return (
+            f"at least {self.k} of {self.n} for {self.rate:.3g}; "
+            f"power {self.power:.2f} against {self.against:.3g}"
+        )
+
+    def check(self, count, what="draws"):
+        """Assert the count, with a message that says what was asked."""
+        assert count >= self.k, f"{count} of {self.n} {what}; the sentence needs {self!r}"
+
+
+def fraction_test(rate, n, says=None):
+    """The test of a verdict true on a fraction `rate` of draws (the sentence says `says`, by
+    default `rate`) on n draws; ValueError if n draws cannot catch an overstatement of
+    OVERSTATED_BY with probability POWER (`fewest_draws` says how many can)."""
+    test = FractionTest(rate, n, says)
+    if test.power < POWER:
+        raise ValueError(
+            f"{n} draws are too few to test a rate of {rate:.3g}: {test!r} (need at least "
+            f"{fewest_draws(rate, says)} draws, or a humbler sentence)"
+        )
+    return test
+
+
+def fewest_draws(rate, says=None, most=5000):
+    """The smallest n for which `fraction_test(rate, n, says)` has power at least POWER."""
+    for n in range(1, most + 1):
+        if FractionTest(rate, n, says).power >= POWER:
+            return n
+    raise ValueError(f"no n up to {most} tests a rate of {rate:.3g} with power {POWER}")
+
+
+def range_power(values, low=-math.inf, high=math.inf, k=None, off=RATIO_OFF):
+    """The power of the test "at least k of these n values lie in [low, high]" (k = n by default)
+    against a truth `off` times larger or smaller, estimated from the values themselves: each is
+    multiplied (then divided) by `off`, the fraction that then lands in the range is the per-draw
+    rate, and the power is the smaller of the two chances that fewer than k land there."""
+    values = [float(v) for v in values]
+    n = len(values)
+    k = n if k is None else k
+    powers = []
+    for factor in (off, 1 / off):
+        inside = sum(low <= v * factor <= high for v in values) / n
+        powers.append(power(n, k, inside))
+    return min(powers)
+
+
+def median_power(values, low=-math.inf, high=math.inf, off=RATIO_OFF):
+    """The power of the test "the median of these n values lies in [low, high]" against a truth
+    `off` times larger or smaller, from the values themselves: the median of n draws is at most
+    `high` exactly when at least half of them are, a binomial count."""
+    values = [float(v) for v in values]
+    n, half = len(values), len(values) // 2 + 1
+    powers = []
+    for factor in (off, 1 / off):
+        below_high = sum(v * factor <= high for v in values) / n
+        above_low = sum(v * factor >= low for v in values) / n
+        fails = power(n, half, below_high) + power(n, half, above_low)
+        powers.append(min(1.0, fails))
+    return min(powers)
 
 
 def _binomial(n, k, rate):

@@ -11,7 +11,18 @@ import re
 from pathlib import Path
 
 import pytest
-from claimlib import HELD_OUT_FROM, SOURCES, claims_block, held_out_seeds, least_count, prose_claims
+from claimlib import (
+    HELD_OUT_FROM,
+    SOURCES,
+    claims_block,
+    fraction_test,
+    held_out_seeds,
+    least_count,
+    median_power,
+    power,
+    prose_claims,
+    range_power,
+)
 
 from notebooks.chapters import numbered
 
@@ -109,3 +120,41 @@ def test_least_count_is_the_binomial_floor_at_the_stated_risk():
         below = sum(math.comb(n, i) * rate**i * (1 - rate) ** (n - i) for i in range(k))
         below_next = below + math.comb(n, k) * rate**k * (1 - rate) ** (n - k)
         assert below <= 1e-3 < below_next, (rate, n, k, below, below_next)
+
+
+def test_power_is_the_chance_a_count_test_fails():
+    for n, k, rate in ((30, 24, 0.7), (16, 16, 0.9), (200, 150, 0.8)):
+        fails = sum(math.comb(n, i) * rate**i * (1 - rate) ** (n - i) for i in range(k))
+        assert math.isclose(power(n, k, rate), fails, rel_tol=1e-9), (n, k, rate)
+    assert power(16, 16, 0.9) == pytest.approx(1 - 0.9**16)  # "every draw": one miss fails it
+
+
+def test_a_fraction_test_too_weak_to_catch_an_overstatement_is_refused():
+    with pytest.raises(ValueError, match="too few to test a rate of 0.8"):
+        fraction_test(0.8, 30)  # 30 draws cannot tell 80 % from 70 %
+    strong = fraction_test(0.8, 30, says=0.5)  # "most", measured at 80 %: caught if the truth is 40 %
+    assert strong.power >= 0.8 and strong.k == least_count(0.8, 30)
+    assert fraction_test(1.0, 16).power >= 0.8  # "every": 16 draws catch a 90 % truth
+    with pytest.raises(ValueError, match="too few"):
+        fraction_test(1.0, 15)
+    with pytest.raises(ValueError, match="more than the rate"):
+        fraction_test(0.6, 100, says=0.8)
+
+
+def test_a_fraction_test_passes_a_true_rate_and_fails_an_overstated_one_as_often_as_it_says():
+    import random
+
+    test = fraction_test(0.9, 200)
+    draws = random.Random(5).random
+    passes = sum(sum(draws() < 0.9 for _ in range(200)) >= test.k for _ in range(2000))
+    caught = sum(sum(draws() < 0.8 for _ in range(200)) < test.k for _ in range(2000))
+    assert passes >= 1990, passes  # 0.999 expected
+    assert abs(caught / 2000 - test.power) < 0.03, (caught, test.power)
+
+
+def test_range_and_median_power_see_a_range_too_wide_to_catch_anything():
+    tight = [1.0, 1.05, 0.95, 1.1, 0.9] * 4
+    assert range_power(tight, 0.8, 1.25) == 1.0  # every value leaves the range when 1.5x off
+    assert range_power(tight, 0.1, 10) == 0.0  # a range 100x wide passes whatever the truth
+    assert median_power(tight, 0.8, 1.25) > 0.99
+    assert median_power(tight, 0.1, 10) < 0.01
