@@ -10,6 +10,7 @@ BIN    := $(VENV)/bin
 # CI uses it). Without it, pip.
 PIP_INSTALL = $(if $(UV),$(UV) pip install --compile-bytecode --python $(BIN)/python,$(BIN)/python -m pip install)
 LEARNER_SET := $(VENV)/.installed
+MADE   := $(VENV)/.made-by-micrograd-lesson
 READY  := $(VENV)/.installed-dev
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 SUPPORTED := 3.11 3.12 3.13
@@ -38,7 +39,7 @@ $(LEARNER_SET): pyproject.toml requirements.txt $(if $(STALE),remake-venv)
 	case " $(SUPPORTED) " in *" $$v "*) ;; *) \
 	  echo "$(PYTHON) is Python $$v; the course supports $(SUPPORTED): make ... PYTHON=python3.12 picks one"; \
 	  test "$$(printf '%s\n' "$$v" 3.11 | sort -V | head -1)" = 3.11 || exit 1;; esac
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	test -x $(BIN)/python || { $(PYTHON) -m venv $(VENV) && echo "made by micrograd-lesson's Makefile" > $(MADE); }
 	@echo "Installing the course's packages into $(VENV) (NumPy, Matplotlib, JupyterLab...: about 430 MB,"
 	@echo "a few minutes the first time; pip lists each package as it goes)"
 	$(if $(UV),,$(BIN)/python -m pip install --quiet --upgrade pip)
@@ -57,10 +58,22 @@ $(LAB_SETTINGS): $(LEARNER_SET)
 	@mkdir -p $(dir $@)
 	@echo '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' > $@
 
+# The Makefile removes an environment only if it made it: it writes $(MADE) when it creates one.
+# Anything else at $(VENV) (your own environment, a folder of files) is left as it is, and make stops
+# and says what it found.
 .PHONY: remake-venv
 remake-venv:
-	@echo "$(VENV) is stale ($(STALE)): making it again with $(PYTHON)"
-	rm -rf $(VENV)
+	@if test -f $(MADE); then \
+	  echo "$(VENV) is stale ($(STALE)): making it again with $(PYTHON)"; rm -rf $(VENV); \
+	else \
+	  echo "$(VENV) is not an environment this Makefile made (it has no $(notdir $(MADE)) marker), and $(STALE)."; \
+	  echo "Nothing was removed. Either:"; \
+	  echo "  - name a new folder for the course's environment: make ... VENV=.venv-course"; \
+	  echo "  - or install the course into this one yourself, after which make uses it as it is:"; \
+	  echo "      $(BIN)/python -m pip install -r requirements.txt -r requirements-dev.txt -e ."; \
+	  echo "      touch $(LEARNER_SET) $(READY)"; \
+	  exit 2; \
+	fi
 
 venv: $(READY)
 
@@ -168,7 +181,8 @@ bench: $(READY)
 	$(BIN)/python benchmarks/bench_tensor.py
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
+	@if test -f $(MADE) || ! test -e $(VENV); then rm -rf $(VENV); else echo "left $(VENV) as it is: this Makefile did not make it"; fi
+	rm -rf build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
 # The course site on http://127.0.0.1:8000/ (the playground's WebAssembly does not load from file://).

@@ -29,9 +29,12 @@ import shutil
 import sys
 from pathlib import Path
 
-from notebooks.chapters import numbered
-
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script, with or without the course installed
+    sys.path.insert(0, str(ROOT))
+
+from notebooks.chapters import numbered  # noqa: E402
+
 PACKAGE = ROOT / "micrograd_lesson"
 STRIPPED_DECORATORS = {"solution", "hidden", "reference", "recorder"}  # what the student edition leaves out
 README = """\

@@ -118,3 +118,17 @@ def test_every_public_name_and_module_is_reachable_from_the_package():
     assert micrograd_lesson.gradcheck is gradcheck
     with pytest.raises(AttributeError, match="has no attribute 'Valeu'"):
         micrograd_lesson.Valeu  # noqa: B018
+
+
+def test_the_student_edition_builds_without_the_course_installed(tmp_path):
+    """make student runs instructor/student.py; it needs nothing installed (python -S: no
+    site-packages, so no editable install of the course either), from any working folder."""
+    done = subprocess.run(
+        [sys.executable, "-S", str(REPO / "instructor" / "student.py"), str(tmp_path / "edition")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in (tmp_path / "edition" / "notebooks").glob("*.ipynb"))

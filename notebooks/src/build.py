@@ -26,6 +26,7 @@ import jupytext
 import nbformat
 import psutil
 from nbclient import NotebookClient
+from notebooks import prose
 from notebooks.chapters import numbered
 
 SRC = Path(__file__).resolve().parent
@@ -145,6 +146,10 @@ def main(argv):
     for src in todo:
         target, seconds, cpu = build(src)
         print(f"{target.relative_to(NOTEBOOKS.parent)}: ran in {seconds:.1f} s, kernel CPU {cpu:.1f} s")
+    # What a reader meets: words of main text (the budget) and of folded "How we know" notes.
+    print("\n".join(prose.report([src.name[:2] for src in todo])))
+    road = sum(prose.counts(prefix)[0] for prefix in ("00", "01", "02"))
+    print(f"chapters 00-02 together: {road:,} words of main text before the chain rule (at most 4,000)")
 
 
 if __name__ == "__main__":
