@@ -349,6 +349,50 @@ def check_line_widths(page, lab, names):
     page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
 
 
+# The folded "How we know" notes (and asides) of the page: Markdown's <details>, each with a summary.
+FOLDED_NOTES = """
+() => {
+  const notes = [...document.querySelectorAll('.jp-RenderedMarkdown details, .jp-MarkdownOutput details')];
+  return {count: notes.length, open: notes.filter(d => d.open).length,
+          summaries: notes.filter(d => d.querySelector(':scope > summary')).length};
+}
+"""
+NOTE_SUMMARY = ".jp-RenderedMarkdown details > summary, .jp-MarkdownOutput details > summary"
+
+
+def stored_notes(nb_path):
+    """How many folded notes the notebook's Markdown holds."""
+    nb = json.loads(nb_path.read_text(encoding="utf-8"))
+    markdown = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    return sum(len(re.findall(r"<details\b", text)) for text in markdown)
+
+
+def check_folded_notes(page, where, expected):
+    """Every folded note shows folded on load, has a summary, and opens and closes from the keyboard
+    (Enter opens the first one, Space closes it), with its text hidden while folded."""
+    if not expected:
+        return
+    notes = page.evaluate(FOLDED_NOTES)
+    check(notes["count"] > 0 and notes["open"] == 0 and notes["summaries"] == notes["count"],
+          f"{where}: folded notes folded on load ({notes['count']} shown of {expected},"
+          f" {notes['open']} open)")  # fmt: skip
+    summary = page.locator(NOTE_SUMMARY).first
+    if not summary.count():
+        return
+    summary.scroll_into_view_if_needed()
+    note = summary.locator("xpath=..")
+    body = note.locator(":scope > :not(summary)").first
+    hidden = not body.is_visible() if body.count() else True
+    summary.focus()
+    page.keyboard.press("Enter")
+    opened = note.evaluate("d => d.open") and (body.is_visible() if body.count() else True)
+    page.keyboard.press(" ")
+    closed = not note.evaluate("d => d.open")
+    check(hidden and opened and closed,
+          f"{where}: a note's text is hidden while folded ({hidden}), Enter opens it ({opened}),"
+          f" Space folds it again ({closed})")  # fmt: skip
+
+
 def open_each_notebook(page, lab, names):
     for name in names:
         nb_path = lab.root / f"{name}.ipynb"
@@ -378,6 +422,7 @@ def open_each_notebook(page, lab, names):
             page.wait_for_timeout(1000)
             math = page.evaluate(MATH_STATE)
             check(math["typeset"] > 0 and math["raw"] == 0, f"{name}: formulas typeset ({math})")
+        check_folded_notes(page, name, stored_notes(nb_path))
         # the screenshot shows the first picture (or the top, when there is none)
         first = pictures[0]["cell"] - 1 if pictures else 0
         page.evaluate(f"() => window.jupyterapp.shell.currentWidget.content.scrollToItem({first}, 'start')")
@@ -750,6 +795,7 @@ def check_site(page):
         )
         broken = broken_links(page_file, state["links"], state["ids"])
         check(not broken, f"site {name}: {len(state['links'])} links, none broken {broken or ''}")
+        check_folded_notes(page, f"site {name}", stored_notes(nb))
         title = page.title()
         check("`" not in title and "`" not in page.locator("nav.course-nav-top").inner_text(),
               f"site {name}: title and chapter links show no backticks ({title!r})")  # fmt: skip
@@ -867,9 +913,10 @@ def site_pages():
 
 
 def check_accessibility(page):
-    """axe-core on every page of the static site and on the playground (served, Python ready and
-    an example run): 0 critical and 0 serious violations, every rule in light, the colour rules
-    again in dark; every syntax colour at >= 4.5:1 in both. The counts go to build/browser/axe.json."""
+    """axe-core on every page of the static site (with its folded notes closed, then open) and on
+    the playground (served, Python ready and an example run): 0 critical and 0 serious violations,
+    every rule in light, the colour rules again in dark; every syntax colour at >= 4.5:1 in both.
+    The counts go to build/browser/axe.json."""
     if not check(AXE.exists(), f"axe-core is installed ({AXE.relative_to(ROOT)}; make html runs npm ci)"):
         return
     table = {}
@@ -879,6 +926,10 @@ def check_accessibility(page):
             page.goto(page_file.as_uri())
             page.evaluate(SITE_PAGE)  # MathJax has typeset, fonts and pictures have loaded
             axe_check(page, f"{page_file.name} {scheme}", table, None if scheme == "light" else COLOUR_RULES)
+            if page.evaluate(FOLDED_NOTES)["count"]:  # and with every folded note open
+                page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
+                axe_check(page, f"{page_file.name} {scheme}, notes open", table,
+                          None if scheme == "light" else COLOUR_RULES)  # fmt: skip
             if page_file.name.startswith(GRAPH_CHAPTER):
                 tokens = page.evaluate(SYNTAX_CONTRAST)
                 low = [f"{name} {color} {ratio:.2f}:1" for name, color, _, ratio in tokens if ratio < 4.5]
