@@ -8,7 +8,6 @@ Weights start uniform in [-1, 1) from Python's `random` module, so
 import random
 
 from .engine import Value
-from .tensor import Tensor
 
 ACTIVATIONS = ("relu", "tanh", "sigmoid", "linear")
 
@@ -112,9 +111,10 @@ class MLP(Module):
 
 
 def zero_grads(params):
-    """Reset gradients: a Value's to 0.0, a Tensor's to None (backward makes a fresh array)."""
+    """Reset gradients: a Value's to 0.0, any other parameter's (a Tensor's) to None, from which
+    its next backward makes a fresh array."""
     for p in params:
-        p.grad = None if isinstance(p, Tensor) else 0.0
+        p.grad = 0.0 if isinstance(p, Value) else None
 
 
 def _as_list(x):

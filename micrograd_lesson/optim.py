@@ -33,7 +33,16 @@ class Optimizer:
 
     def __init__(self, params, lr):
         self.params = _check_params(params, type(self).__name__)
-        self.lr = _check_positive(lr, "lr", type(self).__name__)
+        self.lr = lr
+
+    @property
+    def lr(self):
+        """The learning rate, checked wherever it is set: here, or by a schedule at every step."""
+        return self._lr
+
+    @lr.setter
+    def lr(self, value):
+        self._lr = _check_positive(value, "lr", type(self).__name__)
 
     def zero_grad(self):
         # backward() *adds* to a leaf's grad, so each step must start from 0.

@@ -81,7 +81,12 @@ def fit(model, loss_fn, steps, lr=None, optimizer=None, progress=True, callback=
     bar = ProgressBar(steps) if progress else None
     for k in range(steps):
         if lr is not None:
-            optimizer.lr = lr(k) if callable(lr) else lr
+            try:  # the optimiser checks every rate it is given, a schedule's at every step
+                optimizer.lr = lr(k) if callable(lr) else lr
+            except ValueError as e:
+                if callable(lr):
+                    e.add_note(f"(the schedule's rate lr(k) at step k = {k})")
+                raise
         # Let go of the last step's graph before building the next: two graphs alive at once
         # would double the memory and the garbage collector's work (about 1.4x slower a step).
         out = loss = None

@@ -95,6 +95,17 @@ def test_imports_go_one_way_maths_then_display_then_course_plumbing():
     assert not upward, f"a lower layer imports a higher one: {sorted(upward)}"
 
 
+def test_the_scalar_network_and_its_optimisers_need_no_tensor_engine():
+    """nn (the scalar MLP) imports no tensor module and so no NumPy: zero_grad clears any other
+    parameter without knowing its class."""
+    edges = package_imports()
+    assert "micrograd_lesson.tensor" not in edges["micrograd_lesson.nn"], edges["micrograd_lesson.nn"]
+    lines = ["import sys, micrograd_lesson.nn as nn", "nn.MLP(2, [4, 1]).zero_grad()"]
+    code = "\n".join([*lines, "print('numpy' in sys.modules)"])
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
 def test_the_engine_imports_without_numpy_matplotlib_or_graphviz():
     """What the playground runs in the browser: the scalar engine, its graph walker and grad()."""
     code = (

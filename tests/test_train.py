@@ -2,6 +2,7 @@
 
 import math
 import random
+import re
 
 import pytest
 
@@ -113,6 +114,23 @@ def test_a_schedule_sets_the_optimizers_rate():
     history = fit([w1, w2], loss_fn, steps=3, lr=lambda k: 0.1 / (k + 1), optimizer=opt, progress=False)
     assert history.lr == pytest.approx([0.1, 0.05, 0.1 / 3]) and opt.lr == pytest.approx(0.1 / 3)
     assert history.loss[-1] < history.loss[0]
+
+
+@pytest.mark.parametrize("rate", [-0.1, 0.0, math.inf, math.nan, "0.1"])
+@pytest.mark.parametrize("with_optimizer", [False, True])
+def test_a_schedules_bad_rate_is_refused_at_its_step_as_the_optimizer_refuses_it(rate, with_optimizer):
+    """fit(lr=lambda k: 0.1 if k == 0 else -0.1) once let the loss climb; SGD(lr=-0.1) was refused."""
+    (w1, w2), loss_fn = bowl()
+    with pytest.raises(ValueError) as constructor:
+        SGD([w1, w2], lr=rate)
+    opt = SGD([w1, w2], lr=0.1) if with_optimizer else None
+    with pytest.raises(ValueError) as schedule:
+        fit([w1, w2], loss_fn, steps=5, lr=lambda k: 0.1 if k < 2 else rate, optimizer=opt, progress=False)
+    assert str(schedule.value) == str(constructor.value)  # the same words
+    assert "step k = 2" in "".join(schedule.value.__notes__)  # and where the schedule gave it
+    assert (w1.data, w2.data) != (2.0, 3.0), "the two good steps were taken"
+    with pytest.raises(ValueError, match=re.escape(str(constructor.value))):
+        SGD([w1, w2], lr=0.1).lr = rate  # set by hand: checked the same way
 
 
 def test_bad_arguments_are_refused_clearly():
