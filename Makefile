@@ -115,9 +115,9 @@ PYTEST = $(BIN)/python -m pytest
 NO_TESTS_IS_FINE = || test $$? -eq 5
 
 # Everything CI checks: lint, every test (the slow ones too), strict nbval over every notebook.
-# CI (.ci/run) checks each notebook once and the slow claims once, with two switches:
-#   NOTEBOOKS=0    leaves out the notebooks (on 3.13, where make test-wheel checks them);
-#   SLOW_CLAIMS=0  leaves out the slow claims re-runs (on 3.13; they ran on 3.11).
+# Two switches leave parts out:
+#   NOTEBOOKS=0    leaves out the notebooks (CI, on 3.13, where make test-wheel checks them);
+#   SLOW_CLAIMS=0  leaves out the slow claims re-runs (a quicker check on another Python).
 test: $(READY) check-dot lint
 	$(PYTEST) $(PARALLEL) tests $(if $(filter 0,$(NOTEBOOKS)),,notebooks/*.ipynb $(NBVAL)) \
 	  $(if $(filter 0,$(SLOW_CLAIMS)),-m "not (slow and claim)") --durations=15 $(NO_TESTS_IS_FINE)
