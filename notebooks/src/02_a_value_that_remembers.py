@@ -225,12 +225,12 @@ for keep, hash_from in [("set", "address"), ("set", "data"), ("tuple", "address"
 #
 # <details><summary>How we know</summary>
 #
-# Fresh programs with other numbers of values made first, from 0 to 999: in every run of
-# 20 consecutive `k`, the set's order flips at least once, and the tuple's never. The
-# chapter's own graph drawn with `draw_dot` after making `k` values is the same drawing for
-# every `k`. (`draw_dot` sorts a set's inputs by label, data and operation, so a micrograd
-# graph draws the same on every run too, unless two inputs of one operation tie on all
-# three.)
+# We ran the program for every `k` from 0 to 999 on Python 3.11 and 3.13: in every run of
+# 20 consecutive `k` the set's order flips at least once. Fresh windows of 20 are checked
+# again, with the tuple and with a hash from data keeping one order. The chapter's own graph
+# drawn with `draw_dot` after making `k` values is the same drawing for every `k`.
+# (`draw_dot` sorts a set's inputs by label, data and operation, so a micrograd graph draws
+# the same on every run too, unless two inputs of one operation tie on all three.)
 #
 # <!-- claim: ch02-tuple-same-drawing -->
 # </details>
