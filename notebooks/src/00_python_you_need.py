@@ -263,8 +263,8 @@ draw_dot(c)
 #
 # ## Exercises
 #
-# Each exercise has a stub that runs, a check that prints **correct** or a hint, and a worked
-# solution folded below it: open it only after trying.
+# Each exercise has a stub that runs, a check that prints **correct** or a hint, and
+# a worked solution folded away below it: click *Show the solution* only after trying.
 #
 # **Exercise 0.1: find the bug.** This class reuses `__sub__` as `__rsub__`, the way section
 # 3 reused `__add__`. Predict what its two subtractions print before running it (cover the

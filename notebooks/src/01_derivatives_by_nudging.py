@@ -196,9 +196,7 @@ ax.loglog(hs, err_forward, "o-", markersize=3, label="forward difference")
 ax.loglog(hs, err_central, "s-", markersize=3, label="central difference")
 ax.loglog(hs, 6 * hs, ":", color="gray", label="truncation 6h (slope 1)")
 ax.loglog(hs, hs**2, "--", color="gray", label="truncation h² (slope 2)")
-ax.loglog(
-    hs, roundoff / hs, "-.", color="#D55E00", alpha=0.7, label="round-off ε·|g(2)| / h ≈ 1.8e-15 / h"
-)
+ax.loglog(hs, roundoff / hs, "-.", color="#CC79A7", label="round-off ε·|g(2)| / h ≈ 1.8e-15 / h")
 ax.set_ylim(1e-13, 10)
 ax.invert_xaxis()
 ax.set_xlabel("nudge h (getting smaller to the right)")
@@ -208,9 +206,9 @@ ax.legend(fontsize=8, loc="upper center")
 ax.grid(True, which="major", alpha=0.3)
 describe_figure(
     fig,
-    "Read right to left along h: both errors first fall, the forward difference's along "
-    "slope 1 and the central difference's along slope 2, until round-off takes over and "
-    "they rise again along 1/h.",
+    "Read left to right, as h shrinks: both errors first fall, the forward difference's "
+    "along slope 1 and the central difference's along slope 2, until round-off takes over "
+    "and they rise again along the dash-dotted line, ε·|g(2)| / h.",
 )
 plt.show()
 
@@ -231,12 +229,12 @@ plt.show()
 # <!-- claim: ch01-error-slopes -->
 # </details>
 #
-# On the right, round-off rules: both errors climb again, noisily, along the red line
-# $\varepsilon \cdot |g(2)| / h$. Past that turn, a smaller $h$ makes the estimate *worse*.
+# On the right, round-off rules: both errors climb again, noisily, along the dash-dotted
+# line $\varepsilon \cdot |g(2)| / h$. Past that turn, a smaller $h$ makes the estimate *worse*.
 #
 # <details><summary>How we know</summary>
 #
-# For every $h$ of $10^{-9}$ or less, the measured errors stay below 1.45 times the red line
+# For every $h$ of $10^{-9}$ or less, the measured errors stay below 1.45 times that line
 # for the forward difference and 0.70 times for the central one (next cell), and below 1.5
 # and 0.75 times on a grid of $h$ a thousand times finer. Elsewhere the line is a rough
 # guide: on 200 draws of five random points each (seeds 1000 to 1199), $x^3$ and $e^x$

@@ -63,7 +63,7 @@ print(a * b)
 #
 # `__add__` and `__mul__` hand the inputs and the operation to the constructor, whose
 # argument is called `_children`, as in micrograd, the small library this course follows:
-# code written for micrograd runs here.
+# code written for micrograd runs on the course's engine too.
 #
 # <details><summary>Why "children"?</summary>
 #
@@ -219,9 +219,10 @@ for keep, hash_from in [("set", "address"), ("set", "data"), ("tuple", "address"
     )
 
 # %% [markdown]
-# Change only how many values were made first, and the set's order flips. Give `Value` a
-# hash made from its data instead, and the set keeps one order. The tuple lists `a b` every
-# time. In a notebook, "what was made first" includes every cell you happened to run.
+# Over those twenty runs the set's order flips. Change only where the hash comes from, the
+# data instead of the address, and the set keeps one order: the flips come from where `a`
+# and `b` happen to sit in memory, which depends on what ran before them (in a notebook,
+# every cell you happened to run). The tuple lists `a b` every time.
 #
 # <details><summary>How we know</summary>
 #
