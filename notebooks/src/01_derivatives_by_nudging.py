@@ -40,9 +40,9 @@ print(f"f(0) = {f(0.0):.4f}")
 print(f"f(-1) = {f(-1.0):.4f}")
 
 # %% [markdown]
-# So $f(3) = 20$, $f(0) = 5$ and $f(-1) = 12$. In the plot, the orange line touches the
-# curve at $x = 3$: it is the **tangent**, and its steepness is the derivative of $f$ at 3.
-# The green tangent, at the bottom of the bowl, is flat.
+# So $f(3) = 20$, $f(0) = 5$ and $f(-1) = 12$. In the plot, the orange dashed line touches
+# the curve at $x = 3$: it is the **tangent**, and its steepness is the derivative of $f$
+# at 3. The green dotted tangent, at the bottom of the bowl, is flat.
 
 # %%
 xs = np.linspace(-2, 4, 200)
