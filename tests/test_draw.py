@@ -342,3 +342,13 @@ def test_alt_text_of_a_network_stays_within_a_few_hundred_characters():
     drawing = draw_dot(out)
     assert 80 < len(drawing.alt) <= 400
     assert f"{len(net.parameters()) + 3} unnamed leaves" in drawing.alt
+
+
+@needs_dot
+def test_alt_words_say_what_makes_a_drawing_different_before_the_graphs_description():
+    a, b, c, e, d = small_graph()
+    plain = draw_dot(d).alt
+    noted = draw_dot(d, notes={a: "leaf"}, alt="Leaf a carries the note\n leaf.")
+    assert noted.alt == f"Leaf a carries the note leaf. {plain}"
+    bundle, _ = noted._repr_mimebundle_()
+    assert html.unescape(re.search(r'alt="([^"]+)"', bundle["text/html"])[1]) == noted.alt

@@ -188,3 +188,16 @@ def test_rsub_that_calls_itself_is_told_why_it_recurses():
             return other - self  # Python calls this __rsub__ again
 
     assert "calls __rsub__ again" in hint_of(check_rsub, Recursing)
+
+
+def test_rsub_that_drops_the_sign_is_told_about_abs_not_a_swap():
+    """abs(other - self) is right on 10 - Num(3) and wrong on 0 - Num(5): not a swap, a lost sign."""
+    absolute = num_class(lambda a, b: a - b, lambda a, b: abs(b - a))
+    hint = hint_of(check_rsub, absolute)
+    assert "abs" in hint and "swapped" not in hint
+
+
+def test_zip_prediction_of_3_names_the_sign_slip_too():
+    """3.0 is 0.5*4 + (-1)*1 + 2*1 (a stand-in input of 1) and also 0.5*4 + 1*1 (the -1 lost its sign)."""
+    hint = hint_of(check_zip_prediction, 3.0)
+    assert "never pairs it" in hint and "sign" in hint

@@ -49,6 +49,8 @@ def check_rsub(Num):
         if got is None:
             return f"{text} should return a Num with a number in .value, got {shown(result)}"
         if not close(got, a - b):
+            if close(got, abs(a - b)):  # right while a - b > 0, wrong only once it is negative
+                return f"{text} gave {got:g}, expected {a - b:g}: a difference keeps its sign (no abs)"
             swapped = not is_num[0] and close(got, b - a)
             return f"{text} gave {got:g}" + (SWAPPED if swapped else f", expected {a - b:g}")
         if changed := [v for v, num, now in zip((a, b), is_num, after) if num and not close(now, v)]:
@@ -107,7 +109,11 @@ def fixed_scalers():
 # ---- 3. predict: a neuron given too few inputs -------------------------------------------------------
 ZIP_TOLERANCE = 1e-6  # the check stores a digest of the answer on this grid, not the answer
 ZIP_MISTAKES = [
-    (3.0, "the third weight is not multiplied by a stand-in input: zip never pairs it with anything"),
+    (
+        3.0,
+        "3 needs the third weight times a stand-in input of 1, but zip never pairs it with anything "
+        "(or it needs +1.0 for -1.0 * 1.0: check each product's sign)",
+    ),
     (9.0, "zip does not go back to the start of the shorter list; it stops"),
 ]
 

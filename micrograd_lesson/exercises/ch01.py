@@ -29,6 +29,15 @@ def check_slope(slope):
     else:
         return True
     where = f"slope({name}, {x}) should be {want:.10g}, got {number:.10g}"
+    calls = []  # the points at which the learner's slope calls g
+
+    def probe(t):
+        calls.append(t)
+        return g(t)
+
+    attempt(slope, probe, x)
+    if not calls:
+        return f"{where}: your slope never calls g. It must work for any g it is given: call g near x"
     if close(number, -want, rel=1e-2):
         return f"{where}: wrong sign; the nudged value goes first, g(x + h) - ..."
     if close(number, 2 * want, rel=1e-2):
@@ -55,8 +64,9 @@ def slope(g, x):
 # ---- 2. predict the best nudge for f(x) = x**2 + 1000 at x = 1 ---------------------------------
 # Forward difference of f at 1: truncation (|f''| / 2) h = h, round-off about EPS |f(1)| / h.
 # They balance (and their sum is smallest) where they are equal. The check weighs the two at the
-# learner's h (within a factor of 2 of the balance: one within a factor of 4 of the other); it
-# keeps no copy of the best h, which the student edition would hand out.
+# learner's h (within a factor of 2 of the balance: one within a factor of 4 of the other, short of
+# 2h itself, the smallest total error); it keeps no copy of the best h, which the student edition
+# would hand out.
 EPS = math.ulp(1.0)  # 2.2e-16: the gap between 1.0 and the next float
 CHAPTER_BEST_H = math.sqrt(EPS * 8.0 / 6.0)  # the same balance for g(x) = x**3 at 2: 1.7e-8
 
@@ -67,9 +77,15 @@ def check_best_h(h):
     if h <= 0:
         return f"a nudge h is a small positive number; got {h}"
     truncation, round_off = h, EPS * 1001 / h  # at the learner's h
-    if 1 / 4 <= (truncation / round_off) * (1 + 1e-12) and truncation / round_off <= 4 * (1 + 1e-12):
-        return True  # the balance, up to the factor of ~2 in "about EPS |f| / h" (h**2 goes by 4)
+    ratio = truncation / round_off  # 1 at the balance; (h / best h) ** 2 elsewhere
     terms = f"at h = {h:.1e} truncation is about {h:.1e} and round-off about {round_off:.1e}"
+    if 3.9 <= ratio <= 4.04:  # h = 2 * best h: truncation + round-off at the balance, the error itself
+        return (
+            f"that is the smallest total error, truncation + round-off, not the nudge that gives it: "
+            f"the best h is where the two terms are equal ({terms})"
+        )
+    if 1 / 4 <= ratio * (1 + 1e-12) and ratio < 3.9:
+        return True  # the balance, up to the factor of ~2 in "about EPS |f| / h" (h**2 goes by 4)
     redo = f"; here |f(1)| = 1001 and f'' = 2, so redo the balance ({terms})"
     if close(h, math.sqrt(EPS), rel=0.05):
         return "that is sqrt(eps), the rule of thumb when |f| and f'' are about 1" + redo

@@ -96,7 +96,9 @@ class Drawing:
         return self.summary
 
 
-def draw_dot(root, format="svg", rankdir="auto", *, notes=None, show_grad=True, max_nodes=MAX_NODES):
+def draw_dot(
+    root, format="svg", rankdir="auto", *, notes=None, show_grad=True, max_nodes=MAX_NODES, alt=None
+):
     """Draw the graph that produced `root`; it shows in Jupyter, fitted to the notebook's width.
 
     format: what .render() and .pipe() produce ("svg", "png", "pdf", ...).
@@ -106,6 +108,8 @@ def draw_dot(root, format="svg", rankdir="auto", *, notes=None, show_grad=True, 
     notes: optional {node: text} shown on those nodes, e.g. the order in
         which backward() visits them.
     show_grad: False hides the grad row (before any backward pass).
+    alt: words that say what makes this drawing different from others of the same graph
+        (its notes, its rows); the picture's alt text puts them before the graph's description.
 
     The first two parameters are micrograd's, so draw_dot(root, format="svg",
     rankdir="LR").render("gout") works as it does there.
@@ -158,7 +162,8 @@ def draw_dot(root, format="svg", rankdir="auto", *, notes=None, show_grad=True, 
         f"<computation graph: {len(nodes)} values, {n_ops} operation{'s' * (n_ops != 1)}; "
         f"{root_name} = {fmt(root.data)}>"
     )
-    alt = describe_graph(root, number=fmt, grads=show_grad and hasattr(root, "grad"))
+    described = describe_graph(root, number=fmt, grads=show_grad and hasattr(root, "grad"))
+    alt = f"{' '.join(str(alt).split())} {described}" if alt else described
     return Drawing(g, summary, _text_tree(root), format, alt=alt)
 
 

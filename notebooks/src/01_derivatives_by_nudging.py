@@ -1,16 +1,10 @@
 # %% [markdown]
 # # Chapter 1 — Derivatives by nudging
 #
-# Training a neural network comes down to one question, asked millions of times:
-# *if I turn this knob a little, does the loss go up or down, and by how much?*
-# The answer is a **derivative**. Before we build any machinery to compute
-# derivatives automatically, this chapter gets a feel for what a derivative *is*, using
-# nothing but a function and a tiny nudge.
-#
-# By the end you will have computed slopes by nudging, seen exactly how accurate (and
-# inaccurate) nudging is, counted why it is far too slow for a network, and met the
-# three ways of getting a derivative side by side. The third one, automatic
-# differentiation, is what the rest of the course builds.
+# Training a network comes down to one question, asked millions of times: *if I turn this
+# knob a little, does the loss go up or down, and by how much?* The answer is a
+# **derivative**. This chapter finds derivatives by nudging, sees how accurate that is and
+# why it is too slow for a network, and ends with the three ways to get a derivative.
 
 # %% tags=["claim-setup"]
 import math
@@ -33,9 +27,7 @@ rng = np.random.default_rng(0)
 # %% [markdown]
 # ## A function of one number
 #
-# Start with an ordinary parabola, $f(x) = 3x^2 - 4x + 5$. In words: square the input,
-# multiply by three, subtract four times the input, add five. It takes one number and
-# returns one number, and we can evaluate it anywhere.
+# Start with a parabola, $f(x) = 3x^2 - 4x + 5$: one number in, one number out.
 
 
 # %%
@@ -48,10 +40,9 @@ print(f"f(0) = {f(0.0):.4f}")
 print(f"f(-1) = {f(-1.0):.4f}")
 
 # %% [markdown]
-# So $f(3) = 20$, $f(0) = 5$ and $f(-1) = 12$. The plot below shows the whole curve.
-# The orange line touches the curve at $x = 3$ without crossing it: that is the
-# **tangent line**, and its steepness is the derivative of $f$ at 3. The green line is
-# the tangent at the bottom of the bowl, where the curve is momentarily flat.
+# So $f(3) = 20$, $f(0) = 5$ and $f(-1) = 12$. In the plot, the orange dashed line touches
+# the curve at $x = 3$: it is the **tangent**, and its steepness is the derivative of $f$
+# at 3. The green dotted tangent, at the bottom of the bowl, is flat.
 
 # %%
 xs = np.linspace(-2, 4, 200)
@@ -79,14 +70,10 @@ plt.show()
 # %% [markdown]
 # ## The slope, by nudging
 #
-# How do we measure the steepness at $x = 3$ without calculus? Nudge the input by a
-# small amount $h$, see how much the output moves, and divide:
+# How steep is the curve at $x = 3$, without calculus? Nudge the input by a small $h$, see
+# how far the output moves, and divide: *rise over run*, for a very short run.
 #
 # $$\text{slope} \approx \frac{f(x + h) - f(x)}{h}.$$
-#
-# In words: *rise over run*, for a very short run. If the output moves up by 14 times
-# as much as the input did, the slope is 14. The smaller $h$, the closer the straight
-# line between the two points hugs the curve.
 
 # %%
 x = 3.0
@@ -95,14 +82,12 @@ for h in [0.1, 0.01, 0.001, 0.0001]:
     print(f"h = {h:<7} f(x + h) - f(x) = {f(x + h) - f(x):.8f}   slope = {slope:.4f}")
 
 # %% [markdown]
-# The estimates 14.3, 14.03, 14.003, 14.0003 close in on **14**, and each time $h$
-# shrinks tenfold the error shrinks tenfold too. Calculus gives the exact answer:
-# the derivative of $3x^2 - 4x + 5$ is $f'(x) = 6x - 4$, and $6 \cdot 3 - 4 = 14$.
+# The estimates 14.3, 14.03, 14.003, 14.0003 close in on **14**: a tenfold smaller $h$, a
+# tenfold smaller error. Calculus agrees: $f'(x) = 6x - 4$, and $6 \cdot 3 - 4 = 14$.
 #
-# The sign matters as much as the size. At $x = -1$ the slope is negative (moving right
-# goes downhill), and at $x = 2/3$ it is zero: we are at the bottom of the bowl, where a
-# small nudge in either direction barely changes $f$. Finding the spot where the slope is
-# zero is exactly what training a network does, in many dimensions at once.
+# The sign matters as much as the size. At $x = -1$ the slope is negative (downhill), and at
+# $x = 2/3$ it is zero: the bottom of the bowl. Finding where the slope is zero is what
+# training does, in many dimensions at once.
 
 # %%
 h = 1e-6
@@ -111,14 +96,13 @@ for x in [-1.0, 2 / 3, 3.0]:
     print(f"x = {x:.4f}   slope by nudging = {slope:.4f}   exact 6x - 4 = {6 * x - 4:.4f}")
 
 # %% [markdown]
-# With $h = 10^{-6}$ the nudge gives a slope of $-10.0000$ at $x = -1$, $0.0000$ at
-# $x = 2/3$ and $14.0000$ at $x = 3$, matching $6x - 4$ to four decimals.
+# The nudge gives $-10$, $0$ and $14$, matching $6x - 4$ to four decimals.
 #
 # ## Several inputs: one nudge each
 #
-# A network's loss depends on many numbers at once. With several inputs we nudge **one
-# at a time**, holding the others fixed, and get one slope per input: the *partial
-# derivatives*. Take $d = a \cdot b + c$ at $a = 2$, $b = -3$, $c = 10$.
+# A loss depends on many numbers. We nudge them **one at a time**, the others held fixed, and
+# get one slope per input: the *partial derivatives*. Take $d = a \cdot b + c$ at $a = 2$,
+# $b = -3$, $c = 10$.
 
 
 # %%
@@ -135,26 +119,21 @@ print(f"dd/db ~ {(d_of(a, b + h, c) - d) / h:.4f}")
 print(f"dd/dc ~ {(d_of(a, b, c + h) - d) / h:.4f}")
 
 # %% [markdown]
-# Here $d = 4$, and the three partial derivatives are $\partial d/\partial a \approx -3$,
-# $\partial d/\partial b \approx 2$ and $\partial d/\partial c \approx 1$. Each one makes
-# sense on its own:
+# Here $d = 4$, $\partial d/\partial a \approx -3$, $\partial d/\partial b \approx 2$ and
+# $\partial d/\partial c \approx 1$. Each makes sense:
 #
-# - Nudging $a$ up adds $h$ copies of $b$ to the product, and $b = -3$, so $d$ *falls*
-#   three times as fast as $a$ rises: the slope with respect to $a$ is the value of $b$.
-# - By the same reasoning the slope with respect to $b$ is the value of $a$, which is 2.
-# - $c$ is simply added, so whatever you add to $c$ is added to $d$: slope 1.
+# - Nudging $a$ by $h$ adds $h$ copies of $b = -3$ to the product: the slope for $a$ is $b$.
+# - Likewise the slope for $b$ is $a$, which is 2.
+# - $c$ is simply added: slope 1.
 #
-# Remember these two patterns, "a product's slope is the *other* factor" and "a sum
-# passes the nudge straight through". Chapter 3 is built on them.
+# Remember the two patterns, "a product's slope is the *other* factor" and "a sum passes the
+# nudge straight through": chapter 3 is built on them.
 #
 # ## Forward or central difference?
 #
-# So far we nudged only forwards. A **central difference** nudges both ways and divides
-# by the full distance $2h$:
+# So far we nudged forwards. A **central difference** nudges both ways and divides by $2h$:
 #
 # $$\frac{f(x + h) - f(x - h)}{2h}.$$
-#
-# Written out, the two recipes are one line each:
 
 
 # %%
@@ -171,42 +150,31 @@ for h in [0.1, 0.01]:
     print(f"h = {h:<5} forward = {fwd:.6f}   central = {cen:.6f}")
 
 # %% [markdown]
-# On our parabola the central difference is already spot on with a clumsy $h = 0.1$,
-# while the forward one is off by $0.3$. That is no accident. A forward difference
-# measures the slope of a chord that starts at $x$ and leans into the curve; the central
-# one balances a chord leaning one way against one leaning the other, and for a parabola
-# the two leans cancel exactly.
+# With a clumsy $h = 0.1$ the central difference is already exact, the forward one off by
+# $0.3$. The forward chord leans into the curve; the central one balances a lean one way
+# against a lean the other, and on a parabola the two cancel exactly.
 #
-# The package `micrograd_lesson` holds the same two functions, `forward_difference` and
-# `central_difference` (with a default $h = 10^{-6}$); from now on we use those.
+# From now on we use the package's `forward_difference` and `central_difference` (default
+# $h = 10^{-6}$).
 
 # %%
 print(f"forward_difference(f, 3.0) = {forward_difference(f, 3.0):.6f}")
 print(f"central_difference(f, 3.0) = {central_difference(f, 3.0):.6f}")
 
 # %% [markdown]
-# ### How small should h be? The U-shaped error
+# ### How small should h be?
 #
-# It seems we should make $h$ as tiny as possible. We cannot, because a computer stores a
-# number with about 16 significant digits. The gap between $1$ and the next number a
-# float can hold is called **machine epsilon**, $\varepsilon \approx 2.2 \cdot 10^{-16}$;
-# near a value $y$ the gaps are about $\varepsilon \cdot |y|$ wide, and every result is
-# rounded to fit. When $h$ is tiny, $f(x + h)$ and $f(x)$ agree in almost all of their
-# digits, so their difference is mostly that rounding, about $\varepsilon \cdot |f(x)|$ in
-# size, and dividing it by the tiny $h$ blows it up.
+# Why not make $h$ tiny? A computer keeps about 16 significant digits. When $h$ is tiny,
+# $f(x + h)$ and $f(x)$ agree in almost every digit, so their difference is mostly rounding,
+# which dividing by the tiny $h$ blows up. Two errors pull against each other:
 #
-# Two errors pull against each other:
+# - **truncation error**, from using a chord instead of the tangent, shrinks with $h$;
+# - **round-off error** grows as $h$ shrinks, roughly like $\varepsilon \cdot |f(x)| / h$,
+#   where $\varepsilon \approx 2.2 \cdot 10^{-16}$ (**machine epsilon**) is the relative
+#   size of one rounding step.
 #
-# - **truncation error**, from using a chord instead of the tangent, shrinks as $h$ shrinks;
-# - **round-off error**, from finite precision, grows as $h$ shrinks, roughly like
-#   $\varepsilon \cdot |f(x)| / h$.
-#
-# To see both, we need a function whose exact derivative we know and where the central
-# difference is *not* exact, so we switch to $g(x) = x^3$ at $x = 2$, whose derivative is
-# $3x^2 = 12$. Here $|g(2)| = 8$, so the round-off estimate is
-# $8 \varepsilon / h \approx 1.8 \cdot 10^{-15} / h$. We try 57 values of $h$ from
-# $10^{-1}$ down to $10^{-15}$ and plot the error of each method against $h$, with both
-# axes logarithmic.
+# To see both, take $g(x) = x^3$ at $x = 2$ (slope 12), where the central difference is not
+# exact. The cell plots each method's error for 57 values of $h$, on logarithmic axes.
 
 
 # %% tags=["claim-setup"]
@@ -223,7 +191,65 @@ hs = np.logspace(-1, -15, 57)
 err_forward = np.array([abs(forward_difference(g, 2.0, h) - exact) for h in hs])
 err_central = np.array([abs(central_difference(g, 2.0, h) - exact) for h in hs])
 
+fig, ax = plt.subplots(figsize=(7.5, 4.5))
+ax.loglog(hs, err_forward, "o-", markersize=3, label="forward difference")
+ax.loglog(hs, err_central, "s-", markersize=3, label="central difference")
+ax.loglog(hs, 6 * hs, ":", color="gray", label="truncation 6h (slope 1)")
+ax.loglog(hs, hs**2, "--", color="gray", label="truncation h² (slope 2)")
+ax.loglog(hs, roundoff / hs, "-.", color="#CC79A7", label="round-off ε·|g(2)| / h ≈ 1.8e-15 / h")
+ax.set_ylim(1e-13, 10)
+ax.invert_xaxis()
+ax.set_xlabel("nudge h (getting smaller to the right)")
+ax.set_ylabel("|estimate - exact slope|")
+ax.set_title("Error of g'(2) for g(x) = x³: truncation falls, round-off rises")
+ax.legend(fontsize=8, loc="upper center")
+ax.grid(True, which="major", alpha=0.3)
+describe_figure(
+    fig,
+    "Read left to right, as h shrinks: both errors first fall, the forward difference's "
+    "along slope 1 and the central difference's along slope 2, until round-off takes over "
+    "and they rise again along the dash-dotted line, ε·|g(2)| / h.",
+)
+plt.show()
 
+# %% [markdown]
+# Read the plot from left to right, as $h$ shrinks.
+#
+# On the left, truncation rules. The forward error falls along a line of slope **1**: ten
+# times smaller $h$, ten times smaller error. The central error falls along slope **2**: a
+# *hundred* times smaller. (For $x^3$ they are exactly $6h + h^2$ and $h^2$.)
+#
+# <details><summary>How we know</summary>
+#
+# The next cell fits the slopes: 1.00 and 2.00. For $x^3$, $e^x$ and $1/x$ at random points
+# between 0.5 and 3, the fitted slopes were 0.99 to 1.00 and 2.00 every time. They change
+# only where the term they come from vanishes: where $f'' = 0$ (as for $\sin$ at $\pi$) the
+# forward error falls like $h^2$ instead.
+#
+# <!-- claim: ch01-error-slopes -->
+# </details>
+#
+# On the right, round-off rules: both errors climb again, noisily, along the dash-dotted
+# line $\varepsilon \cdot |g(2)| / h$. Past that turn, a smaller $h$ makes the estimate *worse*.
+#
+# <details><summary>How we know</summary>
+#
+# For every $h$ of $10^{-9}$ or less, the measured errors stay below 1.45 times that line
+# for the forward difference and 0.70 times for the central one (next cell), and below 1.5
+# and 0.75 times on a grid of $h$ a thousand times finer. Elsewhere the line is a rough
+# guide: on 200 draws of five random points each (seeds 1000 to 1199), $x^3$ and $e^x$
+# stayed under 4 times it at every point, but $\sin$ passed 4 times on about one draw in
+# five, always near $\pi$, where $\sin x$, and so the line, is close to zero. Adding
+# $\varepsilon\,|x f'(x)| / 2$ to $\varepsilon\,|f(x)|$, the size of rounding $x + h$
+# itself, no case passed 1.5 times the sum.
+#
+# <!-- claim: ch01-roundoff-within-a-few-estimates -->
+# </details>
+#
+# The next cell measures the slopes, and where and how low each curve bottoms out.
+
+
+# %% tags=["claim-setup"]
 def fitted_slope(h_values, errors, h_low, h_high):
     """Slope of log10(error) against log10(h), over h_low <= h <= h_high."""
     keep = (h_values >= h_low) & (h_values <= h_high)
@@ -243,7 +269,7 @@ for name, errors, fit in [("forward", err_forward, slope_fwd), ("central", err_c
     )
 
 
-def bottom_median(difference, fn, x, exact_slope, h_low, h_high, points=81):
+def bottom_median(difference, fn, x, exact_slope, h_low, h_high, points=8001):
     """Median error of `difference` over `points` values of h from h_low to h_high (log-spaced)."""
     band = np.logspace(math.log10(h_low), math.log10(h_high), points)
     return np.median([abs(difference(fn, x, h) - exact_slope) for h in band])
@@ -266,98 +292,30 @@ for name, meet, bottom, band in [
     print(f"{name}: the lines meet at h = {meet:.1e}; median error for {band}: {bottom:.0e}")
 print(f"the central difference's bottom is {bottom_fwd / bottom_cen:.0f} times below the forward one's")
 
-fig, ax = plt.subplots(figsize=(7.5, 4.5))
-ax.loglog(hs, err_forward, "o-", markersize=3, label="forward difference")
-ax.loglog(hs, err_central, "s-", markersize=3, label="central difference")
-ax.loglog(hs, 6 * hs, ":", color="gray", label="truncation 6h (slope 1)")
-ax.loglog(hs, hs**2, "--", color="gray", label="truncation h² (slope 2)")
-ax.loglog(
-    hs, roundoff / hs, "-.", color="#D55E00", alpha=0.7, label="round-off ε·|g(2)| / h ≈ 1.8e-15 / h"
-)
-ax.set_ylim(1e-13, 10)
-ax.invert_xaxis()
-ax.set_xlabel("nudge h (getting smaller to the right)")
-ax.set_ylabel("|estimate - exact slope|")
-ax.set_title("Error of g'(2) for g(x) = x³: truncation falls, round-off rises")
-ax.legend(fontsize=8, loc="upper center")
-ax.grid(True, which="major", alpha=0.3)
-describe_figure(
-    fig,
-    "Read right to left along h: both errors first fall, the forward difference's along "
-    "slope 1 and the central difference's along slope 2, until round-off takes over and "
-    "they rise again along 1/h.",
-)
-plt.show()
-
 # %% [markdown]
-# Read the plot from left to right, as $h$ shrinks.
+# On these log-log axes each curve is a V, and its bottom, the best $h$, lies near where the
+# truncation and round-off lines meet: at $h \approx 1.7 \cdot 10^{-8}$ for the forward
+# difference, and sooner and lower, at $h \approx 1.2 \cdot 10^{-5}$, for the central one.
+# Around its bottom the central difference is several hundred times more accurate: 729
+# times, median error against median error.
 #
-# - On the left, truncation error dominates. The forward error falls along a line of
-#   slope **1** (the fit gives 1.00): ten times smaller $h$, ten times smaller error. For
-#   $g(x) = x^3$ the forward error is exactly $6h + h^2$, mostly the $6h$ term.
-# - The central error falls along a line of slope **2** (the fit gives 2.00): ten times
-#   smaller $h$, a *hundred* times smaller error. Its error is exactly $h^2$, because the
-#   first-order parts of the two leaning chords cancel and only a second-order part is
-#   left.
-# - These slopes are not special to $x^3$ at 2. The course's tests fit them for $x^3$,
-#   $e^x$ and $1/x$ at random points between 0.5 and 3: 0.99 to 1.00 and 2.00 every
-#   time. (They change only where the term they come from vanishes: where $f'' = 0$ the
-#   forward error falls like $h^2$ instead.) <!-- claim: ch01-error-slopes -->
-# - On the right, both curves turn around and climb, noisily, along the red line
-#   $\varepsilon \cdot |g(2)| / h$. For every $h$ of $10^{-9}$ or less the measured errors
-#   follow that estimate from below, or just above it: never more than 1.5 times it for
-#   the forward difference and 0.75 times it for the central one (1.45 and 0.70 on the
-#   plotted $h$; the course's tests refine the grid of $h$ a thousand times). Past the
-#   turn, a smaller $h$ makes the estimate *worse*. That "just above" belongs to this
-#   point. The course's tests measure the same ratio for $x^3$, $e^x$ and $\sin$ at five
-#   random points between 0.5 and 3, on 200 draws (the prose's numbers come from seeds
-#   1000 to 1199): on the plotted values of $h$, it stays under 4 at every point for $x^3$
-#   and $e^x$, but for $\sin$ the worst point of a draw passes 4 on about one draw in five
-#   (more often on a finer grid of $h$, which can only find larger errors), always near
-#   $\pi$. The cell below looks at three points approaching $\pi$.
-
-# %%
-# the same forward differences of sin, once with h as given and once with the step the computer
-# really takes: x + h is rounded, and subtracting x back is exact, so (x + h) - x is that step
-small_hs = hs[hs <= 1e-9]
-for x in (2.7, 3.0, 3.1):
-    estimate = eps * abs(math.sin(x))  # the round-off estimate is estimate / h
-    as_given = max(abs(forward_difference(math.sin, x, h) - math.cos(x)) * h for h in small_hs)
-    steps = [(x + h) - x for h in small_hs]
-    taken = max(abs(forward_difference(math.sin, x, t) - math.cos(x)) * t for t in steps)
-    print(
-        f"sin at x = {x}: worst error / estimate with h as given {as_given / estimate:5.2f}, "
-        f"with the step taken {taken / estimate:.2f}"
-    )
-
-# %% [markdown]
-# With $h$ as given, the worst error near $\pi$ is up to 23 times the estimate; with the
-# step the computer really takes, it is under 1. So the extra error comes from rounding
-# $x + h$: the estimate leaves that rounding out. It is up to about $\varepsilon |x| / 2$,
-# which moves $f$ by up to about $\varepsilon\,|x f'(x)| / 2$, large next to $|f(x)|$
-# near $\pi$. With that term added to the estimate,
-# $\varepsilon\,(|f(x)| + |x f'(x)| / 2) / h$, no case on any of the 200 draws exceeds 1.5
-# times it, and $x^3$ comes closest. <!-- claim: ch01-roundoff-within-a-few-estimates -->
+# <details><summary>How we know</summary>
 #
-# On ordinary axes each error curve would be a lopsided U. On these log-log axes a power
-# of $h$ is a straight line, so each curve is a V: a falling line (truncation) and a
-# rising one (round-off) that meet where the two errors are equal. For the forward
-# difference that is where $6h = \varepsilon |g(2)| / h$, at $h \approx 1.7 \cdot 10^{-8}$:
-# its best nudge is near $h = 2 \cdot 10^{-8}$. The central difference's truncation line is
-# steeper, so it meets the round-off line sooner, at $h \approx 1.2 \cdot 10^{-5}$, and lower.
+# Single points near a bottom are partly luck: a rounding error can cancel part of the
+# truncation error. The central difference's smallest error, $2 \cdot 10^{-11}$, has
+# neighbours 4 and 44 times worse, and a finer grid of $h$ finds luckier points still. So
+# the cell compares medians over 8,001 values of $h$ in each band: $3 \cdot 10^{-7}$ against
+# $4 \cdot 10^{-10}$. With 81 to 80,001 values per band, and each band moved a tenth of a
+# decade either way, the factor was 597 to 766; unmoved, it settles near 740 as the grid is
+# refined.
 #
-# Single points near the bottoms are partly luck: a rounding error can cancel part of the
-# truncation error. The central difference's smallest error, $2 \cdot 10^{-11}$ at
-# $h = 3 \cdot 10^{-6}$, has neighbours on the plot 4 and 44 times worse, and a ten times
-# finer grid of $h$ finds luckier points still, for both methods. So compare the bottoms as
-# a whole: over two decades of $h$ around each meeting point, the forward difference's
-# median error is $3 \cdot 10^{-7}$ and the central one's $4 \cdot 10^{-10}$, about 600 times
-# lower. That factor hardly moves when the 81 values of $h$ in each band become 8,001: it
-# stays between 500 and 800. <!-- claim: ch01-central-bottom-lower -->
+# <!-- claim: ch01-central-bottom-lower -->
+# </details>
 #
-# That factor of about 600 belongs to this one function at this one point. Is central
-# always better? The cell below repeats the comparison on 20 other cases: four functions
-# ($x^3$, $\sin$, $e^x$, $1/x$), each at five random points between 0.5 and 3.
+# ### Is central always better?
+#
+# That factor belongs to one function at one point. The cell below repeats the comparison
+# on 20 cases: $x^3$, $\sin$, $e^x$ and $1/x$, each at five random points between 0.5 and 3.
 
 
 # %% tags=["claim-setup"]
@@ -395,29 +353,29 @@ print(
 )
 
 # %% [markdown]
-# Over these 20 cases the forward difference's median error around its V's bottom is 200 to
-# 3,365 times the central one's. At the same, reasonable $h = 10^{-6}$ the gap is wider: the
-# central error is 1,617 to 211,245 times smaller. Neither factor is special to this draw.
-# On 200 other draws of the points (seeds 1000 to 1199; the course's tests re-run 30 draws
-# that no page shows), bottom against bottom, the central difference wins in every
-# case, by more than 40 times, and by more than 100 times in about 98 % of cases; at
-# $h = 10^{-6}$ it wins in every case by more than 100 times, and by more than 1,000 times in
-# about 99 % of cases. <!-- claim: ch01-central-at-1e-6 --> At $h = 10^{-6}$ the factor is
-# smallest where the curve's bend, $f''$, is close to zero (here $\sin$ near 3), since that
-# bend is what the forward difference gets wrong. That is why `central_difference` is the one
-# we will use to check gradients in chapter 6, with $h = 10^{-6}$ as a safe middle ground.
+# The central difference wins all 20 cases: by at least 200 times around the bottoms, and
+# 1,617 times at the same $h = 10^{-6}$. On other draws of the points it wins every case
+# too. So chapter 6 checks gradients with `central_difference` at $h = 10^{-6}$.
+#
+# <details><summary>How we know</summary>
+#
+# On 200 other draws of the points (seeds 1000 to 1199, 4,000 cases), bottom against bottom,
+# the central difference won every case by more than 62 times, and by more than 100 times in
+# 98.5 % of them; at $h = 10^{-6}$ it won every case by more than 495 times, and by more than
+# 1,000 times in 98.9 %. Fresh draws that no page shows check that it wins every case by
+# more than 40 and 100 times, and by more than 100 and 1,000 times in at least 98 % of cases.
+#
+# <!-- claim: ch01-central-at-1e-6 -->
+# </details>
 #
 # ## Why nudging does not scale
 #
-# Nudging is simple and works on any function we can call, so why not train networks with
-# it? Count the cost. To get the slope for *every* input we need one evaluation at the
-# starting point plus one nudged evaluation per input. A function of $n$ inputs costs
-# $n + 1$ evaluations per gradient with forward differences (and $2n$ with central ones).
+# Nudging works on any function we can call, so why not train with it? Count the cost: one
+# evaluation at the start plus one per input, $n + 1$ for $n$ inputs ($2n$ with central
+# differences).
 #
-# Let us count for real. Below is a small network (chapter 7 explains what it is; here it
-# is just a function) with **41 parameters**: 3 inputs, two hidden layers of 4 `tanh`
-# units, and one output, scored on four examples. A counter records each time the loss is
-# evaluated.
+# Let us count on a network with **41 parameters** (chapter 7 explains it; here it is just
+# a function of 41 numbers), scored on four examples. A counter records every evaluation.
 
 # %% tags=["claim-setup"]
 XS = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
@@ -449,8 +407,7 @@ print(f"parameters: {len(params)}")
 print(f"loss: {loss_of(params):.4f}")
 
 # %% [markdown]
-# Now the gradient by forward differences: one evaluation at the starting point, then
-# one per parameter with only that parameter nudged.
+# Now the gradient by forward differences, one parameter nudged at a time:
 
 # %%
 counter["evaluations"] = 0
@@ -465,12 +422,12 @@ print(f"evaluations for one gradient by nudging: {counter['evaluations']}")
 print(f"first three partial derivatives: {', '.join(f'{g_i:.4f}' for g_i in numeric_grad[:3])}")
 
 # %% [markdown]
-# **42 evaluations** for one gradient of a 41-parameter function: one more than the
-# number of parameters, as predicted. Training repeats that for every step.
+# **42 evaluations** for one gradient: one more than the number of parameters. Training
+# needs a gradient at every step.
 #
-# Compare what is coming. Below, the same function runs once on the package's finished
-# `Value` objects, which you will build yourself over chapters 2 to 5, and a single call
-# to `backward()` fills in all 41 partial derivatives.
+# Compare what is coming. The same function runs once on the package's `Value` objects
+# (you build them in chapters 2 to 5), and one call to `backward()` fills in all 41
+# partial derivatives:
 
 # %%
 counter["evaluations"] = 0
@@ -483,10 +440,9 @@ print(f"first three partial derivatives: {', '.join(f'{g_i:.4f}' for g_i in auto
 
 # %% [markdown]
 # One evaluation and one backward pass give the same first three numbers, $-3.2405$,
-# $1.3932$ and $-0.4998$. Over all 41 they differ from the nudged ones by up to
-# $1.3 \cdot 10^{-5}$ (first line below). Is that gap the backward pass's fault, or the
-# nudging's? Change only the nudging, from forward to central differences with the same
-# $h$, and compare again (second line):
+# $1.3932$ and $-0.4998$. Over all 41, the two gradients differ by less than $10^{-4}$
+# (first line below). Whose fault is that gap, the backward pass's or the nudging's? Change
+# only the nudging and compare again:
 
 
 # %%
@@ -513,28 +469,28 @@ for name, nudged_grad in [
     print(f"largest difference from autodiff, {name}: below 1e{math.ceil(math.log10(gap)):03d}")
 
 # %% [markdown]
-# With central differences the gap shrinks from below $10^{-4}$ to below $10^{-8}$ (about
-# $1.3 \cdot 10^{-5}$ and 2 to $3 \cdot 10^{-9}$), with the backward pass unchanged. Was the gap
-# the forward difference's own truncation error? That error is known: to first order a
-# forward difference overshoots by $\frac{h}{2} \partial^2 L / \partial p_i^2$. The third
-# line subtracts exactly that (with the second derivative itself estimated by nudging), and
-# the gap falls below $10^{-8}$ too: nothing is left for the backward pass to be blamed for.
-# The same happens for other random weights. On 1,000 other draws of the 41 weights (seeds
-# 310,000 to 310,999) the forward gap was from $4 \cdot 10^{-6}$ (the median, $4.3 \cdot 10^{-6}$)
-# up to $3.5 \cdot 10^{-5}$, the central one at most $1.0 \cdot 10^{-8}$, and the corrected one
-# at most $1.5 \cdot 10^{-8}$ (what is left is the forward difference's round-off): always more
-# than 100 times below the forward gap (at least 280 times). The course's tests check on draws
-# no page shows that the three stay below $10^{-4}$, $5 \cdot 10^{-8}$ and $10^{-7}$, and the
-# last two more than 100 times below the first. <!-- claim: ch01-gap-is-truncation -->
+# With central differences the gap falls below $10^{-8}$, the backward pass unchanged. The
+# third line keeps the forward difference but subtracts its known error,
+# $\frac{h}{2}\,\partial^2 L / \partial p_i^2$, and the gap falls below $10^{-8}$ too. The
+# gap was the nudging's error, not the backward pass's.
 #
-# For a network with a million parameters, nudging would need a million and one
-# evaluations per gradient, and each evaluation itself touches all million parameters:
-# about $10^{12}$ operations for a single step.
+# <details><summary>How we know</summary>
 #
-# What does the backward pass cost? Running `loss_of` on `Value`s recorded every
-# operation it did, and the backward pass (chapter 4 builds it) visits each recorded
-# operation once and does one multiply-add for each of its inputs. So we can count both
-# sides on the record itself:
+# To first order a forward difference overshoots by $\frac{h}{2}\,\partial^2 L/\partial p_i^2$;
+# the cell estimates that second derivative by nudging too. On 1,000 other draws of the 41
+# weights (seeds 310,000 to 310,999) the forward gap was $4 \cdot 10^{-6}$ to
+# $3.5 \cdot 10^{-5}$ (median $4.3 \cdot 10^{-6}$), the central one at most $1.0 \cdot 10^{-8}$
+# and the corrected one at most $1.5 \cdot 10^{-8}$ (the forward difference's round-off),
+# always at least 280 times below the forward gap. Fresh draws check that the three stay
+# below $10^{-4}$, $5 \cdot 10^{-8}$ and $10^{-7}$, the last two more than 100 times below the
+# first.
+#
+# <!-- claim: ch01-gap-is-truncation -->
+# </details>
+#
+# What does the backward pass cost? It visits each operation the evaluation recorded once,
+# with one multiply-add for each of that operation's inputs (chapter 4 builds it). So we can
+# count both on the record:
 
 # %%
 order = loss.topological_order()  # every value in the record, each after its inputs
@@ -545,22 +501,24 @@ print(f"most inputs of any one operation: {max(len(v._prev) for v in operations)
 print(f"multiply-adds in the backward pass: {arrows} ({arrows / len(operations):.2f} per operation)")
 
 # %% [markdown]
-# The evaluation ran 336 operations, and the backward pass does 636 multiply-adds, 1.89
-# per operation. No operation has more than 2 inputs, so the backward pass can
-# never cost more than about twice the evaluation, whatever the number of parameters.
-# That holds for a function with **one output**, like a loss: one backward pass gives the
-# derivatives of that one number with respect to every input. A function with $m$
-# outputs would need $m$ backward passes for all of their derivatives. Running the chain
-# rule backwards from the output like this is called **reverse mode** (there is also a
-# forward mode, which carries derivatives along with the values, one input at a time), and
-# it suits training, where everything is summed into a single loss.
-# <!-- claim: ch01-backward-at-most-twice -->
+# The evaluation ran 336 operations and the backward pass does 636 multiply-adds, 1.89 per
+# operation. No operation has more than 2 inputs, so the backward pass costs at most about
+# two evaluations, whatever the number of parameters. That is for one output, like a loss:
+# running the chain rule backwards from it, **reverse mode**, gives the derivatives of that
+# one number with respect to every input at once.
 #
-# Now the cost of one gradient at four sizes. The 41 is our network above. The 337 is the
-# network chapter 9 trains to classify points in the plane: 2 inputs, two hidden layers
-# of 16 units and one output, so $(2 + 1) \cdot 16 + (16 + 1) \cdot 16 + (16 + 1) = 337$
-# weights and biases (chapter 7 explains the counting). The other two are round sizes
-# on the way to a real network.
+# <details><summary>How we know</summary>
+#
+# The same count on networks of five other shapes, with inputs drawn at random: no operation
+# has more than 2 inputs, and there are at most 2 multiply-adds per operation. A function
+# with $m$ outputs would need $m$ backward passes (chapter 13 meets forward mode, which is
+# the other way round).
+#
+# <!-- claim: ch01-backward-at-most-twice -->
+# </details>
+#
+# The cost of one gradient at four sizes: our 41, the 337 of chapter 9's network, and two
+# round sizes on the way to a real network.
 
 # %%
 sizes = np.array([41, 337, 10_000, 1_000_000])
@@ -588,21 +546,20 @@ describe_figure(
 plt.show()
 
 # %% [markdown]
+# For a million parameters, nudging needs a million and one evaluations per gradient, each
+# touching all million parameters: about $10^{12}$ operations for a single step.
+#
 # ## Three ways to get a derivative
 #
-# There are three ways to get a derivative out of a computer, and it helps to see them
-# side by side on our parabola.
-#
-# 1. **Symbolic**: apply the rules of calculus to the *formula* and write down a new
-#    formula. By hand, $f'(x) = 6x - 4$. Exact, but you need the formula, and for a big
-#    program the derivative formula can grow far larger than the program (the product
-#    rule turns $uv$ into two terms, $u'v + uv'$, each carrying a copy of a factor).
-# 2. **Numerical**: nudge and measure, as in this chapter. Needs nothing but the ability
-#    to call the function, but it is approximate and costs one evaluation per input.
-# 3. **Automatic**: run the program once while recording each elementary operation, then
-#    apply the chain rule to the record, backwards. Exact up to rounding, and one
-#    backward pass gives every partial derivative. This is what PyTorch's
-#    `loss.backward()` does, and what this course builds.
+# 1. **Symbolic**: apply the rules of calculus to the *formula*, giving a new formula, here
+#    $f'(x) = 6x - 4$. Exact, but it needs the formula, and the derivative formula can
+#    grow far larger than the program.
+# 2. **Numerical**: nudge and measure. It needs only a function we can call, but it is
+#    approximate and costs an evaluation per input.
+# 3. **Automatic**: run the program once, recording each operation, then apply the chain
+#    rule to the record, backwards. Exact up to rounding, every partial derivative from one
+#    backward pass; the price is memory for the record (336 values for our 41 weights).
+#    This is PyTorch's `loss.backward()`, and what this course builds.
 
 
 # %%
@@ -634,36 +591,23 @@ print(
 )
 
 # %% [markdown]
-# All three agree at every point: $-10$ at $x = -1$, $-4$ at $0$, $0$ at $2/3$ and $14$
-# at $3$. The numerical column prints $-0.0000$ at $x = 2/3$: the last two lines show
-# it is $-2.22 \cdot 10^{-10}$, while the other two methods give exactly zero. That is
-# round-off, and its size can be read off: $f(x + h)$ and $f(x - h)$ differ by
-# $-4.44 \cdot 10^{-16}$, exactly one gap between neighbouring floats near
-# $f(2/3) \approx 3.67$, and dividing by $2h = 2 \cdot 10^{-6}$ gives $-2.22 \cdot 10^{-10}$.
+# All three agree at every point: $-10$, $-4$, $0$ and $14$. (The $-0.0000$ in the
+# numerical column is round-off, $-2.22 \cdot 10^{-10}$.)
 #
-# The three methods differ in what they need and what they cost:
+# <details><summary>Why -0.0000?</summary>
 #
-# | method | needs | accuracy | cost for n inputs |
-# |---|---|---|---|
-# | symbolic | the formula | exact | the formula can grow far larger than the program (below) |
-# | numerical | the ability to call f | approximate (the V above) | 2n evaluations with central differences (n + 1 with forward) |
-# | automatic | the program, run once | exact up to rounding | 1 evaluation + 1 backward pass (for one output), and memory for the record: every value the evaluation computed (336 for our 41 weights) |
-#
-# Automatic differentiation buys its speed with memory: the backward pass needs every value
-# the evaluation computed, so the whole record stays in memory until the backward pass has
-# used it, where nudging keeps nothing between two evaluations.
+# At $x = 2/3$, $f(x + h)$ and $f(x - h)$ differ by $-4.44 \cdot 10^{-16}$, exactly one gap
+# between neighbouring floats near $f(2/3) \approx 3.67$ (last two lines); divided by
+# $2h = 2 \cdot 10^{-6}$, that is $-2.22 \cdot 10^{-10}$. The other two methods give exactly
+# zero.
+# </details>
 #
 # ### How large can the derivative formula get?
 #
-# The first row says the symbolic derivative "can grow far larger than the program". Here
-# is a program where it does. Each of its $n$ lines is the same nested product,
-# `y = 4*y*(1 - y)`, starting from `y = x`: three operations per line. Written as one
-# formula, `y` contains the previous `y` twice, so the formula doubles with every line.
-# Its derivative, by the product rule $(uv)' = u'v + uv'$, contains the previous `y`
-# twice *and* the previous derivative twice. The cell builds both formulas as text,
-# applying the rules blindly with no simplification, counts their operations, checks
-# that the derivative formula really is the derivative (against `backward()` at
-# $x = 0.3$), and counts the operations that `Value` records for the same program.
+# Take a program of $n$ lines, each `y = 4*y*(1 - y)`, starting from `y = x`. Written as one
+# formula, each line holds the previous `y` twice; its derivative, by the product rule,
+# holds the previous `y` *and* the previous derivative twice each. The cell writes both
+# formulas out blindly, counts their operations, and counts what `Value` records.
 
 
 # %% tags=["claim-setup"]
@@ -732,24 +676,23 @@ describe_figure(
 plt.show()
 
 # %% [markdown]
-# <!-- claim: ch01-expression-swell -->
 # At $n = 12$ lines the program runs 36 operations, and `Value` records exactly those 36.
-# The formula for `y` written out has 12,285 operations, and the formula for its
-# derivative 143,361, about 4,000 times the program. Every extra line multiplies the
-# derivative formula by 2.19 to 4.20 (the factor settles towards 2), while the program
-# grows by 3 operations. On the log scale the derivative formula keeps climbing, while
-# the program and the `Value` record (the same 3 operations per line, drawn on top of each
-# other) barely rise.
+# The derivative formula has 143,361, about 4,000 times more, and every line more than
+# doubles it. The record names each intermediate value once, so it grows with the program.
 #
-# Would multiplying the formula out help? It does, but not enough. Multiplied out, `y` is
-# a polynomial whose degree doubles with every line ($2^n$, as the last lines print for
-# $n \le 6$), so its derivative has degree $2^n - 1$. Even in Horner's form, the cheapest
-# general way to evaluate a polynomial of degree $d$ ($d$ multiplications and $d$ additions), that
-# is $2 \cdot (2^{12} - 1) = 8{,}190$ operations at $n = 12$: about 17 times fewer than the
-# 143,361 of the blind formula, and still about 230 times the program's 36, doubling with every
-# line where the program adds 3. A computer algebra system can shrink the formula further by
-# spotting repeated pieces and naming them once, and naming each intermediate value once is
-# exactly what the record of automatic differentiation does.
+# <details><summary>How we know; would multiplying it out help?</summary>
+#
+# The cell checks that the formula is the derivative, against `backward()` at $x = 0.3$, for
+# $n \le 8$; the growth factor per line falls from 4.20 to 2.19, settling towards 2.
+# Multiplied out, `y` is a polynomial whose degree doubles every line ($2^n$, printed for
+# $n \le 6$), so its derivative has degree $2^n - 1$. Even in Horner's form ($d$
+# multiplications and $d$ additions for degree $d$) that is $2 \cdot (2^{12} - 1) = 8{,}190$
+# operations at $n = 12$: 17 times fewer than the blind formula, still about 230 times the
+# program, and doubling every line. A computer algebra system can shrink a formula further
+# by naming repeated pieces once, which is what the record does.
+#
+# <!-- claim: ch01-expression-swell -->
+# </details>
 #
 # The next chapter takes the first step towards automatic differentiation: a number that
 # remembers how it was computed.
@@ -758,12 +701,10 @@ plt.show()
 #
 # ### 1. A slope to nine digits (design the nudge)
 #
-# Write `slope(g, x)`: the slope of any smooth function `g` at `x`, by nudging alone,
-# correct to nine significant digits (within one part in $10^9$). Which difference, and
-# which $h$, can reach that accuracy? The error plot above is your guide: try it first on
-# $g(x) = x^3 - 2x$ at $x = 1.5$, whose slope is $3 \cdot 1.5^2 - 2 = 4.75$, and watch
-# which digits stop changing as you change $h$. The check then tries your function on
-# $\sin$, $\exp$ and $\log$ and at other points, so one lucky $h$ is not enough.
+# Write `slope(g, x)`: the slope of any smooth `g` at `x` by nudging, correct to nine
+# significant digits. Which difference and which $h$? The error plot is your guide. Try
+# $g(x) = x^3 - 2x$ at $x = 1.5$ (slope 4.75) and watch which digits stop changing as you
+# change $h$. The check tries other functions and points: one lucky $h$ is not enough.
 
 
 # %%
@@ -779,13 +720,11 @@ reveal("ch01.slope")
 # %% [markdown]
 # ### 2. Predict the best nudge
 #
-# Take $f(x) = x^2 + 1000$ at $x = 1$, where the slope is exactly 2, and the forward
-# difference. Its truncation error is about $\frac{|f''(x)|}{2} \cdot h$ (here
-# $f'' = 2$ everywhere), and its round-off error about $\varepsilon \cdot |f(x)| / h$, as in
-# the plot above. *Before measuring anything*, work out the $h$ at which the two errors
-# are equal: that is where their sum is smallest. Is it larger or smaller than the best
-# $h$ for $x^3$ at 2, and why? Then, if you like, measure: nudge with your $h$, with ten
-# times more and with ten times less, and compare the three errors.
+# Take $f(x) = x^2 + 1000$ at $x = 1$ (slope 2) and the forward difference. Its truncation
+# error is about $\frac{|f''(x)|}{2} \cdot h$ (here $f'' = 2$), its round-off about
+# $\varepsilon \cdot |f(x)| / h$. *Before measuring*, work out the $h$ where the two are
+# equal: there their sum is smallest. Is it larger or smaller than the best $h$ for $x^3$
+# at 2, and why? Then measure with your $h$, ten times more and ten times less.
 
 # %%
 best_nudge = None  # replace with your prediction (a number, or a calculation giving it)
@@ -797,9 +736,8 @@ reveal("ch01.best_h")
 # %% [markdown]
 # ### 3. A whole gradient by nudging
 #
-# Write `numerical_gradient(fn, inputs)`: `fn` takes several numbers (as `fn(*inputs)`)
-# and returns one; return a list with one partial derivative per input, nudging one input
-# at a time. Use the central difference with $h = 10^{-6}$.
+# Write `numerical_gradient(fn, inputs)`: `fn(*inputs)` returns one number; return one
+# partial derivative per input, by central differences with $h = 10^{-6}$.
 
 
 # %%

@@ -1,16 +1,11 @@
 # %% [markdown]
 # # Chapter 2 — A value that remembers
 #
-# Chapter 1 ended with a cost problem: nudging needs one extra run of the whole
-# computation for every input. Nudging is expensive because it treats the function as a
-# sealed box: all it can do is feed numbers in and watch what comes out.
-#
-# Automatic differentiation opens the box. If every number knew *how it was computed*
-# (from which other numbers, by which operation), we could walk back through that
-# record and work out each input's influence directly, without re-running anything.
-# This chapter builds that record: a small `Value` class whose objects remember their
-# inputs and their operation. Together those memories form a **computation graph**, and
-# we will draw it.
+# Nudging treats a function as a sealed box: feed numbers in, watch what comes out, once
+# per input. Automatic differentiation opens the box. If every number remembered *how it
+# was computed*, from which numbers and by which operation, we could walk back through that
+# record and find each input's influence without re-running anything. This chapter builds
+# that record, a **computation graph**, and draws it.
 
 # %% tags=["claim-setup"]
 import inspect
@@ -26,10 +21,8 @@ from micrograd_lesson.exercises import check_node_count, check_q, check_subtract
 # %% [markdown]
 # ## Step 1: a number in a box
 #
-# We start with the smallest useful thing: an object that holds one number in `data`,
-# prints itself readably, and supports `+` and `*`. Python calls `a.__add__(b)` when you
-# write `a + b` and `a.__mul__(b)` for `a * b` (chapter 0 showed this), so those two
-# methods are all we need for arithmetic.
+# First, a number in `data` that can add and multiply: Python turns `a + b` into
+# `a.__add__(b)` and `a * b` into `a.__mul__(b)` (chapter 0).
 
 
 # %% tags=["defines-value"]
@@ -56,28 +49,29 @@ print(a + b)
 print(a * b)
 
 # %% [markdown]
-# Adding gives `Value(data=-1.0)` and multiplying gives `Value(data=-6.0)`, as they
-# should. But look at what the product is: just a box holding $-6$. Nothing in it says
-# that it came from $2$ times $-3$. That is exactly the information the backward pass
-# will need, so the box must keep it.
+# Adding gives `Value(data=-1.0)`, multiplying `Value(data=-6.0)`. But the product is just
+# a box holding $-6$: nothing says it came from $2$ times $-3$, and the backward pass will
+# need exactly that.
 #
 # ## Step 2: remember the inputs and the operation
 #
-# Every `Value` now gets three more attributes:
+# Each `Value` gets three more attributes:
 #
-# - `_prev`: the values it was computed from, its **inputs** (empty for a value we typed
-#   in ourselves);
-# - `_op`: the operation that produced it, `"+"` or `"*"` (empty for typed-in values);
-# - `label`: a name such as `"a"`, only so that drawings are readable.
+# - `_prev`: the values it was computed from, its **inputs** (empty for a value we typed in);
+# - `_op`: the operation that made it, `"+"` or `"*"`;
+# - `label`: a name such as `"a"`, for readable drawings.
 #
-# The constructor takes the inputs and the operation as optional arguments, and
-# `__add__` and `__mul__` pass them in when they build their result. We name the
-# argument `_children`, as micrograd does (below we run micrograd and see its
-# constructor), so that code written for micrograd runs here. The word comes from
-# picturing an expression as a tree hanging down from its result: $L$ at the top, the
-# values it was made from below it as its children. Our drawings point the other way,
-# with arrows running *from* the children *into* the result, because that is the way
-# the numbers flow. Same links, two ways of looking at them.
+# `__add__` and `__mul__` hand the inputs and the operation to the constructor, whose
+# argument is called `_children`, as in micrograd, the small library this course follows:
+# code written for micrograd runs on the course's engine too.
+#
+# <details><summary>Why "children"?</summary>
+#
+# Picture an expression as a tree hanging down from its result: $L$ at the top, the values
+# it was made from below it, its children. Our drawings point the other way, with arrows
+# from the children into the result, because that is the way the numbers flow. Same links,
+# two ways of looking at them.
+# </details>
 
 
 # %% tags=["defines-value"]
@@ -105,11 +99,20 @@ class Value:
 # %% [markdown]
 # ### Why a tuple and not a set?
 #
-# The well-known micrograd keeps the inputs in a `set`. A value may use the *same* input
-# twice, as in `s = a + a`, and a set collapses the two into one. Does micrograd's `a`
-# then lose half of its gradient? It is installed here (`micrograd==0.1.0`), so we can run
-# it and see. (`backward()` and `grad` are chapters 3 and 4; all we need now is that the
-# right answer for $s = a + a$ is $ds/da = 2$.)
+# micrograd keeps `_prev` in a set. We keep a tuple, for two reasons: a tuple keeps an input
+# used twice, and it keeps the inputs in order.
+
+# %%
+a = Value(2.0, label="a")
+s = a + a
+print(f"s = a + a = {s.data}")
+print(f"inputs remembered in the tuple: {len(s._prev)}")
+print(f"inputs a set would keep:        {len(set(s._prev))}")
+
+# %% [markdown]
+# In $s = a + a$ the tuple keeps **2** inputs, the set only **1**. Does that cost micrograd
+# half of `a`'s gradient? Run it and see: the right answer is $ds/da = 2$ (`backward()` and
+# `grad` come in chapters 3 and 4).
 
 # %%
 try:
@@ -126,21 +129,21 @@ else:
     print(inspect.getsource(MicrogradValue.__add__))
 
 # %% [markdown]
-# micrograd keeps **1** input in its set, and still gets $ds/da = 2$, the right answer.
-# The set loses nothing there, because micrograd never reads its backward rule from
-# `_prev`. Its source, printed above, shows why: each operation writes its rule as a small
-# function `_backward` (a closure, chapter 0) that names both operands, `self.grad +=
-# out.grad` and then `other.grad += out.grad`. In `a + a`, `self` and `other` are both
-# `a`, so `a` receives both contributions. The set only lists which values to visit, and
-# visiting `a` once is correct. (The course's tests check this on other expressions that
-# use a value twice or three times, such as $a \cdot a$ and $(a + a) \cdot a$: micrograd's
-# gradients are right on every one.) <!-- claim: ch02-micrograd-set-loses-nothing -->
+# No: micrograd gets $ds/da = 2$. Its rule for `+`, printed above, names both operands, and
+# in `a + a` both are `a`, so `a` receives both shares. The set only lists which values to
+# visit.
 #
-# A set does lose something in a different design: one that stores, beside the inputs,
-# **one local derivative per input**, and pairs them up in order. This package's engine
-# works that way (chapter 4 builds it). The cell below makes that design in a few lines
-# and runs its one backward step for $s = a + a$ twice, once keeping the inputs in a
-# tuple and once in a set, with nothing else changed.
+# <details><summary>How we know</summary>
+#
+# Other expressions that use a value two or three times, such as $a \cdot a$ and
+# $(a + a) \cdot a$, at random values: micrograd's gradients are right on every one.
+#
+# <!-- claim: ch02-micrograd-set-loses-nothing -->
+# </details>
+#
+# A set does cost a design that pairs each input with its own local derivative, as this
+# package's engine does (chapter 4). The cell builds that design twice, changing only the
+# tuple to a set:
 
 
 # %% tags=["claim-setup"]
@@ -162,23 +165,22 @@ for keep in (tuple, set):
     print(f"inputs kept in a {keep.__name__:<5}: {len(s.inputs)}; ds/da = {a.grad:.4f}")
 
 # %% [markdown]
-# With a tuple, $ds/da = 2$. With a set, $ds/da = 1$: the set holds `a` once, so `zip`
-# pairs it with the first local derivative and silently drops the second (`zip` stops at
-# the shorter sequence, as exercise 0.3 of chapter 0 found). The same happens to
-# $a \cdot a$ at any $a$: the set gives half the gradient (the course's tests check both
-# at random values). <!-- claim: ch02-set-drops-a-share --> A set has a second problem
-# for this design: it has no order, so even with two *different* inputs, as in $x - y$
-# with local derivatives $(1, -1)$, nothing would say which derivative belongs to which
-# input.
+# With the set, $ds/da = 1$: it holds `a` once, so `zip` pairs it with the first local
+# derivative and drops the second.
 #
-# A tuple keeps the order the inputs were given in, left operand first, so every walk over
-# the graph (a drawing, and from chapter 4 the backward pass) meets them in that order, on
-# every run. A set's order follows the hashes of its members, and a `Value`'s hash is
-# derived from its memory address. Is that order then random from run to run? The cell
-# below tests it. It runs a small program, the class above with `_prev` kept in a set or
-# a tuple, in fresh Python processes, and prints the order in which `(a * b)._prev` lists
-# `a` and `b`. The one thing it changes is how many other values, `k`, the program makes
-# (and keeps) before it makes `a` and `b`.
+# <details><summary>How we know</summary>
+#
+# The same happens to $a \cdot a$ at random values of $a$: the set gives half the gradient.
+# With two *different* inputs, as in $x - y$ with local derivatives $(1, -1)$, a set would
+# have another problem: nothing would say which derivative belongs to which input.
+#
+# <!-- claim: ch02-set-drops-a-share -->
+# </details>
+#
+# Order is the second reason. A set places its members by their hashes, and a `Value`'s
+# hash comes from its memory address (first line below). The cell runs a small program in
+# fresh Python processes: it makes `k` unrelated values, then `a` and `b`, and prints the
+# order in which `(a * b)._prev` lists them.
 
 # %% tags=["claim-setup"]
 PROGRAM = """
@@ -188,15 +190,18 @@ class Value:
         self.data, self._prev, self._op, self.label = data, KEEP(_children), _op, label
     def __mul__(self, other):
         return Value(self.data * other.data, (self, other), "*")
+    OWN_HASH
 made_first = [Value(0.0) for _ in range(int(sys.argv[1]))]  # k unrelated values, kept
 a, b = Value(2.0, label="a"), Value(-3.0, label="b")
 print(" ".join(v.label for v in (a * b)._prev))
 """
 
 
-def input_order(keep, k):
-    """The order of a and b in (a * b)._prev, in a fresh process that first makes k other values."""
-    code = PROGRAM.replace("KEEP", keep)
+def input_order(keep, k, hash_from="address"):
+    """The order of a and b in (a * b)._prev, in a fresh process that first makes k other values.
+    hash_from="data": Value gets a hash made from its data instead of its memory address."""
+    own_hash = "def __hash__(self): return hash(self.data)" if hash_from == "data" else ""
+    code = PROGRAM.replace("KEEP", keep).replace("OWN_HASH", own_hash)
     run = subprocess.run(
         [sys.executable, "-c", code, str(k)], capture_output=True, text=True, check=True
     )
@@ -204,48 +209,50 @@ def input_order(keep, k):
 
 
 # %%
-for keep in ("set", "tuple"):
-    orders = {input_order(keep, k) for k in range(20)}
-    print(f"{keep:<5}: k = 0 to 19 gives {len(orders)} order{'s' * (len(orders) > 1)}")
-print(f"tuple's order: {input_order('tuple', 0)}")
+v = Value(2.0)
+print(f"hash(v) == id(v) // 16: {hash(v) == id(v) // 16}")  # id(v): where v sits in memory
+for keep, hash_from in [("set", "address"), ("set", "data"), ("tuple", "address")]:
+    orders = {input_order(keep, k, hash_from) for k in range(20)}
+    print(
+        f"{keep:<5} (hash from {hash_from:<7}): k = 0 to 19 gives {len(orders)} "
+        f"order{'s' * (len(orders) > 1)}: {' or '.join(sorted(orders))}"
+    )
 
 # %% [markdown]
-# Change nothing except how many unrelated values were made first, and the set's order
-# flips: over $k = 0$ to 19, both orders occur. The tuple lists `a b` every time. Which
-# order a set gives for a given $k$ differs between Python versions, and on Python 3.11
-# it is not even fixed for one program: run again in a fresh process, the very same
-# program sometimes lists them the other way (we saw it for many $k$ from 11 up; whether it
-# happens depends even on the environment variables the process starts with, so the
-# course's tests do not rely on it either way). Either way the order depends on
-# things the program does not control, which in a notebook includes whatever cells you
-# happened to run. The tests also draw the chapter's own graph with `draw_dot` after making
-# $k$ values first: with a tuple the drawing is the same for every $k$. (`draw_dot` sorts a
-# set's inputs by label, data and operation, so a micrograd graph draws the same on every
-# run unless two inputs of one operation tie on all three.)
-# <!-- claim: ch02-tuple-same-drawing --> So our `Value` keeps a
-# tuple:
-
-# %%
-a = Value(2.0, label="a")
-s = a + a
-print(f"s = a + a = {s.data}")
-print(f"inputs remembered in the tuple: {len(s._prev)}")
-print(f"inputs a set would keep:        {len(set(s._prev))}")
-
-# %% [markdown]
-# The tuple keeps **2** inputs, the set only **1**.
+# Over those twenty runs the set's order flips. Change only where the hash comes from, the
+# data instead of the address, and the set keeps one order: the flips come from where `a`
+# and `b` happen to sit in memory, which depends on what ran before them (in a notebook,
+# every cell you happened to run). The tuple lists `a b` every time.
 #
+# <details><summary>How we know</summary>
+#
+# We ran the program for every `k` from 0 to 999 on Python 3.11 and 3.13: in every run of
+# 20 consecutive `k` the set's order flips at least once. Fresh windows of 20 are checked
+# again, with the tuple and with a hash from data keeping one order. The chapter's own graph
+# drawn with `draw_dot` after making `k` values is the same drawing for every `k`.
+# (`draw_dot` sorts a set's inputs by label, data and operation, so a micrograd graph draws
+# the same on every run too, unless two inputs of one operation tie on all three.)
+#
+# <!-- claim: ch02-tuple-same-drawing -->
+# </details>
+#
+# <details><summary>On Python 3.11</summary>
+#
+# Which order a set gives for a given `k` differs between Python versions, and on 3.11 it
+# is not even fixed for one program: run again in a fresh process, the same program
+# sometimes lists them the other way (we saw it for many `k` from 11 up). Whether that
+# happens depends even on the environment variables the process starts with, so nothing
+# here relies on it either way.
+# </details>
+
+# %% [markdown]
 # ## The example graph
 #
-# Now we build a small expression in three steps, at $a = 2$, $b = -3$, $c = 10$ and
-# $f = -2$:
+# Now an expression in three steps, at $a = 2$, $b = -3$, $c = 10$ and $f = -2$:
 #
 # $$e = a \cdot b, \qquad d = e + c, \qquad L = d \cdot f.$$
 #
-# In words: multiply $a$ by $b$ to get $e$, add $c$ to get $d$, multiply by $f$ to get
-# $L$. We call the last one $L$ because in training the final number is the **loss**,
-# the thing we want to make small. This graph is the running example of the next
-# chapter too.
+# $L$ is for **loss**, the number training makes small. Chapter 3 works on this graph too.
 
 # %%
 a = Value(2.0, label="a")
@@ -265,40 +272,32 @@ print(f"L = {L.data:.4f}")
 print(f"L was made by {L._op!r} from {L._prev}")
 
 # %% [markdown]
-# So $e = -6$, $d = 4$ and $L = -8.0$. The last line shows the memory at work: `L`
-# knows it was made by `'*'` from `d` (holding 4) and `f` (holding $-2$). And `d` knows
-# its own inputs, and so on back to the beginning. Following `_prev` from `L` reaches
-# every value that went into it.
+# So $e = -6$, $d = 4$ and $L = -8.0$. The last line shows the memory at work: `L` was made
+# by `'*'` from `d` and `f`; `d` knows its own inputs, and so on: following `_prev` from `L`
+# reaches every value that went into it.
 #
 # ## Drawing the graph
 #
-# `draw_dot` from the package follows those links and draws what it finds, with
-# Graphviz. Each rectangle is a value, showing its label and its `data`. Each oval is
-# an operation: arrows run from the inputs into the oval, and from the oval to the
-# value it produced. Read it left to right, the way the numbers flow.
+# `draw_dot` follows those links and draws them. A rectangle is a value, with its label and
+# `data`; an oval is an operation, with arrows from its inputs and to its result. Read it
+# left to right, the way the numbers flow.
 
 # %%
-draw_dot(L, rankdir="LR")
+draw_dot(L, rankdir="LR", alt="Left to right; each box shows a label and its data, no grad.")
 
 # %% [markdown]
-# Each rectangle has a single row of data, because our class has no gradient yet.
-# (On a class that does have a `grad`, `show_grad=False` hides that row; we will want it
-# from chapter 3 on.) You can check every number in the drawing against the printout
-# above: $a \cdot b = -6$, $-6 + 10 = 4$, $4 \cdot (-2) = -8$.
+# Each rectangle has one row, its data: our class has no gradient yet. Check the numbers:
+# $a \cdot b = -6$, $-6 + 10 = 4$, $4 \cdot (-2) = -8$.
 #
-# ## Leaves, root and why it is a DAG
+# ## Leaves, root and DAG
 #
-# Some vocabulary, which the rest of the course uses constantly:
+# - A **leaf** is a value with no inputs, one we typed in: here $a$, $b$, $c$ and $f$. In a
+#   network the leaves are the inputs and the weights.
+# - The **root** is the final value: here $L$.
+# - The graph is a **DAG**, a *directed acyclic graph*: every arrow points from an input to
+#   a result, and no path of arrows comes back to where it started.
 #
-# - A **leaf** is a value with no inputs: one we typed in. Here $a$, $b$, $c$ and $f$.
-#   In a neural network the leaves are the inputs and the weights.
-# - The **root** is the final value, the one everything flows into: here $L$.
-# - The whole drawing is a **DAG**, a *directed acyclic graph*: directed, because every
-#   arrow points from an input to a result; acyclic, because no path of arrows ever comes
-#   back to where it started.
-#
-# A few lines of code can find the leaves by walking back from the root along `_prev`
-# and collecting every value met on the way.
+# A few lines find them, walking back from the root along `_prev`:
 
 
 # %%
@@ -320,27 +319,29 @@ print(f"leaves: {', '.join(sorted(v.label for v in leaves))}")
 print(f"root:   {L.label}")
 
 # %% [markdown]
-# The graph holds **7 values** and **3 operations**; its leaves are `a`, `b`, `c` and `f`,
-# and its root is `L`. The drawing can say the same with a note on each of those nodes:
+# **7 values** and **3 operations**; leaves `a`, `b`, `c` and `f`; root `L`. The drawing
+# can mark them, top to bottom this time:
 
 # %%
 notes = {v: "leaf" for v in leaves}
 notes[L] = "root"
-draw_dot(L, rankdir="TB", notes=notes)
+draw_dot(L, rankdir="TB", notes=notes, alt="Top to bottom; a, b, c and f are noted leaf, L root.")
 
 # %% [markdown]
-# This time the graph is laid out top to bottom (`rankdir="TB"`), so the leaves sit at
-# the top and the root at the bottom.
+# Why can there never be a cycle? A `Value` is built only from values that *already exist*,
+# so every arrow points from an older value to a newer one, and no chain of "older than"
+# leads back to its start.
 #
-# Why can it never contain a cycle? Because a `Value` is only ever built from values that
-# *already exist*. Every arrow points from an older value to a newer one, and no chain of
-# "older than" can lead back to its own start. (The course's tests build random
-# expressions and confirm that each one's graph has an order with every arrow pointing
-# forwards.) <!-- claim: ch02-never-a-cycle -->
+# <details><summary>How we know</summary>
 #
-# A DAG is not always a tree, though. A value may feed several operations. Below,
-# $a$ and $b$ are each used twice: once in the product $p = a \cdot b$ and once in the
-# sum $q = a + b$, and the results meet again in $r = p \cdot q$.
+# Random expressions of 40 operations, each built from values made before it: every graph
+# has an order in which all arrows point forwards.
+#
+# <!-- claim: ch02-never-a-cycle -->
+# </details>
+#
+# A DAG need not be a tree: a value may feed several operations. Below, $a$ and $b$ each
+# feed both $p = a \cdot b$ and $q = a + b$, which meet in $r = p \cdot q$.
 
 # %%
 a = Value(2.0, label="a")
@@ -356,14 +357,12 @@ print(f"{len(all_values(r))} values, even though a and b are used twice")
 draw_dot(r)
 
 # %% [markdown]
-# Here $p = -6$, $q = -1$ and $r = 6$, in a graph of **5 values**. Each of $a$ and $b$
-# has two arrows leaving it: one value, two uses. This shape matters in chapter 4,
-# where a value used twice must collect influence from both of its uses.
+# $p = -6$, $q = -1$, $r = 6$, in **5 values**: $a$ and $b$ each have two arrows leaving
+# them. In chapter 4 a value used twice collects influence from both uses.
 #
 # ## What the class cannot do yet
 #
-# Our `Value` only knows how to combine with another `Value`. Mixing in a plain number
-# fails, because `__add__` asks the number `1` for a `.data` attribute it does not have:
+# Mixing in a plain number fails: `__add__` asks `1` for a `.data` it lacks.
 
 # %%
 try:
@@ -372,16 +371,12 @@ except AttributeError as err:
     print(f"{type(err).__name__}: {err}")
 
 # %% [markdown]
-# The message says it exactly: `'int' object has no attribute 'data'`. Chapter 5 teaches
-# the class to wrap plain numbers automatically, and adds the reflected operators so
-# that `1 + a` works too.
+# Chapter 5 teaches the class to wrap plain numbers, and `1 + a` too.
 #
-# ## The same graph, with an empty grad row
+# ## The same graph, with a grad row
 #
-# The package's finished `Value` (in `micrograd_lesson.engine`) remembers its inputs in
-# exactly the same way, and also carries a `grad` attribute that starts at zero. Built
-# from it, the same expression draws with a second row on every node. With two rows
-# per node the picture gets wide, so this time we draw it top to bottom again:
+# The package's finished `Value` remembers its inputs the same way, and also carries a
+# `grad`, starting at zero. Built from it, the same expression draws with a second row:
 
 # %%
 pa = mg.Value(2.0, label="a")
@@ -395,23 +390,21 @@ pd.label = "d"
 pL = pd * pf
 pL.label = "L"
 print(f"L = {pL.data:.4f}, and every grad is still {pL.grad:.4f}")
-draw_dot(pL, rankdir="TB")
+draw_dot(pL, rankdir="TB", alt="Top to bottom; each box adds a grad row, 0.0000 everywhere.")
 
 # %% [markdown]
-# The data row matches our own class ($L = -8$ again), and every grad row reads
-# $0.0000$. That row is a blank waiting to be filled with an answer to the question:
-# *if this value were nudged up a little, how fast would $L$ change?* Chapter 3 fills it
-# in by hand, one node at a time, using nothing but the chain rule.
+# The data match our own class ($L = -8$), and every grad reads $0.0000$: a blank for the
+# answer to *if this value were nudged up a little, how fast would $L$ change?* Chapter 3
+# fills it in by hand, with the chain rule.
 #
 # ## Exercises
 #
 # ### 1. A subtraction that works once (find the bug)
 #
-# A classmate added `__sub__` in a subclass, so that `x - y` gives a new `Value` that
-# remembers `(x, y)`, in that order, and `"-"` as its operation. Their test `x - y` passes,
-# but `(x - y) - z` raises `TypeError`. **Before running it**, predict why: what class is
-# the result of `x - y`, and what can that class do? Then fix `ValueWithSub` so that
-# chains of subtractions work, still remembering each step's inputs.
+# A classmate added `__sub__` in a subclass: `x - y` remembers `(x, y)` and `"-"`. Their
+# test `x - y` passes, but `(x - y) - z` raises `TypeError`. **Before running it**, predict
+# why: what class is the result of `x - y`? Then fix `ValueWithSub` so that chains of
+# subtractions work.
 
 
 # %%
@@ -430,11 +423,9 @@ reveal("ch02.subtraction")
 # %% [markdown]
 # ### 2. Predict the graph, then draw it
 #
-# Take $q = (a \cdot b + c) \cdot (a + c)$ at $a = 2$, $b = -3$, $c = 10$, where $a$ and $c$
-# each appear twice in the formula. **Before** building or drawing it, predict its graph:
-# how many distinct values (rectangles) will it hold, and how many operations (ovals)?
-# Which values will have two arrows leaving them? Answer with a pair
-# `(values, operations)`.
+# Take $q = (a \cdot b + c) \cdot (a + c)$ at $a = 2$, $b = -3$, $c = 10$. **Before** building
+# it, predict its graph: how many values (rectangles) and operations (ovals)? Which values
+# have two arrows leaving them? Answer with a pair `(values, operations)`.
 
 # %%
 prediction = (0, 0)  # replace: (number of values, number of operations)
@@ -446,9 +437,8 @@ reveal("ch02.node_count")
 # %% [markdown]
 # ### 3. Build it and compare
 #
-# Now build $q$ with the `Value` class above, with labels on the leaves, and draw it with
-# `draw_dot(q)`. Does the drawing match your prediction, including which values have two
-# arrows leaving them? Then pass `q` to the check.
+# Now build $q$ with the `Value` class above, labels on the leaves, and draw it with
+# `draw_dot(q)`. Does it match your prediction? Then pass `q` to the check.
 
 # %%
 q = Value(0.0)  # replace: build the expression from leaves a, b and c

@@ -10,7 +10,16 @@ import random
 
 import numpy as np
 import pytest
-from claimlib import chapter_namespace, claim, held_out_seeds, least_count
+from claimlib import (
+    POWER,
+    chapter_namespace,
+    claim,
+    fraction_test,
+    held_out_seeds,
+    least_count,
+    power,
+    range_power,
+)
 
 from micrograd_lesson import MLP, Value, central_difference, forward_difference
 
@@ -62,8 +71,11 @@ def test_the_derivative_formula_outgrows_the_program(ch01):
 
 
 @claim("ch01-central-bottom-lower")
-def test_the_central_bottom_is_500_to_800_times_lower_on_every_grid(ch01):
-    """Deterministic (x = 2): the grid of h is refined 10-fold, and in each band 100-fold."""
+def test_the_central_bottom_is_several_hundred_times_lower_on_every_grid(ch01):
+    """Deterministic (x = 2): each band of h holds 81 to 80,001 values and is moved a tenth of a
+    decade either way; the factor is 597 to 766 (605 and 729 at 81 and 8,001 values unmoved, 744
+    at 80,001). "Several hundred times" is tested as 550 to 850: power 1.00 against a truth 1.5
+    times larger or smaller (range_power)."""
     bottom_median, g = ch01["bottom_median"], ch01["g"]
     # the single smallest errors are luck: a ten times finer grid of h finds smaller ones
     hs = ch01["hs"]
@@ -71,11 +83,19 @@ def test_the_central_bottom_is_500_to_800_times_lower_on_every_grid(ch01):
     for difference in (forward_difference, central_difference):
         coarse_best = min(abs(difference(g, 2.0, h) - 12.0) for h in hs)
         assert min(abs(difference(g, 2.0, h) - 12.0) for h in finer) < coarse_best, difference
-    for points in (81, 801, 8001):
-        forward = bottom_median(forward_difference, g, 2.0, 12.0, 1e-9, 1e-7, points)
-        central = bottom_median(central_difference, g, 2.0, 12.0, 1e-6, 1e-4, points)
-        assert 500 < forward / central < 800, (points, forward / central)
-        assert 2.5e-7 <= forward < 3.5e-7 and 3.5e-10 <= central < 4.5e-10, (points, forward, central)
+    factors = {}
+    for points in (81, 801, 8001, 80_001):
+        for shift in (-0.1, 0.0, 0.1):  # the band moved, in decades
+            k = 10**shift
+            forward = bottom_median(forward_difference, g, 2.0, 12.0, 1e-9 * k, 1e-7 * k, points)
+            central = bottom_median(central_difference, g, 2.0, 12.0, 1e-6 * k, 1e-4 * k, points)
+            factors[points, shift] = forward / central
+            if shift == 0.0 and points == 8001:  # the notebook's medians, as its note gives them
+                assert 2.5e-7 <= forward < 3.5e-7 and 3.5e-10 <= central < 4.5e-10, (forward, central)
+    values = list(factors.values())
+    assert all(550 < f < 850 for f in values), factors
+    assert range_power(values, 550, 850) >= POWER, range_power(values, 550, 850)
+    assert 720 < factors[80_001, 0.0] < 760, factors  # where it settles
 
 
 def central_wins(central_vs_forward, seeds):
@@ -87,18 +107,18 @@ def central_wins(central_vs_forward, seeds):
 @claim("ch01-central-at-1e-6")
 def test_central_beats_forward_in_every_case(ch01):
     """Prose measured on seeds 1000-1199 (4,000 cases): bottoms >= 62 in every case and > 100 in
-    98.5 %; at h = 1e-6 >= 495 in every case and > 1,000 in 98.9 %."""
+    98.5 %; at h = 1e-6 >= 495 in every case and > 1,000 in 98.9 %. Here 600 cases: "every case"
+    (at least 600 of 600) has power 1.00 against 90 %; "more than 100 (1,000) times in at least
+    98 %" (at least 578 of 600) has power 1.00 against 88 %."""
     seeds = held_out_seeds(30, "ch01-central-at-1e-6")
     bottoms, at_1e6 = central_wins(ch01["central_vs_forward"], seeds)
     n = len(bottoms)
-    assert bottoms.min() > 40, bottoms.min()
-    assert (bottoms > 100).sum() >= least_count(0.98, n), (bottoms > 100).sum()
-    assert at_1e6.min() > 100, at_1e6.min()
-    assert (at_1e6 > 1000).sum() >= least_count(0.985, n), (at_1e6 > 1000).sum()
-    # the smallest factor at h = 1e-6 is where f'' is near zero: sin (cases 5-9 of 20) near 3
-    worst = int(np.argmin(at_1e6))
-    x = np.random.default_rng(seeds[worst // 20]).uniform(0.5, 3.0, size=(4, 5))[1, (worst % 20) - 5]
-    assert 5 <= worst % 20 < 10 and x > 2.5, (worst, x)
+    every, most = fraction_test(1.0, n), fraction_test(0.98, n)
+    every.check(int((bottoms > 40).sum()), "cases more than 40 times lower, bottom against bottom")
+    every.check(int((at_1e6 > 100).sum()), "cases more than 100 times lower at h = 1e-6")
+    most.check(int((bottoms > 100).sum()), "cases more than 100 times lower, bottom against bottom")
+    most.check(int((at_1e6 > 1000).sum()), "cases more than 1,000 times lower at h = 1e-6")
+    assert every.power >= POWER and most.power >= POWER, (every, most)
 
 
 def gaps_from_autodiff(loss_of, seed, h=1e-6):
@@ -126,7 +146,9 @@ def test_the_autodiff_gap_is_the_forward_differences_truncation(ch01):
     """Prose measured on seeds 310,000-310,999: forward 4.0e-6 to 3.5e-5 (median 4.3e-6); central at
     most 1.0e-8 (the 99.9th percentile 8.4e-9: the bound of 1e-8 asserted before would fail a fresh
     block of 20 draws now and then); corrected at most 1.5e-8, and at least 280 times below the forward
-    gap. Review on seeds 5,000,000-5,000,299: forward up to 3.1e-5, central up to 7.5e-9."""
+    gap. Review on seeds 5,000,000-5,000,299: forward up to 3.1e-5, central up to 7.5e-9. Every one
+    of 20 draws: power 0.88 against a verdict true on 90 % of draws."""
+    assert fraction_test(1.0, 20).power >= POWER
     for seed in held_out_seeds(20, "ch01-gap-is-truncation"):
         forward, central, corrected = gaps_from_autodiff(ch01["loss_of"], seed)
         assert forward < 1e-4 and central < 5e-8, (seed, forward, central)
@@ -151,7 +173,9 @@ def test_the_backward_pass_costs_at_most_two_multiply_adds_per_operation():
 
 @claim("ch01-error-slopes")
 def test_forward_and_central_errors_fall_like_h_and_h_squared_elsewhere_too(ch01):
-    """Prose measured on seeds 1000-1029: every fitted slope prints as 0.99 or 1.00, and 2.00."""
+    """Prose measured on seeds 1000-1029: every fitted slope prints as 0.99 or 1.00, and 2.00. Every
+    one of 60 points (4 draws of 5 points for 3 functions): power 1.00 against 90 %."""
+    assert fraction_test(1.0, 60).power >= POWER
     hs, fitted_slope = ch01["hs"], ch01["fitted_slope"]
     cases = [
         (lambda t: t * t * t, lambda t: 3 * t * t),
@@ -210,26 +234,26 @@ def roundoff_ratios(ch01, seeds):
 def test_roundoff_stays_within_a_few_estimates_and_under_the_fuller_one(ch01):
     """Prose measured on seeds 1000-1199: x^3 and e^x at most 2.8 and 1.8 (their bounds: 3.5 and
     2.5); sin's worst passes 4 on 39 of 200 draws; the fuller ratio at most 1.13 (bound 1.4).
-    x^3 at 2 on a grid of h 1,000 times finer: at most 1.49987 and 0.74995 (bounds 1.5, 0.75)."""
-    n = 200
+    x^3 at 2 on a grid of h 1,000 times finer: at most 1.49987 and 0.74995 (bounds 1.5, 0.75).
+    Here 300 draws: "every draw" has power 1.00 against 90 %; "about one draw in five" (40 to 82 of
+    300, which a true 20 % leaves only by a 1-in-1000 fluke each side) has power 0.96 against 10 %
+    and 0.83 against 30 %."""
+    n = 300
     simple, fuller, sin_points, sin_ratios = roundoff_ratios(
         ch01, held_out_seeds(n, "ch01-roundoff-within-a-few-estimates")
     )
-    assert simple["cube"].max() < 4 and simple["exp"].max() < 4, (simple["cube"].max(), simple["exp"].max())
+    every = fraction_test(1.0, n)
+    every.check(int((np.maximum(simple["cube"], simple["exp"]) < 4).sum()), "draws with x^3 and e^x under 4")
     passes = int((simple["sin"] > 4).sum())  # about one draw in five
-    assert least_count(0.2, n) <= passes <= n - least_count(0.8, n), passes
+    low, high = least_count(0.2, n), n - least_count(0.8, n)
+    assert low <= passes <= high, passes
+    assert min(power(n, low, 0.1), 1 - power(n, high + 1, 0.3)) >= POWER
     assert sin_points[sin_ratios > 4].min() > 2.6, sin_points[sin_ratios > 4]  # always near pi
-    # near pi the excess is the rounding of x + h: with the step the computer takes, under 1
-    hs, eps = ch01["hs"], ch01["eps"]
-    for x in sin_points[sin_ratios > 4].tolist():
-        steps = [(x + h) - x for h in hs[hs <= 1e-9]]
-        taken = max(abs(forward_difference(math.sin, x, t) - math.cos(x)) * t for t in steps)
-        assert taken < eps * abs(math.sin(x)), x
-    assert all(fuller[name].max() < 1.5 for name in fuller), {k: v.max() for k, v in fuller.items()}
-    assert fuller["cube"].max() > max(fuller["exp"].max(), fuller["sin"].max())  # x^3 comes closest
+    every.check(int((np.maximum.reduce([fuller[k] for k in fuller]) < 1.5).sum()), "draws under 1.5")
     # x^3 at 2: never more than 1.5 and 0.75 times the estimate, on a grid of h a thousand times
     # finer than the plotted one and on 20,000 random h; 1.45 and 0.70 on the plotted h
-    g, plotted = ch01["g"], hs[hs <= 1e-9]
+    g, hs, eps = ch01["g"], ch01["hs"], ch01["eps"]
+    plotted = hs[hs <= 1e-9]
     fine = np.logspace(-1, -15, 56_001)
     rng = np.random.default_rng(held_out_seeds(1, "ch01-roundoff-fine-h")[0])
     refined = np.concatenate([fine[fine <= 1e-9], 10 ** rng.uniform(-15, -9, 20_000)])
