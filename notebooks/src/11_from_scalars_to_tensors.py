@@ -24,9 +24,9 @@ import textwrap
 
 import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.patches import Rectangle
 
 from micrograd_lesson import SGD, describe_figure, draw_dot, make_moons, make_spiral, nn
+from micrograd_lesson.show.tensors import draw_broadcast_sum, draw_matmul_shapes, draw_tensor_graph
 from micrograd_lesson.tensor import Tensor
 from micrograd_lesson.tensor_nn import MLP, cross_entropy, log_softmax
 
@@ -146,69 +146,8 @@ print("b.grad =", b.grad, "  (a =", a.data, ")")
 
 
 # %%
-def matrix(ax, x, y, rows, cols, name, color):
-    """A rows x cols box at (x, y), labelled with its name and shape."""
-    ax.add_patch(Rectangle((x, y - rows), cols, rows, facecolor=color, edgecolor="k", alpha=0.8))
-    ax.text(x + cols / 2, y - rows / 2, name, ha="center", va="center", fontsize=13)
-    ax.text(x + cols / 2, y - rows - 0.45, f"({rows}, {cols})", ha="center", va="center", fontsize=10)
-    return x + cols
-
-
 m, n, p = 2, 3, 4
-fig, axes = plt.subplots(1, 3, figsize=(10, 2.8))
-rows = [
-    (
-        "forward:  C = A @ B",
-        [
-            ("A", m, n, "#9ecae1"),
-            ("@", 0, 0, None),
-            ("B", n, p, "#fdae6b"),
-            ("=", 0, 0, None),
-            ("C", m, p, "#c7e9c0"),
-        ],
-    ),
-    (
-        "dA = G @ B.T",
-        [
-            ("G", m, p, "#c7e9c0"),
-            ("@", 0, 0, None),
-            ("B.T", p, n, "#fdae6b"),
-            ("=", 0, 0, None),
-            ("dA", m, n, "#9ecae1"),
-        ],
-    ),
-    (
-        "dB = A.T @ G",
-        [
-            ("A.T", n, m, "#9ecae1"),
-            ("@", 0, 0, None),
-            ("G", m, p, "#c7e9c0"),
-            ("=", 0, 0, None),
-            ("dB", n, p, "#fdae6b"),
-        ],
-    ),
-]
-for ax, (title, items) in zip(axes, rows):
-    x = 0.0
-    for name, r, c, color in items:
-        if color is None:
-            ax.text(x + 0.5, -1.5, name, ha="center", va="center", fontsize=16)
-            x += 1.0
-        else:
-            x = matrix(ax, x, 0, r, c, name, color)
-    ax.set_xlim(-0.3, x + 0.3)
-    ax.set_ylim(-5.2, 0.6)
-    ax.set_aspect("equal")
-    ax.axis("off")
-    ax.set_title(title)
-plt.tight_layout()
-describe_figure(
-    fig,
-    "Boxes drawn to the shapes of the matrices, each labelled with its name and shape: C = A @ B "
-    "with A (2, 3) and B (3, 4); dA = G @ B.T and dB = A.T @ G. Every gradient has the shape of "
-    "the matrix it belongs to.",
-    axes=False,  # a diagram: its axes are hidden, and their ranges would say nothing
-)
+draw_matmul_shapes(m, n, p)  # each matrix drawn as a box of its shape
 plt.show()
 
 # %% [markdown]
@@ -271,39 +210,7 @@ print(f"dB has B's shape {B.grad.shape}; A.T @ G equals it: {np.allclose(B.grad,
 
 # %%
 G_demo = np.arange(1.0, 13.0).reshape(3, 4)  # a gradient arriving at a (3, 4) sum
-fig, (ax_fwd, ax_bwd) = plt.subplots(1, 2, figsize=(11, 3.2))
-for ax, title in (
-    (ax_fwd, "forward: b (4,) is copied to every row"),
-    (ax_bwd, "backward: b.grad sums its copies' gradients"),
-):
-    ax.set_title(title)
-    ax.axis("off")
-    ax.set_xlim(-0.5, 9)
-    ax.set_ylim(-5.2, 1.2)
-    ax.set_aspect("equal")
-for j in range(4):
-    ax_fwd.add_patch(Rectangle((j, 0), 1, 1, facecolor="#fdae6b", edgecolor="k"))
-    ax_fwd.text(j + 0.5, 0.5, f"b{j}", ha="center", va="center")
-    for i in range(3):
-        ax_fwd.add_patch(Rectangle((5 + j * 0.9, -1 - i), 0.9, 1, facecolor="#fdd0a2", edgecolor="k"))
-        ax_fwd.text(5.45 + j * 0.9, -0.5 - i, f"b{j}", ha="center", va="center", fontsize=9)
-        ax_bwd.add_patch(Rectangle((j, -1 - i), 1, 1, facecolor="#c7e9c0", edgecolor="k"))
-        ax_bwd.text(j + 0.5, -0.5 - i, f"{G_demo[i, j]:.0f}", ha="center", va="center")
-    ax_bwd.add_patch(Rectangle((5 + j * 0.9, -3), 0.9, 1, facecolor="#fdae6b", edgecolor="k"))
-    ax_bwd.text(5.45 + j * 0.9, -2.5, f"{G_demo[:, j].sum():.0f}", ha="center", va="center")
-ax_fwd.annotate("", xy=(4.9, -1.5), xytext=(4.1, 0.5), arrowprops={"arrowstyle": "->"})
-ax_fwd.text(5.0, -4.5, "3 copies of b, one per row", fontsize=9)
-ax_bwd.annotate("", xy=(4.9, -2.5), xytext=(4.1, -1.5), arrowprops={"arrowstyle": "->"})
-ax_bwd.text(0.0, -4.5, "G: gradient at (3, 4)", fontsize=9)
-ax_bwd.text(5.0, -4.0, "sum down the rows: (4,)", fontsize=9)
-plt.tight_layout()
-describe_figure(
-    fig,
-    "Left: the forward pass copies b into each of the 3 rows. Right: the gradient at the "
-    "(3, 4) result, the numbers 1 to 12, is summed down the rows to b.grad = [15, 18, 21, "
-    "24].",
-    axes=False,  # a diagram: its axes are hidden, and their ranges would say nothing
-)
+draw_broadcast_sum(G_demo)
 plt.show()
 
 # %% [markdown]
@@ -604,48 +511,12 @@ print(
 # thing with 45 nodes, each of which hands a whole array to NumPy's compiled loops.
 # Chapter 12 measures what that does to the running time.
 #
-# Small enough to draw. `draw_dot` prints one number per node, so for tensors we draw
-# each node with its operation and its shape instead. Here is the hinge part of the loss
-# (the L2 term adds one `*` and one `sum` per parameter); parameters are green,
-# constants grey:
+# Small enough to draw. `draw_dot` prints one number per node, so for tensors
+# `draw_tensor_graph` draws each node with its operation and its shape instead. Here is the
+# hinge part of the loss (the L2 term adds one `*` and one `sum` per parameter); parameters
+# are green, constants grey:
 
 # %%
-import graphviz
-
-from micrograd_lesson import Drawing
-
-
-def draw_tensor_graph(root):
-    """Each tensor as a box with its operation (or kind of leaf) and shape; an edge from each input."""
-    # size, in inches, keeps the drawing inside a laptop's notebook area (840 x 600 px)
-    dot = graphviz.Digraph(
-        graph_attr={"rankdir": "TB", "nodesep": "0.15", "ranksep": "0.25", "size": "8.75,6.25"}
-    )
-    dot.attr("node", shape="box", fontsize="11", height="0.25", style="filled", fontname="Helvetica")
-    number = {}  # tensor -> its node name in the drawing, in topological order
-    for node in root.topological_order():
-        number[node] = str(len(number))
-        if node._prev:
-            label, color = f"{node._op}  {node.shape}", "white"
-        elif node.requires_grad:
-            label, color = f"parameter {node.shape}", "#c7e9c0"
-        else:
-            label, color = f"constant {node.shape}", "#dddddd"
-        dot.node(number[node], label, fillcolor=color)
-        for child in node._prev:
-            dot.edge(number[child], number[node])
-    kinds = [
-        ("operation" if n._prev else "parameter" if n.requires_grad else "constant") for n in number
-    ]
-    alt = (  # what the drawing shows, for a reader who cannot see it
-        f"The tensor graph, top down: {len(number)} boxes, one per tensor, each with its operation "
-        f"and shape: {kinds.count('operation')} operations, {kinds.count('parameter')} parameters "
-        f"(green) and {kinds.count('constant')} constants (grey), ending in the loss, "
-        f"{'a single number' if root.shape == () else f'of shape {root.shape}'}."
-    )
-    return Drawing(dot, f"<tensor graph: {len(number)} tensors>", alt, alt=alt)
-
-
 hinge_part = (1 - targets * tensor_model(X)).relu().mean()
 hinge_nodes = hinge_part.topological_order()
 operations = sum(1 for node in hinge_nodes if node._prev)
