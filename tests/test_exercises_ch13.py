@@ -1,6 +1,7 @@
 """Chapter 13 exercise checks: right answers pass; wrong ones, picked and generated, get a useful hint."""
 
 import math
+import re
 
 import pytest
 from hints import hint_of
@@ -90,7 +91,18 @@ def test_dual_pow_refuses_nudging():
 
         return Dual(at(0), (at(h) - at(-h)) / (2 * h))
 
-    assert "not exact" in hint_of(check_dual_pow, nudged)
+    hint = hint_of(check_dual_pow, nudged)
+    assert "not exact" in hint
+    # the two numbers agree to the digits shown, so the hint says by how much they differ
+    (want, got, off), tangent = _off_by(hint), nudged(Dual(2.0, 1.0), Dual(3.0, 0.0)).dot
+    assert want == got == "12" and math.isclose(off, abs(tangent - 12.0), rel_tol=0.05), hint
+
+
+def _off_by(hint):
+    """(the wanted number, the one got, the difference) as a "... is W, got G (off by D)" hint says them."""
+    found = re.search(r"is (\S+), got (\S+) \(off by (\S+)\)", hint)
+    assert found, f"the hint does not say by how much the answer is off: {hint}"
+    return found[1], found[2], float(found[3])
 
 
 @settings(max_examples=100)
@@ -286,7 +298,12 @@ def test_safe_newton_step_refuses_nudged_derivatives():
         d2 = (at(x + h) - 2 * at(x) + at(x - h)) / h**2
         return x - d1 / d2 if d2 > 0 else x - lr * d1
 
-    assert "not exact" in hint_of(check_safe_newton_step, nudged)
+    hint = hint_of(check_safe_newton_step, nudged)
+    assert "not exact" in hint
+    want, got, off = _off_by(hint)  # the first case: x**4 - 2x**2 at 2, where Newton's step goes to 16/11
+    f = _NEWTON_CASES[0][1]
+    assert want == got == f"{16 / 11:.6f}", hint
+    assert math.isclose(off, abs(nudged(f, 2.0, 0.1) - 16 / 11), rel_tol=0.05), hint
 
 
 @settings(max_examples=200)

@@ -24,7 +24,13 @@ def _pow_rule(a, b, base=True, exponent=True, log=True):  # (val, dot) of a ** b
 
 
 _Pair = collections.namedtuple("Dual", "val dot")
-_NUDGED = ": close but not exact, as nudging would be; take exact derivatives"  # 13.1 and 13.3
+
+
+def _nudged(got, want):  # 13.1 and 13.3: the two may agree to every digit shown, so say how far apart
+    off = f"{abs(got - want):.1e}"
+    return f" (off by {off}): close but not exact, as nudging would be; take exact derivatives"
+
+
 _POW_HINTS = {
     "base only": "that is the power rule alone; the exponent's tangent counts too",
     "exponent only": "that is the exponential rule alone; the base's tangent counts too",
@@ -54,7 +60,7 @@ def check_dual_pow(dual_pow):
         (val, dot), (want_val, want_dot) = got[i], records["want"][i]
         if not math.isclose(val, want_val, rel_tol=1e-12):
             return f"the value a.val ** b.val is {want_val:.6g}, got {val:.6g}"
-        nudged = _NUDGED if close(dot, want_dot, 1e-4) else ""
+        nudged = _nudged(dot, want_dot) if close(dot, want_dot, 1e-4) else ""
         return f"the tangent is {want_dot:.6g}, got {dot:.6g}{nudged}"
 
     cases, records = _POW_CASES, recorded("ch13.dual_pow")
@@ -190,7 +196,7 @@ def check_safe_newton_step(safe_newton_step):
 
         def otherwise(i):
             want, got = safe_step(*cases[i]), steps[i]
-            nudged = _NUDGED if math.isclose(got, want, rel_tol=1e-4) else ""
+            nudged = _nudged(got, want) if math.isclose(got, want, rel_tol=1e-4) else ""
             return f"for f(x) = {known[i][0]} the next x is {want:.6f}, got {got:.6f}{nudged}"
 
         return judge(steps, cases, safe_step, _NEWTON_MISTAKES, exact, otherwise)

@@ -9,7 +9,7 @@ import random
 
 import numpy as np
 import pytest
-from claimlib import chapter_namespace, claim, held_out_seeds, least_count
+from claimlib import POWER, chapter_namespace, claim, fraction_test, held_out_seeds, median_power
 
 from micrograd_lesson import make_moons, nn
 from micrograd_lesson.tensor_nn import MLP
@@ -25,7 +25,8 @@ def test_recursion_visits_double_with_each_diamond_while_topological_grows_by_th
     """Visits do not depend on the numbers, so each held-out draw picks the diamonds' two local
     derivatives (whole numbers, so (a + b)**k is exact) and the depth runs 1 to 14: both walks give
     (a + b)**k, the topological one in 3k + 1 visits, the recursive one in about twice as many as at
-    the depth before. The notebook shows a = 2, b = 3."""
+    the depth before. The notebook shows a = 2, b = 3. Power 1: the counts are exact, so a ratio
+    1.5 times off the prose's "twice" (3, or 1.33) would fail at every depth."""
     for seed in held_out_seeds(3, "ch11-recursion-doubles"):
         rng = random.Random(seed)
         a, b = float(rng.randint(-4, 6)), float(rng.randint(1, 6))
@@ -47,46 +48,56 @@ def test_recursion_visits_double_with_each_diamond_while_topological_grows_by_th
 @pytest.mark.slow
 @claim("ch11-engines-agree")
 def test_scalar_and_tensor_engines_give_the_same_loss_and_gradients(ch11):
-    """Every held-out draw of the moons and the starting weights: the two losses and all 337
-    gradients within 1e-14, as the prose says. Prose measured on seeds 1000-1029: the largest
-    difference of loss and gradient was below 1e-15."""
-    for seed in held_out_seeds(6, "ch11-engines-agree"):
+    """On every held-out draw of the moons and the starting weights, the two losses and all 337
+    gradients within 1e-14, as the prose says ("on any draw"). Prose measured on seeds 1000-1029:
+    the largest difference of loss and gradient was below 1e-15. Tested as a rate of 1 on 20 draws:
+    power 0.88 against a truth of 90 %."""
+    seeds = held_out_seeds(20, "ch11-engines-agree")
+    every = fraction_test(1.0, len(seeds))
+    agree = []
+    for seed in seeds:
         random.seed(seed)
         X, y = make_moons(100, noise=0.1, seed=seed)
         scalar_model = nn.MLP(2, [16, 16, 1])
         tensor_model = MLP.from_scalar(scalar_model)
         scalar_loss = ch11["scalar_engine_loss"](scalar_model, X, y)
         tensor_loss = ch11["tensor_engine_loss"](tensor_model, X, y)
-        assert abs(scalar_loss.data - float(tensor_loss.data)) < 1e-14, seed
-        assert ch11["largest_gradient_gap"](scalar_model, tensor_model) < 1e-14, seed
+        gap = max(
+            abs(scalar_loss.data - float(tensor_loss.data)),
+            ch11["largest_gradient_gap"](scalar_model, tensor_model),
+        )
+        agree.append(gap < 1e-14)
+    every.check(sum(agree), "draws within 1e-14")
 
 
 @pytest.mark.slow
 @claim("ch11-spiral-seeds")
-def test_spiral_starts_near_log_3_and_fits_every_point_between_100_and_250_on_19_seeds_in_20(ch11):
-    """Prose measured on seeds 1000-1099 (100 draws): the starting loss within 0.024 of log 3 on
-    all 100 (the prose says 0.04); every training point right by step 500 on all 100, first
-    between steps 100 and 250 on 99 (median step 151, the slowest 299); at least 98 % of new
-    points on 99 (median 99.7 %, one point missed; worst 97.0 %). Tested here: the starting loss on
-    every draw; full marks by the end, full marks first between steps 100 and 250 together with
-    98 % or more on new points (the prose's "so" sentence), each as a rate of 19 in 20
-    (least_count); "by about step 150" as the median of the 20 between 125 and 190 and "about one
-    of the 300" as a median of at most two missed (on 40 other draws the median of 20 stayed within
-    those bounds on 999 resamplings in 1000)."""
-    seeds = held_out_seeds(20, "ch11-spiral-seeds")
-    both = fitted = 0
-    firsts, news = [], []
+def test_spiral_starts_near_log_3_fits_every_point_by_about_step_150_and_reads_new_points(ch11):
+    """Prose measured on seeds 1000-1199 (200 draws): the starting loss within 0.024 of log 3 on
+    all 200 (the prose: "near", within 0.04); every training point right by step 500 on all 200,
+    first at step 104 to 344, median 149.5 (the prose: "by about step 150"); at least 98 % of the
+    new points on 197 of 200 (the prose: "19 seeds in 20 or more"). Tested on 80 held-out draws:
+    - the starting loss and full marks at the end on every draw, each a rate of 1: power 1.00
+      against a truth of 90 %;
+    - the median first step with full marks between 125 and 190 ("about step 150"):
+      median_power from the draws themselves, about 1.00 against a truth 1.5 times off (asserted
+      >= 0.8);
+    - 98 % or more on new points on at least 72 of the 80 (rate 0.97, below the 0.985 measured):
+      power 0.87 against 85 %, ten points below the prose's 19 in 20."""
+    seeds = held_out_seeds(80, "ch11-spiral-seeds")
+    near = fitted = new_98 = 0
+    firsts = []
     for seed in seeds:
         model, _, _, losses, accuracies = ch11["train_spiral"](seed)
-        assert abs(losses[0] - math.log(3)) < 0.04, f"seed {seed}: starting loss {losses[0]:.4f}"
+        near += abs(losses[0] - math.log(3)) < 0.04
         fitted += accuracies[-1] == 1.0
-        first = accuracies.index(1.0) if 1.0 in accuracies else math.inf
-        new = ch11["new_point_accuracy"](model, seed)
-        both += 100 <= first <= 250 and new >= 0.98
-        firsts.append(first)
-        news.append(new)
-    need = least_count(0.95, len(seeds))
-    assert fitted >= need, f"every training point right at the end on only {fitted} of {len(seeds)}"
-    assert both >= need, f"all right first at steps 100-250 and 98 % new on only {both} of {len(seeds)}"
+        firsts.append(accuracies.index(1.0) if 1.0 in accuracies else math.inf)
+        new_98 += ch11["new_point_accuracy"](model, seed) >= 0.98
+    every = fraction_test(1.0, len(seeds))
+    every.check(near, "draws with the starting loss within 0.04 of log 3")
+    every.check(fitted, "draws with every training point right at the end")
+    assert median_power(firsts, 125, 190) >= POWER, (
+        f"these draws cannot tell a median of 150 from one 1.5 times off: {firsts}"
+    )
     assert 125 <= np.median(firsts) <= 190, f"median first step at 100 %: {np.median(firsts)}"
-    assert np.median(news) >= 298 / 300, f"median accuracy on new points {np.median(news):.4f}"
+    fraction_test(0.97, len(seeds), says=0.95).check(new_98, "draws with 98 % or more of the new points")

@@ -3,10 +3,11 @@ other sizes, inputs, starts, window sizes and seeds than the notebook shows or t
 Each test's docstring says what the prose's margins were measured on (seeds below 1,000,000).
 """
 
+import json
 import random
 
 import pytest
-from claimlib import chapter_namespace, claim, held_out_seeds, least_count
+from claimlib import chapter_namespace, claim, fraction_test, held_out_seeds, in_fresh_interpreter
 
 from micrograd_lesson import MLP, make_moons
 
@@ -21,26 +22,31 @@ def test_forward_and_reverse_mode_agree_to_rounding_on_both_shapes(ch13):
     """Held-out draws of the size (2 to 128), the inputs (-2 to 2) and t (-1.5 to 1.5). The difference
     is measured against the size of the derivatives, max|p - q| <= 1e-14 * max(1, max|q|), as the
     prose says: near t = +-1 they reach about 7. Prose measured on seeds 1000-1099, the same ranges:
-    at most 1.3e-15 of the largest derivative, and 1.5e-15 at t = +-1 (the prose: below 1e-14)."""
+    at most 1.3e-15 of the largest derivative, and 1.5e-15 at t = +-1 (the prose: "a few units in the
+    last place", the note: below 1e-14). Every draw, a rate of 1 on 20 draws: power 0.88 against a
+    truth of 90 %."""
 
     def largest_difference(p, q):  # relative to the largest derivative, or 1 if that is smaller
         return max(abs(a - b) for a, b in zip(p, q)) / max(1.0, max(abs(b) for b in q))
 
-    for seed in held_out_seeds(10, "ch13-modes-agree"):
+    seeds = held_out_seeds(20, "ch13-modes-agree")
+    agree = []
+    for seed in seeds:
         rng = random.Random(seed)
         n = rng.randint(2, 128)
         xs, t = [rng.uniform(-2, 2) for _ in range(n)], rng.uniform(-1.5, 1.5)
-        pair = ch13["forward_mode_gradient"](xs), ch13["reverse_mode_gradient"](xs)
-        assert largest_difference(*pair) <= 1e-14, (seed, n)
-        pair = ch13["forward_mode_jacobian_column"](t, n), ch13["reverse_mode_jacobian_column"](t, n)
-        assert largest_difference(*pair) <= 1e-14, (seed, n, t)
+        gradient = ch13["forward_mode_gradient"](xs), ch13["reverse_mode_gradient"](xs)
+        column = ch13["forward_mode_jacobian_column"](t, n), ch13["reverse_mode_jacobian_column"](t, n)
+        agree.append(max(largest_difference(*gradient), largest_difference(*column)) <= 1e-14)
+    fraction_test(1.0, len(seeds)).check(sum(agree), "draws agreeing to 1e-14 of the largest derivative")
 
 
 @claim("ch13-mode-counts")
 def test_counts_reverse_wins_by_n_for_one_output_and_forward_wins_for_one_input(ch13):
     """The counts are exact, so a draw is a size: forward mode's count is exactly n times reverse
     mode's for R^n -> R at every size, reverse mode's is the larger for R -> R^m, and its lead grows
-    with m. The notebook shows the powers of 2 from 2 to 128."""
+    with m. The notebook shows the powers of 2 from 2 to 128. Power 1: the counts are exact, so a
+    factor 1.5 times off n fails at every size."""
     sizes = sorted({random.Random(seed).randint(3, 300) for seed in held_out_seeds(6, "ch13-mode-counts")})
     leads = []
     for size in sizes:
@@ -51,35 +57,47 @@ def test_counts_reverse_wins_by_n_for_one_output_and_forward_wins_for_one_input(
     assert leads == sorted(leads), list(zip(sizes, leads))  # and the gap keeps growing with m
 
 
+# The timings run in a new process, as the notebook's are: its kernel is a new process, and what else a
+# process holds changes them (in a test worker that had run other tests, reverse mode's lead measured
+# about half what a kernel sees). argv[1] is this folder, argv[2] the seeds; the repository's root goes first
+# on the path, so that the chapter and the package are this checkout's. Prints [[loss, column], ...].
+MODE_TIMINGS = """
+import json, random, sys
+from pathlib import Path
+sys.path[:0] = [sys.argv[1], str(Path(sys.argv[1]).parents[1])]
+from claimlib import chapter_namespace
+ch = chapter_namespace("13")
+ratios = []
+for seed in json.loads(sys.argv[2]):
+    rng = random.Random(seed)
+    xs = [rng.uniform(-1, 1) for _ in range(128)]
+    t = rng.uniform(0.2, 1.2)
+    loss = ch["cpu_ratio"](ch["forward_mode_gradient"], ch["reverse_mode_gradient"], (xs,))
+    column = ch["cpu_ratio"](ch["reverse_mode_jacobian_column"], ch["forward_mode_jacobian_column"], (t, 128))
+    ratios.append([loss, column])
+print(json.dumps(ratios))
+"""
+
+
 @pytest.mark.slow
 @claim("ch13-mode-timings")
-def test_at_128_reverse_is_30_to_120_times_faster_for_a_loss_and_forward_200_to_600_for_one_input(ch13):
+def test_at_128_reverse_is_over_20_times_faster_for_a_loss_and_forward_over_150_for_one_input():
     """CPU time (time.process_time), the two modes taking turns (cpu_ratio, best of seven rounds), on
-    20 held-out draws of the inputs. Prose measured on a quiet machine on seeds 1000-1039 under Python
-    3.11 (reverse 47-49 times faster for R^128 -> R, forward 259-270 for R -> R^128; best of three
-    rounds) and 1000-1019 under 3.13 (36-43 and 338-390), and beside some twenty other jobs on two
-    cores, best of seven, on seeds 7000-7039 under 3.11 (45-74 and 229-376) and 7000-7019 under 3.13
-    (32-46 and 336-439). The prose states 30-120 and 200-600 on at least 19 draws in 20, on either Python,
-    busy or quiet, tested as that rate. (Best of three, busy, gave 184 and 198 on 2 of 20 draws.)"""
+    20 held-out draws of the inputs, in a fresh interpreter as in the notebook's kernel. The prose
+    says, for either Python: reverse mode more than 20 times faster for R^128 -> R, but by less than
+    the count's 128; forward mode more than 150 times faster for R -> R^128. Measured in fresh
+    processes on two cores shared with about eight other busy jobs, seeds 1000-1039: under 3.11
+    42-62 and 247-437 times, under 3.13 31-43 and 316-390. Earlier: on a quiet machine, best of three,
+    47-49 and 259-270 (3.11, seeds 1000-1039), 36-43 and 338-390 (3.13, 1000-1019); beside some twenty
+    other jobs, best of seven, 45-74 and 229-376 (3.11, 7000-7039), 32-46 and 336-439 (3.13, 7000-7019). The
+    bounds sit about a third below the lowest ratios measured, and 128 twice above the highest. Tested
+    on every draw, a rate of 1 on 20 draws: power 0.88 against a truth of 90 %; a truth 1.5 times
+    below a bound (13, 100) fails every draw."""
     seeds = held_out_seeds(20, "ch13-mode-timings")
-    loss_cases, column_cases = [], []
-    for seed in seeds:
-        rng = random.Random(seed)
-        xs = [rng.uniform(-1, 1) for _ in range(128)]
-        t = rng.uniform(0.2, 1.2)
-        loss_cases.append(
-            ch13["cpu_ratio"](ch13["forward_mode_gradient"], ch13["reverse_mode_gradient"], (xs,))
-        )
-        column_cases.append(
-            ch13["cpu_ratio"](
-                ch13["reverse_mode_jacobian_column"], ch13["forward_mode_jacobian_column"], (t, 128)
-            )
-        )
-    need = least_count(0.95, len(seeds))
-    in_range = sum(30 <= r <= 120 for r in loss_cases)
-    assert in_range >= need, f"R^128 -> R: reverse mode 30-120 times faster on {in_range} draws: {loss_cases}"
-    in_range = sum(200 <= r <= 600 for r in column_cases)
-    assert in_range >= need, f"R -> R^128: forward mode 200-600 times faster on {in_range}: {column_cases}"
+    ratios = json.loads(in_fresh_interpreter(MODE_TIMINGS, json.dumps(seeds))[-1])
+    every = fraction_test(1.0, len(seeds))
+    every.check(sum(20 < loss < 128 for loss, _ in ratios), f"draws with R^128 -> R 20-128 times: {ratios}")
+    every.check(sum(column > 150 for _, column in ratios), f"draws with R -> R^128 over 150 times: {ratios}")
 
 
 @pytest.mark.slow
@@ -89,15 +107,19 @@ def test_forward_mode_holds_under_a_kilobyte_and_reverse_mode_grows_with_the_cha
     mode's peak under 1 KB at both lengths, reverse mode's over 100 times it and twice as large at
     twice the length. Prose measured on seeds 1000-1019 (t from 0.5 to 1.5, 500 to 3000 links and
     four times that): forward mode's peak at most 656 bytes, reverse mode's 3.99-4.09 times as large
-    at four times the length, and over 420 times forward mode's."""
-    for seed in held_out_seeds(3, "ch13-reverse-memory"):
+    at four times the length, and over 420 times forward mode's. Every draw, a rate of 1 on 16 draws:
+    power 0.81 against a truth of 90 %; the ratio 1.9-2.1 ("twice the links, twice the memory") fails
+    on every draw for a truth 1.5 times off (3, or 1.33)."""
+    seeds = held_out_seeds(16, "ch13-reverse-memory")
+    held = []
+    for seed in seeds:
         rng = random.Random(seed)
         t, length = rng.uniform(0.5, 1.5), rng.randint(300, 1500)
         forward = [ch13["peak_bytes"](ch13["forward_mode_derivative"], t, n) for n in (length, 2 * length)]
         reverse = [ch13["peak_bytes"](ch13["reverse_mode_derivative"], t, n) for n in (length, 2 * length)]
-        assert max(forward) < 1024, (seed, length, forward)
-        assert all(r > 100 * f for r, f in zip(reverse, forward)), (seed, length, forward, reverse)
-        assert 1.9 < reverse[1] / reverse[0] < 2.1, (seed, length, reverse)
+        ok = max(forward) < 1024 and all(r > 100 * f for r, f in zip(reverse, forward))
+        held.append((ok and 1.9 < reverse[1] / reverse[0] < 2.1, seed, length, forward, reverse))
+    fraction_test(1.0, len(seeds)).check(sum(ok for ok, *_ in held), f"draws: {held}")
 
 
 def newton_steps(ch13, x0):
@@ -113,16 +135,17 @@ def best_shared_steps(ch13, starts, rates):
 
 @pytest.mark.slow
 @claim("ch13-newton-beats-descent")
-def test_the_best_shared_rate_needs_over_ten_times_newtons_steps_on_99_draws_in_100(ch13):
+def test_the_best_shared_rate_needs_over_ten_times_newtons_steps_on_19_draws_in_20(ch13):
     """Each held-out draw moves the four starts 1.5, 2, 2.5, 3 by up to 0.1 at random; the shared
     rate is searched on the 0.001 grid and then on a 0.0001 grid around the best (the winner on the
     notebook's starts stays at 100 steps on 0.001, 0.0001 and 0.00001 grids). Prose measured on
     seeds 2000-2999 (a pure-float copy of the same descent, rates refined to 0.0001): on 995 of
     1000 the best shared rate needed 13.1-15.4 times Newton's steps (the prose: 13 to 16 times, so
-    more than ten, on about 99 draws in 100); on the other 5, a rate near 0.052 needed about 9 times
-    (the prose: about ten times or fewer). Tested as a rate of 99 in 100 (least_count), and every
-    draw over ten times within 13 to 16 times."""
-    seeds = held_out_seeds(10, "ch13-newton-beats-descent")
+    more than ten); on the other 5, a rate near 0.052 needed about 9 times (the note: about ten times
+    or fewer). The prose says "nineteen sets of starts in twenty or more": tested as a rate of 0.995
+    on 30 draws, at least 28 (power 0.85 against 85 %), and every draw over ten times within 13 to 16
+    times (the note's range; a truth 1.5 times off, 20 or 9, falls outside it on every draw)."""
+    seeds = held_out_seeds(30, "ch13-newton-beats-descent")
     beaten = []
     for seed in seeds:
         rng = random.Random(seed)
@@ -133,7 +156,7 @@ def test_the_best_shared_rate_needs_over_ten_times_newtons_steps_on_99_draws_in_
         newton = max(newton_steps(ch13, x0) for x0 in starts)
         beaten.append((slowest > 10 * newton, seed, slowest, newton))
     count = sum(ok for ok, *_ in beaten)
-    assert count >= least_count(0.99, len(seeds)), f"more than 10x Newton on {count} draws: {beaten}"
+    fraction_test(0.995, len(seeds), says=0.95).check(count, f"draws over 10x Newton's steps: {beaten}")
     for ok, seed, slowest, newton in beaten:
         assert not ok or 13 <= slowest / newton <= 16, f"seed {seed}: {slowest} steps, Newton {newton}"
 
@@ -141,7 +164,9 @@ def test_the_best_shared_rate_needs_over_ten_times_newtons_steps_on_99_draws_in_
 @claim("ch13-newton-quadratic")
 def test_newton_error_ratio_settles_near_one_and_a_half(ch13):
     """Held-out starts drawn between 0.6 and 6. Prose measured on 200 starts (seeds 1000-1199, the
-    same range): every one reached 1, and one of the last three ratios was within 0.05 of 1.5."""
+    same range): every one reached 1, and one of the last three ratios was within 0.05 of 1.5. Asserted
+    on every one of 20 draws: power 0.88 against a truth of 90 %; a ratio 1.5 times off (2.25, or 1)
+    is far outside 1.45-1.55."""
     for seed in held_out_seeds(20, "ch13-newton-quadratic"):
         x0 = random.Random(seed).uniform(0.6, 6.0)
         errors = [abs(x - 1) for x in ch13["newton"](x0, 40)]
@@ -156,8 +181,10 @@ def test_no_grad_keeps_a_hundred_times_less_memory(ch13):
     """Held-out draws of the network and the 50 points: more than 4 MB with the graph, less than
     0.1 MB without, over 100 times less, as the prose says. Prose measured on seeds 1000-1019: 374
     to 381 times less memory under no_grad() (3.11); in a plain process (no notebook), with the
-    graph about 5.3 MB under 3.11 and 4.5 MB under 3.13, without it 13-14 KB."""
-    for seed in held_out_seeds(3, "ch13-no-grad-memory"):
+    graph about 5.3 MB under 3.11 and 4.5 MB under 3.13, without it 13-14 KB. Every draw, a rate of 1
+    on 16 draws: power 0.81 against a truth of 90 %."""
+    seeds = held_out_seeds(16, "ch13-no-grad-memory")
+    for seed in seeds:
         random.seed(seed)
         ch13["model"] = MLP(2, [16, 16, 1])
         ch13["X"], _ = make_moons(50, noise=0.1, seed=seed)
@@ -173,8 +200,9 @@ def test_no_grad_keeps_a_hundred_times_less_memory(ch13):
 def test_a_finer_window_of_lucky_rates_finds_a_faster_one(ch13):
     """Each held-out draw picks the number of rates a window, 100 to 400. Prose measured on 25
     numbers from 100 to 400 (random.Random(7).sample): a finer window beat the first window's
-    fastest rate every time, by 2 to 8 steps (the prose states only that it was faster)."""
-    for seed in held_out_seeds(2, "ch13-lucky-window-unsettled"):
+    fastest rate every time, by 2 to 8 steps (the note states only that it was faster, and by 2 to 8
+    steps on those 25). Every draw, a rate of 1 on 16 draws: power 0.81 against a truth of 90 %."""
+    for seed in held_out_seeds(16, "ch13-lucky-window-unsettled"):
         points = random.Random(seed).randint(100, 400)
         steps = [n for n, _ in ch13["zoom_in"](2.0, 0.150, 0.170, points=points)]
         assert min(steps[1:]) < steps[0], f"{points} rates a window: no finer window is faster, {steps}"
