@@ -69,6 +69,26 @@ def test_unbroadcast_hints_name_the_mistake():
         assert "nothing was broadcast" in hint and "length-1" not in hint
 
 
+def test_unbroadcast_names_one_copy_kept_instead_of_the_sum():
+    """Keeping one copy's gradient (the first row, say) has the right shape: the hint says what the
+    numbers should be, the sum over every copy, and not just that they are wrong."""
+
+    def first_copy(grad, shape):
+        lead = grad.ndim - len(shape)
+        copy = grad[(0,) * lead]
+        return copy[tuple(slice(0, 1) if n == 1 else slice(None) for n in shape)]
+
+    hint = hint_of(check_unbroadcast, first_copy)
+    assert "one copy" in hint and "sum" in hint, hint
+
+    def sums_the_wrong_axis(grad, shape):  # right shape, other numbers: the hint still names the sum
+        summed = unbroadcast(grad, shape)
+        return summed if summed.shape == grad.shape else np.flip(summed) + 1.0
+
+    hint = hint_of(check_unbroadcast, sums_the_wrong_axis)
+    assert "sum of the gradients of all its copies" in hint, hint
+
+
 def test_unbroadcast_refuses_an_answer_right_only_on_the_fixed_cases():
     fixed = {((3, 4), (3, 4)), ((4,), (3, 4)), ((3, 1), (3, 4)), ((1, 4), (3, 4)), ((), (2, 3))}
     fixed |= {((2, 1, 3), (4, 2, 5, 3)), ((1,), (5,))}

@@ -84,6 +84,18 @@ def test_dual_pow_hints_name_the_mistake(answer, words):
     assert words in hint_of(check_dual_pow, answer)
 
 
+def test_dual_pow_names_a_flipped_sign():
+    """A sign slip in the product rule on v ln u (one share subtracted) gives the right size with
+    the wrong sign on the case where only the exponent moves: the hint says so."""
+
+    def minus(a, b):
+        val = a.val**b.val
+        return Dual(val, b.val * a.val ** (b.val - 1) * a.dot - val * math.log(a.val) * b.dot)
+
+    hint = hint_of(check_dual_pow, minus)
+    assert "sign" in hint and "5.54518" in hint, hint
+
+
 def test_dual_pow_refuses_nudging():
     def nudged(a, b, h=1e-7):
         def at(t):

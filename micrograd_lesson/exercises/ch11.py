@@ -59,7 +59,13 @@ def check_unbroadcast(unbroadcast):
             return f"the result must have the input's shape {shape}, got {got.shape}"
         if np.allclose(got, records["want"][i], rtol=1e-5, atol=1e-6):
             return "right to about 6 digits only: keep the gradient in float64 (no float32 on the way)"
-        return "right shape, wrong numbers" if shape != grad.shape else "nothing was broadcast: return grad"
+        if shape == grad.shape:
+            return "nothing was broadcast: return grad"
+        lead = grad.ndim - len(shape)  # one copy's gradient, the first along every broadcast axis
+        copy = grad[(0,) * lead][tuple(slice(0, 1) if n == 1 else slice(None) for n in shape)]
+        if np.allclose(got, copy):
+            return "that is one copy's gradient: the input was used once per copy, so sum them all"
+        return "right shape, wrong numbers: each entry is the sum of the gradients of all its copies"
 
     cases, records = _unbroadcast_cases(), recorded("ch11.unbroadcast")
     sums = run_cases(unbroadcast, "your unbroadcast function", cases, as_array, "an array", at)

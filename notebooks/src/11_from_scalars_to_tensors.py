@@ -705,7 +705,8 @@ plt.show()
 # Each colour region follows its arm as it winds outwards, and the boundaries run along
 # the gaps between the arms; they are chains of short straight pieces (ReLU again).
 # The one new point read wrong lies at the outer tip of the green arm, 0.99 from the
-# centre, where the red region reaches round below it, at the very edge of the data.
+# centre, where the orange region of class 0 reaches round below it, at the very edge of
+# the data.
 #
 # ## Exercises
 #

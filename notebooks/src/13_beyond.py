@@ -327,8 +327,8 @@ def cpu_seconds(fn, *args, number=1):
 def cpu_ratio(slower, faster, args, rounds=7, number=5):
     """CPU time of slower(*args) over faster(*args): the best of `rounds` rounds, in which the two
     take turns; the faster one runs `number` times a round, so that its time is not lost in the
-    clock's tick. Seven rounds, not three: beside other busy programs, the best of three put forward
-    mode's lead at 184 and 198 times on 2 draws in 20, where the best of seven never fell below 229."""
+    clock's tick. Seven rounds, not three: beside other busy programs, three rounds too often found
+    no quiet moment, and the ratio came out low (the note below the timings says by how much)."""
     best_slower = best_faster = math.inf
     for _ in range(rounds):
         best_slower = min(best_slower, cpu_seconds(slower, *args))
@@ -424,12 +424,13 @@ print(f"R -> R^128:               forward mode {column_case:.0f} times faster th
 # about eight other busy jobs. Under Python 3.11 reverse mode was 42 to 62 times faster for
 # the loss and forward mode 247 to 437 times faster for the other shape; under Python 3.13,
 # 31 to 43 and 316 to 390 times. Earlier measurements on the same machine, quiet or busier,
-# gave 32 to 74 and 229 to 439 times. Inside a test process that had run other tests
-# first, Python 3.13 measured only 19 times for the loss, on all 20 draws: what else a
-# process holds changes the figure. So the claims test times 20 fresh draws in a new
-# process, as a kernel is, and checks on every one that reverse mode is more than 20 and
-# less than 128 times faster for the loss, and forward mode more than 150 times faster for
-# the other shape.
+# gave 32 to 74 and 229 to 439 times; there, the best of three rounds instead of seven had
+# put forward mode's lead at only 184 and 198 times on 2 draws in 20. Inside a test process
+# that had run other tests first, Python 3.13 measured only 19 times for the loss, on all 20
+# draws: what else a process holds changes the figure. So the claims test times 20 fresh
+# draws in a new process, as a kernel is, and checks on every one that reverse mode is more
+# than 20 and less than 128 times faster for the loss, and forward mode more than 150 times
+# faster for the other shape.
 #
 # <!-- claim: ch13-mode-timings -->
 # </details>
