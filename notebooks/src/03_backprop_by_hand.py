@@ -90,7 +90,11 @@ def build_graph(a_data=2.0, b_data=-3.0, c_data=10.0, f_data=-2.0):
 nodes = build_graph()
 a, b, c, f, e, d, L = (nodes[k] for k in "abcfedL")
 print(f"L = {L.data:.4f}")
-draw_dot(L, rankdir="TB")
+describe_figure(
+    draw_dot(L, rankdir="TB"),
+    "Chapter 2's graph of L, with a grad row on every node; no gradient is worked out yet, "
+    "so every grad reads 0.0000.",
+)
 
 # %% [markdown]
 # The same graph as before, $L = -8$, now with a grad row on every node, all $0.0000$.
@@ -226,7 +230,11 @@ how = {
     a: "b × e.grad",
     b: "a × e.grad",
 }
-draw_dot(L, rankdir="TB", notes=how)
+describe_figure(
+    draw_dot(L, rankdir="TB", notes=how),
+    "The same graph with every grad worked out by hand, each node noting the product that gave "
+    "its grad: a's grad is b × e.grad = (-3)(-2) = 6.",
+)
 
 # %% [markdown]
 # ### The same sweep, one step at a time
@@ -281,11 +289,10 @@ print(f"first-order prediction: {L.data:.4f} + {step} × (6² + 4² + 2² + 4²)
 # $L$ rose from $-8$ to about $-7.29$ ($-7.2865$ to four decimals). The gradient predicted the
 # change: each leaf moved by $0.01$ times its grad, and each such move changes $L$ by
 # about its grad times the move, so the total rise is about $0.01 \times (36 + 16 + 4 +
-# 16) = 0.72$, predicting $-7.28$. The small difference is curvature: $L$ is not a
-# straight line in its inputs, so the prediction is only good for small steps.
-# <!-- claim: ch03-first-order-small-steps -->
+# 16) = 0.72$, predicting $-7.28$. The prediction missed by $0.0065$: $L$ is not a straight
+# line in its inputs, it curves.
 #
-# The plot makes that visible. It moves all four leaves together by $t$ times their
+# The plot shows the curve. It moves all four leaves together by $t$ times their
 # gradients and plots $L$ against $t$. The straight dashed line is the prediction from
 # the gradients alone; it touches the curve at $t = 0$, like the tangent lines of
 # chapter 1.
@@ -317,6 +324,37 @@ describe_figure(
     "first-order prediction -8 + 72 t, and a step of 0.01 gives L = -7.2865.",
 )
 plt.show()
+
+# %% [markdown]
+# Near $t = 0$ the curve and the line are hard to tell apart; further out they part. How fast
+# does the miss shrink as the step gets shorter? Take the same step, ten times shorter.
+
+# %%
+misses = []
+for t in (0.01, 0.001):
+    moved = build_graph(*(start[k] + t * grads[k] for k in "abcf"))["L"].data
+    misses.append(abs(moved - (-8.0 + 72.0 * t)))
+    print(f"step {t}: L = {moved:.7f}, predicted {-8.0 + 72.0 * t:.7f}, missed by {misses[-1]:.7f}")
+print(f"ten times shorter, missed by {misses[0] / misses[1]:.1f} times less")
+
+# %% [markdown]
+# A step ten times shorter misses about a hundred times less: the miss shrinks like the
+# *square* of the step, while the step itself shrinks only tenfold. So the shorter the step,
+# the better the gradient predicts it; for long steps, the curve takes over.
+#
+# <details><summary>How we know</summary>
+#
+# One point is not a rule, so we took the same two steps from 2,000 other points (seeds 2000
+# to 3999, each leaf drawn between $-3$ and $3$), and again ten and a hundred times shorter:
+# of the 4,000 ratios, half lay between 99.95 and 100.05, and all between 82.7 and 138.9.
+# A ratio far from 100 comes where the squared part of the miss nearly vanishes along the
+# gradient and the cubed part takes over; a review of 40,000 more found 3 below 50 (the
+# least 21.6). The claims test re-runs 20 ratios at fresh points and asks that their median
+# lie between 80 and 125; were the truth 1.5 times off (67 or 150), it would fail almost
+# surely.
+#
+# <!-- claim: ch03-first-order-small-steps -->
+# </details>
 
 # %% [markdown]
 # ## The gradient is the steepest way up
@@ -463,27 +501,47 @@ print(
 )
 
 # %% [markdown]
-# <!-- claim: ch03-steepest-small-steps -->
-# At step lengths 0.01 and 0.05 none of the 200,000 directions beats the gradient. At
-# 0.1 a single one does, at 0.2 fourteen, at 0.5 already 411 (0.2 %) and at 1.0 3,603
-# (1.8 %). Other draws of the 200,000 directions give the same picture, with the spread
-# that counts of rare events have. Measured on 100 draws (seeds 1000 to 1099), and on
-# far more directions for the rarest: at 0.01 a winner is about one direction in 100
-# million, so a draw of 200,000 almost never holds one (the tests' 30 fresh draws, 6
-# million directions, hold at most 2 in all); at 0.05 one direction in about 900,000 wins,
-# so there is none on about 4 draws in 5; at 0.1 there are 0 to 4 winners on 9 draws in
-# 10, at 0.2 11 to 25, at 0.5 360 to 445 (about 0.2 %), and at 1.0 3,510 to 3,720 (about
-# 1.8 %).
+# At step lengths 0.01 and 0.05 none of the 200,000 directions beats the gradient. At 0.1
+# a single one does, at 0.2 fourteen, at 0.5 already 411 (0.2 %) and at 1.0 3,603 (1.8 %).
+# Other draws of 200,000 directions tell the same story: for the shortest steps a winner is
+# a rare event, and at length 0.5 about 2 directions in 1,000 win.
 #
-# The left panel shows where the winners are at step length 0.5: every one points near
-# the gradient, with $\cos\theta$ from 0.9045 to 0.9995 (within 25.2°), where the bend of
-# $L$ adds a little more than it does along $g$ itself. That is not luck of this draw. At
-# each angle from the gradient the course's tests search the directions for one that beats
-# it: up to 25.8° there is one, beyond 26° none, so on every draw every winner lies within
-# 26° of the gradient. <!-- claim: ch03-winners-near-gradient --> So the gradient is the
-# steepest way up for a short step, and only there: over a longer step, $L$ curves, and a
-# direction a little off the gradient can catch a bend that the gradient's straight line
-# misses.
+# <details><summary>How we know</summary>
+#
+# We drew the 200,000 directions 100 more times (seeds 1000 to 1099). On 9 draws in 10 the
+# winners numbered 0 to 4 at step length 0.1, 11 to 25 at 0.2, 360 to 445 at 0.5 (about
+# 0.2 %) and 3,510 to 3,720 at 1.0 (about 1.8 %). The rarest we measured by searching near
+# the gradient, where every winner lies: at 0.05 about one direction in 900,000 wins, so
+# about 4 draws in 5 hold none; at 0.01 about one in 100 million, so a draw of 200,000
+# almost never holds one.
+#
+# The claims test re-runs 30 fresh draws. The median count at 0.5 must lie between 320 and
+# 500 (0.16 % to 0.25 %): were the truth 1.5 times off, it would fail almost surely. The 30
+# draws together, 6 million directions, must hold at most 2 winners at 0.01 and 1 to 17 at
+# 0.05, and the total must grow with the step length.
+#
+# <!-- claim: ch03-steepest-small-steps -->
+# </details>
+#
+# The left panel shows where the winners are at step length 0.5: every one points near the
+# gradient, with $\cos\theta$ from 0.9045 to 0.9995 (within 25.2°), where the bend of $L$
+# adds a little more than it does along $g$ itself. That is not luck of this draw: on every
+# draw, every winner lies within 26° of the gradient.
+#
+# <details><summary>How we know</summary>
+#
+# At each angle from the gradient we searched 200,000 directions at exactly that angle for
+# one that beats the gradient: at 25.8° there is one; at 26°, 27°, 30°, 40°, 60° and 90°
+# none. The claims test repeats that search, and checks on 16 fresh draws of 200,000
+# directions that every winner lies within 26°: were the bound to fail on 1 draw in 10, 16
+# draws would catch it with probability 0.81.
+#
+# <!-- claim: ch03-winners-near-gradient -->
+# </details>
+#
+# So the gradient is the steepest way up for a short step, and only there: over a longer
+# step, $L$ curves, and a direction a little off the gradient can catch a bend that the
+# gradient's straight line misses.
 #
 # To make $L$ **smaller**, which is what training wants for a loss, step the other way:
 # subtract the gradient instead of adding it. That is gradient descent, the direction of
@@ -554,7 +612,11 @@ o.label = "o"
 print(f"n = {n.data:.4f}")
 print(f"o = {o.data:.4f}")
 print(f"1 - o**2 in full: {1 - o.data**2!r}")
-draw_dot(o, rankdir="TB", show_grad=False)
+describe_figure(
+    draw_dot(o, rankdir="TB", show_grad=False),
+    "The neuron before any gradient is worked out, its grad rows hidden: x1*w1 + x2*w2 + b "
+    "gives n = 0.8814, and tanh gives o = 0.7071.",
+)
 
 # %% [markdown]
 # Printed in full, the slope is 0.4999999999999998, not 0.5. Where do the missing digits
@@ -618,7 +680,11 @@ for leaf in (x1, w1, x2, w2, b):
 # $\partial o/\partial b = 0.5$), all confirmed by nudging. The picture:
 
 # %%
-draw_dot(o, rankdir="TB")
+describe_figure(
+    draw_dot(o, rankdir="TB"),
+    "The neuron with every grad worked out by hand: 0.5 from n down to b and both products; "
+    "w2's grad is exactly 0, while x2's is 0.5.",
+)
 
 # %% [markdown]
 # ### Why is w2's gradient exactly zero?
@@ -636,7 +702,15 @@ for w2_value in [1.0, 1.5, -10.0]:
 # the same thing: the local slope of $x_2 w_2$ with respect to $w_2$ is $x_2$, which is
 # $0$, and zero times anything is zero. In a network this means a weight learns nothing
 # from an example whose input to it is zero.
+#
+# <details><summary>How we know</summary>
+#
+# Not only for this neuron: the claims test builds 20 neurons with $x_2 = 0$ and every other
+# leaf drawn at random, runs this chapter's hand sweep on each, and finds $w_2$'s gradient
+# exactly 0 (and $x_2$'s not), with $o$ unmoved by any new $w_2$.
+#
 # <!-- claim: ch03-zero-input-zero-grad -->
+# </details>
 #
 # $x_2$ itself, on the other hand, has gradient $0.5$: *its* local slope is $w_2 = 1$, so
 # changing the input would change the output. The gradient is about what the output
