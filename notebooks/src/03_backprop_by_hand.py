@@ -241,11 +241,11 @@ describe_figure(
 #
 # The course's package can replay this sweep on the drawing. It needs to know how each
 # operation passes gradients back, which our small class cannot tell it yet (chapter 4
-# teaches it), so we rebuild $L$ with the package's finished `Value`. In each frame the orange node is the one
-# we just worked on: its grad is multiplied by each local derivative and sent along the
-# red edges (the label reads "grad × local derivative = what arrives"), and the green cells
-# are the grads that just arrived. Press *previous* and *next*, or drag the slider; it
-# opens on the last step, with every gradient found.
+# teaches it), so we rebuild $L$ with the package's finished `Value`. In each frame the
+# orange node is the one we just worked on: its grad is multiplied by each local derivative
+# and sent along the red edges (the label reads "grad × local derivative = what arrives"),
+# and the green cells are the grads that just arrived. Press *previous* and *next*, or drag
+# the slider; it opens on the last step, with every gradient found.
 
 # %%
 from micrograd_lesson import Value as EngineValue
@@ -344,14 +344,14 @@ print(f"ten times shorter, missed by {misses[0] / misses[1]:.1f} times less")
 #
 # <details><summary>How we know</summary>
 #
-# One point is not a rule, so we took the same two steps from 2,000 other points (seeds 2000
-# to 3999, each leaf drawn between $-3$ and $3$), and again ten and a hundred times shorter:
-# of the 4,000 ratios, half lay between 99.95 and 100.05, and all between 82.7 and 138.9.
+# We measured the same ratio at 2,000 other points (seeds 2000 to 3999, each leaf drawn
+# between $-3$ and $3$), twice at each: step 0.01 against 0.001, and 0.001 against 0.0001.
+# Of the 4,000 ratios, half lay between 99.95 and 100.05, and all between 82.7 and 138.9.
 # A ratio far from 100 comes where the squared part of the miss nearly vanishes along the
 # gradient and the cubed part takes over; a review of 40,000 more found 3 below 50 (the
-# least 21.6). The claims test re-runs 20 ratios at fresh points and asks that their median
-# lie between 80 and 125; were the truth 1.5 times off (67 or 150), it would fail almost
-# surely.
+# least 21.6). The claims test measures 20 ratios at fresh points and asks that their
+# median lie between 80 and 125; were the truth 1.5 times off (67 or 150), it would fail
+# almost surely.
 #
 # <!-- claim: ch03-first-order-small-steps -->
 # </details>
@@ -640,8 +640,8 @@ for name, n_value in [("n", n.data), ("n one float lower", math.nextafter(n.data
 #
 # The graph has ten values: five leaves, four intermediate results and the output
 # $o \approx 0.7071$. (`show_grad=False` hides the grad rows while they are all zero, to
-# keep the first picture simple.) Backpropagation goes exactly as before, one node at a time from $o$
-# back to the leaves, each grad being the output's grad times a local slope:
+# keep the first picture simple.) Backpropagation goes exactly as before, one node at a
+# time from $o$ back to the leaves, each grad being the output's grad times a local slope:
 #
 # 1. $\partial o/\partial o = 1$.
 # 2. Through $\tanh$: the local slope is $1 - o^2 = 0.5$, so $n$'s grad is $0.5$.

@@ -246,18 +246,6 @@ describe_figure(
 )
 
 # %% [markdown]
-# The same call in slow motion: `step_through` runs the notes in the order `backward()`
-# does, one per frame. The orange node is the one whose note runs; the red edges carry what
-# it hands to its inputs, and the green cells are the grads that just changed. (Our closures
-# keep their local derivatives to themselves, so an edge can only say what a note *adds*.)
-# Step back to 0 and replay it with the buttons or the slider.
-
-# %%
-from micrograd_lesson import step_through
-
-step_through(make_neuron(Value)["o"])
-
-# %% [markdown]
 # One call, `o.backward()`, and every gradient in the drawing is filled in: the same
 # $-1.5$, $1.0$, $0.5$, $0.0$ and $0.5$ as before.
 #
@@ -270,6 +258,18 @@ step_through(make_neuron(Value)["o"])
 # unless asked to keep more.
 # </details>
 #
+# The same call in slow motion: `step_through` runs the notes in the order `backward()`
+# does, one per frame. The orange node is the one whose note runs; the red edges carry what
+# it hands to its inputs, and the green cells are the grads that just changed. (Our closures
+# keep their local derivatives to themselves, so an edge can only say what a note *adds*.)
+# Step back to 0 and replay it with the buttons or the slider.
+
+# %%
+from micrograd_lesson import step_through
+
+step_through(make_neuron(Value)["o"])
+
+# %% [markdown]
 # ## 4. The bug: `=` where `+=` belongs
 #
 # The neuron has a special shape: every value is used exactly once. Most graphs are not
@@ -729,14 +729,14 @@ print(f"fan-out: a receives 2 × 4 = 8 and 2 × 1 = 2, and its grad is {shared.g
 # %% [markdown]
 # Panel by panel:
 #
-# - **add copies**: both inputs receive the incoming $2$ unchanged ($2 \times 1$).
-# - **mul swaps and scales**: each input receives the incoming gradient times the *other*
-#   input: $a$ gets $2 \times (-1) = -2$, $b$ gets $2 \times 3 = 6$.
-# - **relu routes**: the input $p = 3$ is positive and receives the whole $2$; the input
-#   $n = -1$ is negative and receives $2 \times 0 = 0$. A maximum of two inputs (an
-#   exercise in chapter 5) routes the same way, to the larger one.
-# - **fan-out sums**: `a` feeds two operations and receives $8$ from one and $2$ from
-#   the other; its grad is their sum, $10$, the adjoint rule above.
+# - **add copies** the incoming $2$ to both inputs ($2 \times 1$).
+# - **mul swaps and scales**: each input gets the incoming gradient times the *other*
+#   input, $a$ gets $2 \times (-1) = -2$ and $b$ gets $2 \times 3 = 6$.
+# - **relu routes**: the positive input $p = 3$ gets the whole $2$, the negative input
+#   $n = -1$ gets $2 \times 0 = 0$. A maximum of two inputs (an exercise in chapter 5)
+#   routes the same way, to the larger one.
+# - **fan-out sums**: `a` feeds two operations, gets $8$ from one and $2$ from the other,
+#   and its grad is their sum, $10$: the adjoint rule above.
 #
 # Constants receive gradients too (the `const` boxes); nobody reads them.
 #

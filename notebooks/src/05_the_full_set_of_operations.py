@@ -252,7 +252,10 @@ c = 1 - a
 c.label = "c"
 c.backward()
 print(f"c = 1 - a = {c.data:.4f}, dc/da = {a.grad:.4f}")
-draw_dot(c, rankdir="TB")
+describe_figure(
+    draw_dot(c, rankdir="TB"),
+    "One subtraction built from pieces: a times the constant -1, then plus the constant 1.",
+)
 
 # %% [markdown]
 # At $a = 3$, $c = 1 - a = -2$ and $\partial c/\partial a = -1$, as promised. The drawing
@@ -347,9 +350,7 @@ for reduce in ("sum", "mean"):
 # %% [markdown]
 # With the sum, prediction $p_1 = 0.8$ (target 1) gets gradient $2(p_1 - y_1) = -0.4000$;
 # with the mean, every gradient is a quarter of that, $-0.1000$, because dividing the loss
-# by 4 divides each path through it by 4. A learning-rate schedule also divides (a rate
-# of $0.1/t$ at step $t$), but that happens to plain numbers outside the graph: nothing
-# is differentiated with respect to the schedule, so it needs no `Value` division.
+# by 4 divides each path through it by 4.
 #
 # ## 7. `exp` and `log`
 #
@@ -395,9 +396,10 @@ for name, x0 in [("exp", 1.0), ("log", 2.0)]:
 #
 # ## 8. The activation functions: sigmoid and relu
 #
-# A neural network needs a bend between its layers, an *activation function*, or stacked
-# layers collapse into one big linear function. We already have $\tanh$, whose local
-# derivative is $1 - t^2$ where $t$ is its output. Two more:
+# A neural network needs a bend between its layers, an *activation function*. Without one,
+# stacked layers collapse into one: $w_2 (w_1 x + b_1) + b_2$ is just
+# $(w_2 w_1) x + (w_2 b_1 + b_2)$, another straight line. We already have $\tanh$, whose
+# local derivative is $1 - t^2$ where $t$ is its output. Two more:
 #
 # - **Sigmoid**, $\sigma(x) = 1/(1 + e^{-x})$, squashes any number into $(0, 1)$. Its
 #   derivative is, like $\tanh$'s, written with its own output: $\sigma(x)(1 - \sigma(x))$.
@@ -537,10 +539,11 @@ for text, attempt in refused.items():
 
 # %% [markdown]
 # The name `Value` now means `micrograd_lesson.Value`. It refuses a few inputs that have
-# no real answer, each with a message that names the input: the logarithm of a number that is not positive, a
-# division by zero (and zero to a negative power), a negative number to a fractional
-# power, and an `exp` whose result would not fit in a float. Instead of failing somewhere
-# deep inside `math`, or much later, the engine says which input was wrong.
+# no real answer, each with a message that names the input: the logarithm of a number
+# that is not positive, a division by zero (and zero to a negative power), a negative
+# number to a fractional power, and an `exp` whose result would not fit in a float.
+# Instead of failing somewhere deep inside `math`, or much later, the engine says which
+# input was wrong.
 #
 # Beyond those few, like micrograd and PyTorch, it follows the floating-point rules
 # for everything else, silently: a result too large for a float becomes `inf`
@@ -772,11 +775,12 @@ print(f"(2n) e^(-2n) at 2n = {two_n:.4f}: {two_n * math.exp(-two_n):.4f}")
 # \approx 63\,\%$ of its size: compared *relatively*, the self-test catches the bug on
 # every neuron.
 #
-# Compared by absolute difference, it does not always. With every leaf drawn from
-# $[-2, 2]$, about 2 neurons in 100 slip under $10^{-3}$. They are neurons with $|o|$
-# above 0.999, so flat that every gradient, right or wrong, is below $1.6 \cdot 10^{-3}$:
-# even off by 63 %, such a gradient is off by less than $10^{-3}$. (This is why chapter
-# 6's check scales its tolerance with each gradient's size.)
+# Compared by absolute difference, it does not always. A check that asks every gradient to
+# be within $10^{-3}$ of the right one lets about 2 neurons in 100 slip through, with every
+# leaf drawn from $[-2, 2]$. They are neurons with $|o|$ above 0.999, so flat that every
+# gradient, right or wrong, is below $1.6 \cdot 10^{-3}$: even off by 63 %, such a
+# gradient is off by less than $10^{-3}$. (This is why chapter 6's check scales its
+# tolerance with each gradient's size.)
 #
 # <details><summary>How we know</summary>
 #
@@ -806,7 +810,10 @@ top.label, bottom.label = "e - 1", "e + 1"
 o = top / bottom
 o.label = "o"
 o.backward()
-draw_dot(o, rankdir="TB")
+describe_figure(
+    draw_dot(o, rankdir="TB"),
+    "tanh rebuilt from exp: e feeds both e - 1 and e + 1, and n's grad is 0.5, tanh's own slope here.",
+)
 
 # %% [markdown]
 # The node `e` (data 5.8284) has two arrows leaving it, into the subtraction and the
