@@ -16,7 +16,7 @@
 #    order in which a plain `for` loop can run all the notes.
 #
 # Together they give a method `backward()`: one call fills in every gradient. On the way
-# we meet the most common bug in hand-written autodiff (`=` where `+=` belongs), a shortcut
+# we meet a bug that is easy to write and gives no warning (`=` where `+=` belongs), a shortcut
 # that skips the sort, what a graph does with an `if`, a graph deep enough to crash a
 # recursive function, and how the course's package stores the same idea.
 
@@ -26,10 +26,9 @@ import random
 import sys
 import weakref
 
-import graphviz
 from IPython.display import display
 
-from micrograd_lesson import Drawing, describe_figure, draw_dot, engine
+from micrograd_lesson import describe_figure, draw_dot, engine
 
 random.seed(0)
 
@@ -272,8 +271,9 @@ step_through(make_neuron(Value)["o"])
 # %% [markdown]
 # ## 4. The bug: `=` where `+=` belongs
 #
-# The neuron has a special shape: every value is used exactly once. Most graphs are not
-# like that. The smallest counterexample is $b = a + a$. Since $b = 2a$, the derivative
+# The neuron has a special shape: every value is used exactly once. A network's graph is
+# not like that: each input feeds every neuron of the first layer. The smallest example of
+# a value used twice is $b = a + a$. Since $b = 2a$, the derivative
 # $\partial b/\partial a$ is 2. Let us ask our engine at $a = 3$, and check by nudging
 # $a$ the way chapter 1 did.
 
@@ -608,12 +608,13 @@ for w0 in (0.0, 1.0):
 #
 # <details><summary>How we know</summary>
 #
-# The claims test builds 60 random graphs of sums and products, 8 operations each, from 30
-# fresh seeds: 30 in which values may be reused and 30 in which each is used once. Every
-# leaf is drawn between 0.5 and 1.5, so that no share is ever 0. The shortcut was wrong on
-# every graph in which an intermediate value feeds two operations, and right on every
-# other; the sorted `backward()` matched nudging on all 60. Were the rule to fail on 1
-# graph in 10 of either kind, 30 graphs would catch it with probability 0.96.
+# The claims test builds 90 random graphs of sums and products, 8 operations each, from 30
+# fresh seeds: 30 in which any value may be reused, 30 in which only leaves are, and 30 in
+# which each value is used once. Every leaf is drawn between 0.5 and 1.5, so that no share
+# is ever 0. The shortcut was wrong on every graph in which an intermediate value feeds two
+# operations, and right on every other; the sorted `backward()` matched nudging on all 90.
+# Were the rule to fail on 1 graph in 10 of any kind, 30 graphs would catch it with
+# probability 0.96.
 #
 # <!-- claim: ch04-push-recurse-overcounts -->
 # </details>
@@ -653,77 +654,33 @@ for start in (3.0, -2.0):
 # ## 8. How each operation routes gradients: one picture
 #
 # Every rule in this chapter is "incoming gradient times local derivative", and the
-# operations differ only in the local derivative. The drawing below shows the four
-# patterns, each computed by the package's engine: an output whose gradient is $2$ fires
-# its note once, and each arrow (pointing the way the gradient travels, backwards) is
-# labelled *incoming gradient × local derivative = what arrives*.
+# operations differ only in the local derivative. The drawing below shows four patterns,
+# each computed by the package's engine, which has one more operation than our class:
+# $\text{relu}(x) = \max(0, x)$, which chapter 5 adds to it. In each panel an output whose
+# gradient is $2$ fires its note once, and each arrow (pointing the way the gradient
+# travels, backwards) is labelled *incoming gradient × local derivative = what arrives*.
 
 
 # %%
-def routing_panel(picture, key, title, outputs, lines):
-    """One cluster: each output (grad already set) fires its note; edges show what each input receives.
-
-    The same facts go into `lines`, as text for a machine without Graphviz.
-    """
-    for out in outputs:
-        out._backward()
-    names = {}  # each node's name in the drawing: a counter, so a stored drawing is the same every run
-
-    def name(node):
-        return names.setdefault(id(node), f"{key}{len(names)}")
-
-    with picture.subgraph(name=f"cluster_{key}") as panel:
-        panel.attr(label=title, fontname="Helvetica", fontsize="16", style="rounded", color="gray60")
-        for out in outputs:
-            panel.node(name(out), f"{out.label}\ngrad {out.grad:g}", shape="box", fontname="Helvetica")
-            for child, local in zip(out._prev, out._local_grads):
-                slope = f"({local:g})" if local < 0 else f"{local:g}"  # 2 × (-1), not 2 × -1
-                panel.node(
-                    name(child),
-                    f"{child.label} = {child.data:g}\ngrad {child.grad:g}",
-                    shape="box",
-                    fontname="Helvetica",
-                )
-                lines.append(f"{title}: {out.label} -> {child.label}: {out.grad:g} × {slope}")
-                panel.edge(
-                    name(out),
-                    name(child),
-                    label=f" {out.grad:g} × {slope} = {out.grad * local:g}",
-                    color="firebrick",
-                    fontcolor="firebrick",
-                    fontname="Helvetica",
-                )
+from micrograd_lesson.show.routing import routing_pictures
 
 
 def leaf(data, label):
     return engine.Value(data, label=label)
 
 
-def with_grad(out, label, grad=2.0):
-    out.label, out.grad = label, grad
-    return out
-
-
 a, b = leaf(3.0, "a"), leaf(-1.0, "b")
-add = [with_grad(a + b, "a + b")]
 a2, b2 = leaf(3.0, "a"), leaf(-1.0, "b")
-mul = [with_grad(a2 * b2, "a * b")]
 p, n = leaf(3.0, "p"), leaf(-1.0, "n")
-relu = [with_grad(p.relu(), "relu(p)"), with_grad(n.relu(), "relu(n)")]
 shared = leaf(3.0, "a")
-fan_out = [with_grad(shared * 4.0, "4a"), with_grad(shared + 1.0, "a + 1")]
-for out in fan_out:  # the constants 4 and 1 are leaves too; name them for the drawing
-    out._prev[1].label = "const"
-
-rows = [
-    [("add", "add copies", add), ("mul", "mul swaps and scales", mul)],
-    [("relu", "relu routes (or blocks)", relu), ("fan", "fan-out sums", fan_out)],
-]
-for row in rows:  # two panels per row, so that the labels stay readable
-    picture, lines = graphviz.Digraph(graph_attr={"rankdir": "TB"}), []
-    for key, title, outputs in row:
-        routing_panel(picture, key, title, outputs, lines)
-    display(Drawing(picture, f"<{' and '.join(title for _, title, _ in row)}>", "\n".join(lines)))
+panels = {  # title: {label: output}; every output gets grad 2, then fires its note once
+    "add copies": {"a + b": a + b},
+    "mul swaps and scales": {"a * b": a2 * b2},
+    "relu routes (or blocks)": {"relu(p)": p.relu(), "relu(n)": n.relu()},
+    "fan-out sums": {"4a": shared * 4.0, "a + 1": shared + 1.0},
+}
+for picture in routing_pictures(panels, grad=2.0):  # two panels to a picture: readable labels
+    display(picture)
 print(f"fan-out: a receives 2 × 4 = 8 and 2 × 1 = 2, and its grad is {shared.grad:g}")
 
 # %% [markdown]
@@ -879,9 +836,9 @@ print("every node after its inputs:", ok)
 # `child.grad += local * self.grad`. Its `backward()` uses the same stack-based sort you
 # just wrote, available on every node as the method `topological_order()`.
 #
-# This is the design in which chapter 2 tried a set for the inputs: pairing each input with
-# its local derivative, a set that holds `a` once in $s = a + a$ gave $ds/da = 1$ instead
-# of 2. The package's `_prev` is a tuple, which lists `a` twice.
+# Pairing each input with its local derivative is the design chapter 2 tested with a set
+# for `_prev`: in $s = a + a$ the set held `a` once, and $ds/da$ came out 1 instead of 2.
+# The package keeps `_prev` as a tuple, which lists `a` twice.
 
 # %%
 px, py = engine.Value(2.0, label="x"), engine.Value(3.0, label="y")
@@ -975,8 +932,8 @@ gc.enable()
 # hand-made node can (set `c._a = d` where `d` already uses `c`). Make your function raise
 # `ValueError` on such a graph instead of returning a list. Counting notices a loop without
 # extra work: a node on it waits for a user that waits for it, and its count never reaches
-# 0. The check builds three loops: a node that uses itself, two nodes that use each other,
-# and three in a ring.
+# 0. The check builds four loops: a node that uses itself, two nodes that use each other,
+# three in a ring, and a loop through the root.
 #
 # <details><summary>Could the stack of section 9 notice a loop too?</summary>
 #

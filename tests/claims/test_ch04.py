@@ -44,13 +44,17 @@ def test_the_contributions_of_two_paths_add_up(ch04):
 
 
 def random_graph(V, rng, n_ops, reuse):
-    """A random expression of + and * over three leaves; with reuse, operands are drawn from every
-    value built so far (so values may feed several operations); without, each value is used once."""
+    """A random expression of + and * over three leaves. reuse=True: operands are drawn from every
+    value built so far (so values may feed several operations); reuse="leaves": the newest value
+    and any leaf (leaves feed several operations, every other value one); reuse=False: each value
+    is used once."""
     leaves = [V(rng.uniform(0.5, 1.5)) for _ in range(3)]
     pool, unused = list(leaves), list(leaves)
     for _ in range(n_ops):
-        if reuse:  # the newest value and any earlier one: everything stays connected to the root
+        if reuse is True:  # the newest value and any earlier one: everything stays connected to the root
             x, y = pool[-1], rng.choice(pool)
+        elif reuse == "leaves":
+            x, y = pool[-1], rng.choice(leaves)
         else:
             if len(unused) < 2:
                 unused.append(V(rng.uniform(0.5, 1.5)))
@@ -97,17 +101,18 @@ def close(xs, ys):
 def test_push_and_recurse_is_wrong_exactly_where_an_intermediate_value_is_shared(ch04, taught):
     """Random graphs with random leaves; and the coincidence the prose shows, d = b*w + 3b at w = 0.
 
-    "Whenever an intermediate value feeds two operations" (and right otherwise): on every one of
-    about 30 graphs of each kind. Power 0.96 against a rule that fails on 1 graph in 10 of either
-    kind (fraction_test(1.0, 30); each kind needs at least 16 graphs for power 0.8)."""
+    "Whenever an intermediate value feeds two operations, and right when only leaves are shared or
+    every value is used once": on every one of 30 graphs of each of the three kinds. Power 0.96
+    against a rule that fails on 1 graph in 10 of any kind (fraction_test(1.0, 30); each kind needs
+    at least 16 graphs for power 0.8)."""
     Value, build_topo, backward_no_sort = taught["Value"], taught["build_topo"], ch04["backward_no_sort"]
     for w0, right in ((0.0, True), (1.0, False)):  # right by luck at w = 0 only
         a, d = ch04["shared_b_times_w"](Value, w0)
         backward_no_sort(d)
         assert (a.grad == 2 * (w0 + 3)) == right, (w0, a.grad)
-    seen = {"shared intermediate": 0, "no shared intermediate": 0}
+    seen = {"shared intermediate": 0, "only leaves shared": 0, "nothing shared": 0}
     for seed in held_out_seeds(30, "ch04-push-recurse-overcounts"):
-        for reuse in (True, False):
+        for reuse in (True, "leaves", False):
             truth = nudged_gradient(Value, seed, 8, reuse)
             leaves, root = random_graph(Value, random.Random(seed), 8, reuse)
             root.backward()
@@ -119,11 +124,14 @@ def test_push_and_recurse_is_wrong_exactly_where_an_intermediate_value_is_shared
                 for child in v._prev:
                     uses[id(child)] += 1
             shared = any(uses[id(v)] > 1 and v._prev for v in nodes)
+            shared_leaf = any(uses[id(v)] > 1 and not v._prev for v in nodes)
             backward_no_sort(root)
             pushed_right = close([leaf.grad for leaf in leaves], truth)
             assert pushed_right != shared, (seed, reuse, shared)  # wrong exactly when shared
-            seen["shared intermediate" if shared else "no shared intermediate"] += 1
-    for kind, n in seen.items():  # both kinds of graph were tried, enough times to catch 1 in 10
+            seen[
+                "shared intermediate" if shared else "only leaves shared" if shared_leaf else "nothing shared"
+            ] += 1
+    for kind, n in seen.items():  # every kind of graph was tried, enough times to catch 1 in 10
         assert n >= 16 and fraction_test(1.0, n).power >= POWER, (kind, seen)
 
 
