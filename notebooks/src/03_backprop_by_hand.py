@@ -18,7 +18,6 @@
 
 # %% tags=["claim-setup"]
 import random
-from fractions import Fraction
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -545,7 +544,7 @@ print(
 #
 # To make $L$ **smaller**, which is what training wants for a loss, step the other way:
 # subtract the gradient instead of adding it. That is gradient descent, the direction of
-# steepest *descent*, and it is an exercise at the end of this chapter.
+# steepest *descent*; exercise 3 at the end of this chapter uses it to make $L$ smaller.
 #
 # ## A neuron
 #
@@ -619,24 +618,27 @@ describe_figure(
 )
 
 # %% [markdown]
-# Printed in full, the slope is 0.4999999999999998, not 0.5. Where do the missing digits
-# come from? The cell below changes one thing at a time: it redoes the squaring exactly,
-# with Python's `fractions.Fraction`, and it moves $n$ down by the smallest step a float
-# can take (`math.nextafter`).
-
-# %%
-for name, n_value in [("n", n.data), ("n one float lower", math.nextafter(n.data, 0.0))]:
-    o_value = math.tanh(n_value)
-    exact = float(1 - Fraction(o_value) ** 2)  # the squaring and subtraction without rounding
-    print(f"{name:>17}: o = {o_value!r}, 1 - o**2 = {1 - o_value**2!r}, unrounded {exact!r}")
-
-# %% [markdown]
-# Squaring without rounding (`unrounded`) gives the same 0.4999999999999998, so the
-# squaring is not to blame: the last digits come from $o$, that is from $n$. One float
-# lower, $n$ gives $o = 0.7071067811865475$ and a slope of 0.5000000000000001, just above
-# one half instead of just below. The bias's sixteen digits decide which side of one half
-# the slope lands on, and neither side is exactly one half. The slope is one half to 15
-# decimal places, which is all the four-decimal printouts below can show.
+# Printed in full, the slope is 0.4999999999999998: one half to 15 decimal places, which is
+# all that the four-decimal printouts below show.
+#
+# <details><summary>Why not exactly one half?</summary>
+#
+# A float keeps about 16 significant digits, so `math.tanh` returns $o$ rounded:
+# $o = 0.7071067811865477$, a hair above $1/\sqrt{2}$, and $1 - o^2$ lands a hair below one
+# half. The squaring is not to blame: done without rounding, with `fractions.Fraction`, it
+# gives the same 0.4999999999999998. Move $n$ down by the smallest step a float can take
+# (`math.nextafter`) and $o = 0.7071067811865475$, a hair below $1/\sqrt{2}$, with a slope of
+# 0.5000000000000001. The last digit of the bias decides which side of one half the slope
+# lands on; neither side is one half exactly. To see it, run:
+#
+# ```python
+# from fractions import Fraction
+#
+# for n_value in (n.data, math.nextafter(n.data, 0.0)):
+#     o_value = math.tanh(n_value)
+#     print(repr(o_value), repr(1 - o_value**2), repr(float(1 - Fraction(o_value) ** 2)))
+# ```
+# </details>
 #
 # The graph has ten values: five leaves, four intermediate results and the output
 # $o \approx 0.7071$. (`show_grad=False` hides the grad rows while they are all zero, to
@@ -719,7 +721,7 @@ for w2_value in [1.0, 1.5, -10.0]:
 #
 # ## The same neuron in PyTorch
 #
-# PyTorch, the library most networks are trained with, does exactly this arithmetic for
+# PyTorch, a library widely used to train networks, does exactly this arithmetic for
 # you. Each input becomes a `torch.tensor` created with `requires_grad=True`, which asks
 # PyTorch to record the operations on it, much as our `Value` remembers its inputs. One
 # call, `o.backward()`, then runs the chain rule from `o` back to the leaves and leaves
@@ -793,7 +795,7 @@ print(f"values in the graph of one forward pass: {len(seen)}")
 
 # %% [markdown]
 # **117 values**, each needing its own line of chain rule, for one input to a
-# 41-parameter network; a real network has millions of parameters and sees many inputs
+# 41-parameter network; a real network can have millions of parameters and see many inputs
 # per step. Nobody can write those lines by hand.
 #
 # But look back at what every line did. Each one took the grad of a node's output and

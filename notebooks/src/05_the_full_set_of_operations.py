@@ -332,7 +332,7 @@ print(f"formula: 1/b   = {1 / 4:.4f}, -a/b**2 = {-6 / 4**2:.4f}")
 # At $a = 6$, $b = 4$: $a/b = 1.5$, $\partial/\partial a = 1/4 = 0.25$ and
 # $\partial/\partial b = -6/16 = -0.375$.
 #
-# Where does a network's loss divide? Most often in a **mean**: a loss is averaged over
+# Where does a network's loss divide? For one, in a **mean**: a loss is averaged over
 # a batch of examples, so that its size, and the size of its gradients, does not grow
 # with the batch. Here are four predictions $p_i$ against their targets $y_i$, with the
 # squared errors summed and then averaged.
