@@ -150,7 +150,7 @@ def check_topological_order(topological_order):
 
 @solution("ch04.topological_order")
 def topological_order(root):
-    users, todo = {root: 0}, [root]  # how many nodes use each node
+    users, todo = {root: 0}, [root]  # how many times each node is used
     while todo:
         for child in todo.pop()._prev:
             if child not in users:

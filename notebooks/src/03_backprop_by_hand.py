@@ -623,13 +623,13 @@ describe_figure(
 #
 # <details><summary>Why not exactly one half?</summary>
 #
-# A float keeps about 16 significant digits, so `math.tanh` returns $o$ rounded:
+# A float keeps about 16 significant digits, so neither $n$ nor $o$ is exact. Here
 # $o = 0.7071067811865477$, a hair above $1/\sqrt{2}$, and $1 - o^2$ lands a hair below one
 # half. The squaring is not to blame: done without rounding, with `fractions.Fraction`, it
 # gives the same 0.4999999999999998. Move $n$ down by the smallest step a float can take
 # (`math.nextafter`) and $o = 0.7071067811865475$, a hair below $1/\sqrt{2}$, with a slope of
-# 0.5000000000000001. The last digit of the bias decides which side of one half the slope
-# lands on; neither side is one half exactly. To see it, run:
+# 0.5000000000000001. So the last digits of $n$, set by the bias, decide which side of one
+# half the slope lands on; neither side is one half exactly. To see it, run:
 #
 # ```python
 # from fractions import Fraction

@@ -920,11 +920,11 @@ gc.enable()
 # the class above.
 #
 # **Exercise 4.1 (a sort the chapter only named).** PyTorch orders the backward pass by
-# *counting* (section 3's note): for each node, how many nodes use it. Write
-# `topological_order(root)` that way, without recursion and without the `(node, done)`
-# stack of section 9. First walk the graph once to count each node's users. Then start
-# from the root, which nobody uses: list a node, and for each of its inputs take one off
-# its count; an input whose count reaches 0 is ready. Reverse the list at the end, so that
+# *counting* (section 3's note): for each node, how many times other nodes use it
+# ($b = a + a$ uses $a$ twice). Write `topological_order(root)` that way, without recursion
+# and without the `(node, done)` stack of section 9. First walk the graph once to count
+# each node's uses. Then start from the root, which nobody uses: list a node, and for each
+# of its inputs take one off that input's count; an input whose count reaches 0 is ready. Reverse the list at the end, so that
 # every node comes after its inputs. The check tries a chain 5,000 nodes deep, and the
 # nodes it hands you refuse `.topological_order()`.
 #
@@ -954,7 +954,7 @@ from micrograd_lesson.exercises import (
 
 
 def my_topological_order(root):
-    return [root]  # replace: count users, then list each node once nobody is left to use it
+    return [root]  # replace: count uses, then list each node once nobody is left to use it
 
 
 check_topological_order(my_topological_order)
