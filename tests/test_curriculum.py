@@ -95,6 +95,7 @@ EXPECTED = {
         row("a", "6.0000", "6.0000"),
         row("b", "-4.0000", "-4.0000"),
         re.escape("L after the step:  -7.2865"),
+        re.escape("ten times shorter, missed by 101.3 times less"),  # the miss falls like the square
         re.escape("o = 0.7071"),
         row("x1", "-1.5000", "-1.5000"),
         row("w1", "1.0000", "1.0000"),
@@ -106,9 +107,6 @@ EXPECTED = {
         re.escape("step length  0.1:      1 of 200,000 random directions beat the gradient"),
         re.escape("step length  0.5:    411 of 200,000 random directions beat the gradient (0.205 %)"),
         re.escape("1 - o**2 in full: 0.4999999999999998"),  # one half, up to rounding
-        # the last digits come from n, not from the squaring: one float of n moves the slope across 1/2
-        re.escape("n: o = 0.7071067811865477, 1 - o**2 = 0.4999999999999998, unrounded 0.4999999999999998"),
-        re.escape("n one float lower: o = 0.7071067811865475, 1 - o**2 = 0.5000000000000001"),
     ],
     "04": [
         re.escape("o = 0.7071"),
@@ -325,6 +323,27 @@ def test_chapter_2s_drawings_of_one_graph_each_say_what_makes_them_different():
                 alts.append(re.search(r'alt="([^"]+)"', html)[1])
     assert len(alts) == 3 and len(set(alts)) == 3, alts
     assert "no grad" in alts[0] and "leaf" in alts[1] and "grad row" in alts[2], alts
+
+
+def test_chapter_3_folded_note_on_the_last_digits_of_the_slope():
+    """Chapter 3's "Why not exactly one half?" note shows a snippet and says what it prints: the
+    last digits come from n, not from the squaring; one float of n moves the slope across 1/2."""
+    import math
+    from fractions import Fraction
+
+    from notebooks.chapters import source
+
+    assert "for n_value in (n.data, math.nextafter(n.data, 0.0)):" in source("03").read_text()
+    n = 2.0 * -3.0 + 0.0 * 1.0 + 6.8813735870195432  # the neuron's n
+    printed = []
+    for n_value in (n, math.nextafter(n, 0.0)):
+        o_value = math.tanh(n_value)
+        printed.append((repr(o_value), repr(1 - o_value**2), repr(float(1 - Fraction(o_value) ** 2))))
+    assert printed == [
+        ("0.7071067811865477", "0.4999999999999998", "0.4999999999999998"),
+        ("0.7071067811865475", "0.5000000000000001", "0.5000000000000001"),
+    ]
+    assert Fraction(o_value) ** 2 < Fraction(1, 2) < Fraction(math.tanh(n)) ** 2  # below 1/sqrt(2), above
 
 
 def test_chapter_8_learns_every_example_within_0_02():

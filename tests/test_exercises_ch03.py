@@ -168,3 +168,28 @@ def test_right_numbers_in_a_values_data_are_told_a_value_counts_by_its_grad():
 
     answer = {"a": Value(12.0), "b": Value(-27.0), "u": Value(-9.0)}  # .grad is 0 in each
     assert "counts by its .grad" in hint_of(check_used_twice, answer)
+
+
+# ---- hints a learner can act on, for slips found by reading the checks as a learner ---------------
+
+
+def test_backprop_h_wrong_keys_get_told_which_keys():
+    """Keys named after the derivative ("dh/da") or in capitals are not 'missing e': the hint says
+    which keys the dict needs and which it has."""
+    for keys in ({f"dh/d{k}": v for k, v in RIGHT_H.items()}, {k.upper(): v for k, v in RIGHT_H.items()}):
+        hint = hint_of(check_backprop_h, keys)
+        assert "'a', 'b', 'c', 'd', 'e'" in hint and repr(next(iter(keys))) in hint
+
+
+@pytest.mark.parametrize("changes", [{"a": 30.0, "b": -54.0}, {"a": 30.0}, {"b": -54.0}, {"b": -36.0}])
+def test_used_twice_names_a_shared_node_passed_on_twice(changes):
+    """A walk that pushes u's grad on every time u is reached (recursing into shared nodes) gives
+    a = 30 and b = -54 (v first), or b = -36 (u first, its half-finished -3, then -9): the hint
+    says u passed its grad on twice."""
+    hint = hint_of(check_used_twice, {**RIGHT_TWICE, **changes})
+    assert "twice" in hint and "once" in hint
+
+
+@pytest.mark.parametrize("move", [{"a": 1.9}, {"b": -2.9}, {"f": -2.1}, {"c": 9.9}])
+def test_one_knob_new_value_in_place_of_the_change_is_told_so(move):
+    assert "the change" in hint_of(check_one_knob, move)

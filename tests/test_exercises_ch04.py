@@ -670,3 +670,16 @@ def test_div_refuses_assigning_to_b_before_a_adds():
         return out
 
     assert "b gets two shares" in hint_of(check_div, div)
+
+
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        (-3.0, "positive"),  # a sign slip
+        (2 * TRUE_X_GRAD, "twice"),  # u fired twice, as push-and-recurse does
+        (3.0 + TRUE_X_GRAD, "twice"),  # ... the first time half-finished
+        (1.0, "3 × "),  # u's grad when it fires, not what x receives
+    ],
+)
+def test_bfs_prediction_names_more_slips(answer, words):
+    assert failed_with(check_bfs_prediction(answer), words)

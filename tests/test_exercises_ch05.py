@@ -242,3 +242,34 @@ def test_softsign_refuses_a_nudge_in_place_of_the_derivative(central):
 
     verdict = check_softsign(local_op(softsign, nudged))
     assert failed_with(verdict, "a nudge is not the derivative")
+
+
+@pytest.mark.parametrize(
+    "wins",
+    [
+        lambda a, b: a >= b - 1,  # a margin: a "wins" when it is at most 1 below b
+        lambda a, b: int(a) >= int(b),  # compared as whole numbers
+        lambda a, b: round(a) >= round(b),
+    ],
+)
+def test_max_refuses_rules_right_only_on_whole_numbers_far_apart(wins):
+    """The check's pairs were whole numbers at least 2 apart: a rule that routes by a margin or by
+    rounded inputs passed. Pairs closer than 1 and not whole catch it."""
+
+    def maximum(a, b):
+        a_wins = wins(a.data, b.data)
+        return Value(max(a.data, b.data), (a, b), "max", _local_grads=(float(a_wins), float(not a_wins)))
+
+    verdict = check_max(maximum)
+    assert not verdict and "SMALLER" in verdict.hint
+
+
+@pytest.mark.parametrize(
+    "derivative, words",
+    [
+        (lambda x: 1 / (1 + abs(x)), ("squared",)),  # the quotient rule's denominator not squared
+        (lambda x: 1 - (x / (1 + abs(x))) ** 2, ("tanh's rule",)),  # tanh's 1 - out**2, borrowed
+    ],
+)
+def test_softsign_names_more_slips(derivative, words):
+    assert failed_with(check_softsign(local_op(softsign, derivative)), *words)

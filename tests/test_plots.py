@@ -232,3 +232,15 @@ def test_a_figure_whose_numbers_change_from_run_to_run_can_say_its_sentence_alon
     assert figure_text(fig) == "Most collections start in __mul__."
     describe_figure(fig, "Most collections start in __mul__.")
     assert figure_text(fig).startswith("Most collections start in __mul__. x axis")
+
+
+def test_a_drawn_graph_takes_the_sentence_that_makes_it_different_as_its_alt():
+    from micrograd_lesson import draw_dot
+
+    a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+    own = draw_dot(a * b).alt  # the graph's own words: what it computes, its output
+    drawing = describe_figure(draw_dot(a * b), "Before backward: every grad reads 0.0000.")
+    assert drawing.alt == f"Before backward: every grad reads 0.0000. {own}"
+    alt = html.unescape(re.search(r'alt="([^"]+)"', drawing._repr_mimebundle_()[0]["text/html"])[1])
+    assert alt == drawing.alt
+    assert describe_figure(draw_dot(a * b), "Only this.", axes=False).alt == "Only this."

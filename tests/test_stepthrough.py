@@ -382,3 +382,36 @@ def test_the_stored_frames_are_legible_at_1280x800_and_each_says_what_it_shows(m
         assert node_text_px >= 11
         assert html.unescape(alt).endswith(steps.caption(k))
         assert f"<b>step {k} of {len(steps) - 1}</b>" in steps.frames_html()
+
+
+@needs_dot
+def test_running_chapter_4_and_saving_it_in_jupyterlab_leaves_the_file_as_stored(tmp_path, monkeypatch):
+    """Run All and Ctrl+S in JupyterLab as `make lab` runs it (jupyter-config/) change no byte of
+    chapter 4. The only output a re-run changes is the step-through's: JupyterLab saves the live
+    slider's view, a random model id beside the stored frames (seen in a browser), and the
+    stored notebook keeps no widget state to show it with."""
+    pytest.importorskip("ipywidgets")
+    from jupyter_server.services.contents.filemanager import FileContentsManager
+    from traitlets.config import Config
+
+    config, source = Config(), REPO / "jupyter-config" / "jupyter_server_config.py"
+    exec(compile(source.read_text(encoding="utf-8"), str(source), "exec"), {"get_config": lambda: config})
+    stored = next((REPO / "notebooks").glob("04_*.ipynb"))
+    shutil.copy(stored, tmp_path / stored.name)
+    manager = FileContentsManager(root_dir=str(tmp_path), config=config)
+    monkeypatch.setattr(stepthrough, "in_jupyter_kernel", lambda: True)
+    live = step_through(chapter_2_graph()["L"])._repr_mimebundle_()  # what a running kernel sends
+    view = "application/vnd.jupyter.widget-view+json"
+    model = manager.get(stored.name)
+    outputs = [
+        out
+        for cell in model["content"]["cells"]
+        if "step_through(" in cell["source"]
+        for out in cell.get("outputs", [])
+        if out["output_type"] == "execute_result"
+    ]
+    assert outputs, "chapter 4 shows a step-through"
+    for out in outputs:
+        out["data"][view] = live[view]  # the one change a run and save in JupyterLab makes
+    manager.save(model, stored.name)
+    assert (tmp_path / stored.name).read_bytes() == stored.read_bytes()

@@ -1,4 +1,5 @@
-"""Hidden cases for chapter 5: softsign at 0, and max of two negative numbers."""
+"""Hidden cases for chapter 5: softsign at 0 and at inputs the check does not try, and max of
+negative numbers the check does not try."""
 
 from micrograd_lesson.engine import Value
 from micrograd_lesson.exercises._core import Verdict, attempt, close, hidden, shown
@@ -6,9 +7,10 @@ from micrograd_lesson.exercises._core import Verdict, attempt, close, hidden, sh
 
 @hidden("ch05.softsign")
 def softsign_at_zero(softsign):
-    """x = 0 (slope 1) and x = 40: the check never tries 0, where sign(x) written as x / |x| divides
-    by zero."""
-    for x0, want in [(0.0, 1.0), (40.0, 1 / 41**2)]:
+    """x = 0 (slope 1; the check tries it too, so a sign(x) written as x / |x|, which divides by zero
+    there, is refused already), then x = 40 and x = -7.5, which the check does not try: an answer
+    that knows only the check's inputs fails here."""
+    for x0, want in [(0.0, 1.0), (40.0, 1 / 41**2), (-7.5, 1 / 8.5**2)]:
         x = Value(x0)
         out, error = attempt(softsign, x)
         if not error and isinstance(out, Value):
@@ -27,9 +29,9 @@ def softsign_at_zero(softsign):
 
 @hidden("ch05.max")
 def max_of_negative_numbers(maximum):
-    """(-3, -1) and (-0.5, -4): the check's pairs also route correctly by size |a| >= |b|; here the
-    larger number is the one of smaller size."""
-    for a0, b0 in [(-3.0, -1.0), (-0.5, -4.0)]:
+    """(-7.25, -7) and (-0.5, -4), pairs the check does not try, in each of which the larger number
+    is the one of smaller size: an answer that knows only the check's pairs fails here."""
+    for a0, b0 in [(-7.25, -7.0), (-0.5, -4.0)]:
         a, b = Value(a0), Value(b0)
         out, error = attempt(maximum, a, b)
         if not error and isinstance(out, Value):

@@ -39,7 +39,8 @@ def _by_hand(answer, exercise, slips):
         return f"submit a dict such as {dict.fromkeys(sorted(want), 0.0)}; got {shown(answer)}"
     for name in want:
         if name not in answer:
-            return f"the dict is missing {name!r}"
+            keys = ", ".join(map(repr, sorted(want)))
+            return f"the dict is missing {name!r}: its keys are {keys}; got {shown(list(answer), 60)}"
         got = as_number(getattr(answer[name], "grad", answer[name]))  # a Value counts by its grad
         if got is None:
             return f"the gradient for {name!r} should be a number, got {shown(answer[name])}"
@@ -107,8 +108,11 @@ TWICE_SLIPS = [
     ("u", None, "u is used twice, by h = v*u (slope v) and by v = u + a (slope 1); add both"),
     ("a", 18.0, "18 counts a's contribution through u only; a is also used by v = u + a: add the two"),
     ("a", -6.0, "-6 counts a's contribution through v only; a is also used by u = a*b: add the two"),
+    ("a", 30.0, "30 = 12 + 18: u passed its grad on twice; pass it on once, when both uses added theirs"),
     ("a", None, "(b × u's grad) from u = a*b, plus (1 × v's grad) from v = u + a"),
     ("b", -9.0, "multiply by u's full grad, both of its contributions, not only the one from h"),
+    ("b", -54.0, "-54 is a × u's grad twice: u passed its grad on twice; pass it on once, when complete"),
+    ("b", -36.0, "-36 = 3 × (-3) + 3 × (-9): u passed its grad on twice, once half-finished: pass it once"),
     ("b", None, "b is used once, in u = a*b, so it gets a × u's grad"),
 ]
 
@@ -133,8 +137,13 @@ def used_twice():
 
 
 KNOB_GRADS = _by_engine(lambda a, b, c, f: {"h": (a * b + c) * f}, "abcf", a=2, b=-3, c=10, f=-2)
+KNOB_START = {"a": 2.0, "b": -3.0, "c": 10.0, "f": -2.0}  # the chapter's leaves, restated
 KNOB_L = (2 * -3 + 10) * -2  # the chapter's L, restated (no notebook state); it is linear in each leaf
 KNOB_SLIPS = [  # (does moving `leaf` by `by` show this slip?, hint), in order
+    (
+        lambda leaf, by: abs(by - KNOB_START[leaf]) <= 0.1 + 1e-9,
+        "that looks like {leaf}'s new value: submit the change (new value minus old), at most 0.1 in size",
+    ),
     (lambda leaf, by: abs(by) > 0.1 + 1e-9, "the budget is 0.1: that change is too large"),
     (lambda leaf, by: by * KNOB_GRADS[leaf] > 0, "that raises L: move the leaf against its gradient's sign"),
     (lambda leaf, by: abs(by) < 0.1 - 1e-9, "you left budget unused: L changes in proportion to the move"),
@@ -151,7 +160,7 @@ def check_one_knob(move):
     best = min(((k, s * 0.1) for k in KNOB_GRADS for s in (-1, 1)), key=lambda m: KNOB_GRADS[m[0]] * m[1])
     if leaf == best[0] and close(by, best[1], rel=0, abs_tol=1e-6):
         return True
-    slip = next(hint for shows, hint in KNOB_SLIPS if shows(leaf, by))
+    slip = next(hint for shows, hint in KNOB_SLIPS if shows(leaf, by)).format(leaf=leaf)
     return f"moving {leaf} by {by:g} gives L = {KNOB_L + KNOB_GRADS[leaf] * by:.4f}: {slip}"
 
 

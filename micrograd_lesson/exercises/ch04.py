@@ -150,7 +150,7 @@ def check_topological_order(topological_order):
 
 @solution("ch04.topological_order")
 def topological_order(root):
-    users, todo = {root: 0}, [root]  # how many nodes use each node
+    users, todo = {root: 0}, [root]  # how many times each node is used
     while todo:
         for child in todo.pop()._prev:
             if child not in users:
@@ -177,6 +177,10 @@ BFS_ANSWERS = [  # a wrong prediction within 5e-4 of one of these gets its hint
     (TRUE_X_GRAD - 3.0, "0.0592 is the share that goes through tanh(2u); breadth-first loses that one"),
     (0.0, "x does receive something: u fires once, with the share L gave it"),
     (TRUE_X_GRAD / 3.0, "that is u.grad; x = u / 3 receives 3 times what u holds when u fires"),
+    (1.0, "1 is what u.grad holds when u fires; x, its input through u = 3x, receives 3 × that"),
+    (-3.0, "x.grad is positive here: u = 3x has local derivative 3, and u.grad is positive when u fires"),
+    (2 * TRUE_X_GRAD, "that fires u twice, as push-and-recurse does; breadth-first fires each node once"),
+    (3.0 + TRUE_X_GRAD, "that fires u twice (half-finished, then whole); breadth-first fires each node once"),
 ]
 
 

@@ -42,6 +42,11 @@ _SOFTSIGN_MISTAKES = [
     (lambda x: 1 / (1 + x) ** 2, "the rule's 1 + x should be 1 + |x|: it is right only for x > 0"),
     (lambda x: (1 + abs(x) - x) / (1 + abs(x)) ** 2, "d|x|/dx is sign(x): -1 below 0, not 1"),
     (lambda x: -_dsoftsign(x), "the sign of the derivative is flipped: softsign rises everywhere"),
+    (lambda x: 1 / (1 + abs(x)), "the quotient rule divides by the denominator squared"),
+    (
+        lambda x: 1 - (x / (1 + abs(x))) ** 2,
+        "1 - out**2 is tanh's rule, not softsign's: apply the quotient rule to x / (1 + |x|)",
+    ),
 ]
 
 
@@ -80,7 +85,9 @@ def softsign(x):
 @check("ch05.max", takes="function")
 def check_max(maximum):
     """maximum(a, b) returns max(a, b) as a Value, routing the gradient to the larger input."""
-    for a0, b0 in [(3.0, -1.0), (-2.0, 5.0), (-3.0, -1.0), (2.0, 2.0)]:
+    # whole numbers far apart, then close ones that are not whole: a rule that routes by a margin
+    # (a >= b - 1) or by rounded inputs passes the first four
+    for a0, b0 in [(3.0, -1.0), (-2.0, 5.0), (-3.0, -1.0), (2.0, 2.0), (1.25, 1.4), (2.5, 2.25)]:
         where, want = f"at a = {a0:g}, b = {b0:g}", [float(a0 > b0), float(b0 > a0)]
         leaves = [Value(a0, label="a"), Value(b0, label="b")]
         grads, hint = _grads(maximum, f"maximum(a, b) {where}", leaves, max(a0, b0))

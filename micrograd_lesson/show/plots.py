@@ -71,8 +71,13 @@ def describe_figure(fig_or_ax, text, axes=True):
     Shown in Jupyter, the figure's picture carries this sentence, followed by its axes
     and series (figure_text), as its alt text and its plain-text form. axes=False: this
     sentence alone, for a figure whose numbers change from run to run (a profile, a timing),
-    so that a stored notebook stays equal to a re-run.
+    so that a stored notebook stays equal to a re-run. A drawn graph (draw_dot's Drawing)
+    takes the sentence as the start of its alt text, before the graph's own words.
     """
+    if hasattr(fig_or_ax, "text_tree"):  # a Drawing: what makes this drawing of a graph different
+        sentence = " ".join(str(text).split())
+        fig_or_ax.alt = f"{sentence} {fig_or_ax.alt}" if axes else sentence
+        return fig_or_ax
     fig = fig_or_ax.figure if hasattr(fig_or_ax, "figure") and fig_or_ax.figure else fig_or_ax
     _DESCRIPTIONS[fig] = " ".join(str(text).split())
     (_WORDS_ONLY.discard if axes else _WORDS_ONLY.add)(fig)

@@ -18,7 +18,6 @@
 
 # %% tags=["claim-setup"]
 import random
-from fractions import Fraction
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -90,7 +89,11 @@ def build_graph(a_data=2.0, b_data=-3.0, c_data=10.0, f_data=-2.0):
 nodes = build_graph()
 a, b, c, f, e, d, L = (nodes[k] for k in "abcfedL")
 print(f"L = {L.data:.4f}")
-draw_dot(L, rankdir="TB")
+describe_figure(
+    draw_dot(L, rankdir="TB"),
+    "Chapter 2's graph of L, with a grad row on every node; no gradient is worked out yet, "
+    "so every grad reads 0.0000.",
+)
 
 # %% [markdown]
 # The same graph as before, $L = -8$, now with a grad row on every node, all $0.0000$.
@@ -226,18 +229,22 @@ how = {
     a: "b × e.grad",
     b: "a × e.grad",
 }
-draw_dot(L, rankdir="TB", notes=how)
+describe_figure(
+    draw_dot(L, rankdir="TB", notes=how),
+    "The same graph with every grad worked out by hand, each node noting the product that gave "
+    "its grad: a's grad is b × e.grad = (-3)(-2) = 6.",
+)
 
 # %% [markdown]
 # ### The same sweep, one step at a time
 #
 # The course's package can replay this sweep on the drawing. It needs to know how each
 # operation passes gradients back, which our small class cannot tell it yet (chapter 4
-# teaches it), so we rebuild $L$ with the package's finished `Value`. In each frame the orange node is the one
-# we just worked on: its grad is multiplied by each local derivative and sent along the
-# red edges (the label reads "grad × local derivative = what arrives"), and the green cells
-# are the grads that just arrived. Press *previous* and *next*, or drag the slider; it
-# opens on the last step, with every gradient found.
+# teaches it), so we rebuild $L$ with the package's finished `Value`. In each frame the
+# orange node is the one we just worked on: its grad is multiplied by each local derivative
+# and sent along the red edges (the label reads "grad × local derivative = what arrives"),
+# and the green cells are the grads that just arrived. Press *previous* and *next*, or drag
+# the slider; it opens on the last step, with every gradient found.
 
 # %%
 from micrograd_lesson import Value as EngineValue
@@ -281,11 +288,10 @@ print(f"first-order prediction: {L.data:.4f} + {step} × (6² + 4² + 2² + 4²)
 # $L$ rose from $-8$ to about $-7.29$ ($-7.2865$ to four decimals). The gradient predicted the
 # change: each leaf moved by $0.01$ times its grad, and each such move changes $L$ by
 # about its grad times the move, so the total rise is about $0.01 \times (36 + 16 + 4 +
-# 16) = 0.72$, predicting $-7.28$. The small difference is curvature: $L$ is not a
-# straight line in its inputs, so the prediction is only good for small steps.
-# <!-- claim: ch03-first-order-small-steps -->
+# 16) = 0.72$, predicting $-7.28$. The prediction missed by $0.0065$: $L$ is not a straight
+# line in its inputs, it curves.
 #
-# The plot makes that visible. It moves all four leaves together by $t$ times their
+# The plot shows the curve. It moves all four leaves together by $t$ times their
 # gradients and plots $L$ against $t$. The straight dashed line is the prediction from
 # the gradients alone; it touches the curve at $t = 0$, like the tangent lines of
 # chapter 1.
@@ -317,6 +323,37 @@ describe_figure(
     "first-order prediction -8 + 72 t, and a step of 0.01 gives L = -7.2865.",
 )
 plt.show()
+
+# %% [markdown]
+# Near $t = 0$ the curve and the line are hard to tell apart; further out they part. How fast
+# does the miss shrink as the step gets shorter? Take the same step, ten times shorter.
+
+# %%
+misses = []
+for t in (0.01, 0.001):
+    moved = build_graph(*(start[k] + t * grads[k] for k in "abcf"))["L"].data
+    misses.append(abs(moved - (-8.0 + 72.0 * t)))
+    print(f"step {t}: L = {moved:.7f}, predicted {-8.0 + 72.0 * t:.7f}, missed by {misses[-1]:.7f}")
+print(f"ten times shorter, missed by {misses[0] / misses[1]:.1f} times less")
+
+# %% [markdown]
+# A step ten times shorter misses about a hundred times less: the miss shrinks like the
+# *square* of the step, while the step itself shrinks only tenfold. So the shorter the step,
+# the better the gradient predicts it; for long steps, the curve takes over.
+#
+# <details><summary>How we know</summary>
+#
+# We measured the same ratio at 2,000 other points (seeds 2000 to 3999, each leaf drawn
+# between $-3$ and $3$), twice at each: step 0.01 against 0.001, and 0.001 against 0.0001.
+# Of the 4,000 ratios, half lay between 99.95 and 100.05, and all between 82.7 and 138.9.
+# A ratio far from 100 comes where the squared part of the miss nearly vanishes along the
+# gradient and the cubed part takes over; a review of 40,000 more found 3 below 50 (the
+# least 21.6). The claims test measures 20 ratios at fresh points and asks that their
+# median lie between 80 and 125; were the truth 1.5 times off (67 or 150), it would fail
+# almost surely.
+#
+# <!-- claim: ch03-first-order-small-steps -->
+# </details>
 
 # %% [markdown]
 # ## The gradient is the steepest way up
@@ -463,31 +500,51 @@ print(
 )
 
 # %% [markdown]
-# <!-- claim: ch03-steepest-small-steps -->
-# At step lengths 0.01 and 0.05 none of the 200,000 directions beats the gradient. At
-# 0.1 a single one does, at 0.2 fourteen, at 0.5 already 411 (0.2 %) and at 1.0 3,603
-# (1.8 %). Other draws of the 200,000 directions give the same picture, with the spread
-# that counts of rare events have. Measured on 100 draws (seeds 1000 to 1099), and on
-# far more directions for the rarest: at 0.01 a winner is about one direction in 100
-# million, so a draw of 200,000 almost never holds one (the tests' 30 fresh draws, 6
-# million directions, hold at most 2 in all); at 0.05 one direction in about 900,000 wins,
-# so there is none on about 4 draws in 5; at 0.1 there are 0 to 4 winners on 9 draws in
-# 10, at 0.2 11 to 25, at 0.5 360 to 445 (about 0.2 %), and at 1.0 3,510 to 3,720 (about
-# 1.8 %).
+# At step lengths 0.01 and 0.05 none of the 200,000 directions beats the gradient. At 0.1
+# a single one does, at 0.2 fourteen, at 0.5 already 411 (0.2 %) and at 1.0 3,603 (1.8 %).
+# Other draws of 200,000 directions tell the same story: for the shortest steps a winner is
+# a rare event, and at length 0.5 about 2 directions in 1,000 win.
 #
-# The left panel shows where the winners are at step length 0.5: every one points near
-# the gradient, with $\cos\theta$ from 0.9045 to 0.9995 (within 25.2°), where the bend of
-# $L$ adds a little more than it does along $g$ itself. That is not luck of this draw. At
-# each angle from the gradient the course's tests search the directions for one that beats
-# it: up to 25.8° there is one, beyond 26° none, so on every draw every winner lies within
-# 26° of the gradient. <!-- claim: ch03-winners-near-gradient --> So the gradient is the
-# steepest way up for a short step, and only there: over a longer step, $L$ curves, and a
-# direction a little off the gradient can catch a bend that the gradient's straight line
-# misses.
+# <details><summary>How we know</summary>
+#
+# We drew the 200,000 directions 100 more times (seeds 1000 to 1099). On 9 draws in 10 the
+# winners numbered 0 to 4 at step length 0.1, 11 to 25 at 0.2, 360 to 445 at 0.5 (about
+# 0.2 %) and 3,510 to 3,720 at 1.0 (about 1.8 %). The rarest we measured by searching near
+# the gradient, where every winner lies: at 0.05 about one direction in 900,000 wins, so
+# about 4 draws in 5 hold none; at 0.01 about one in 100 million, so a draw of 200,000
+# almost never holds one.
+#
+# The claims test re-runs 30 fresh draws. The median count at 0.5 must lie between 320 and
+# 500 (0.16 % to 0.25 %): were the truth 1.5 times off, it would fail almost surely. The 30
+# draws together, 6 million directions, must hold at most 2 winners at 0.01 and 1 to 17 at
+# 0.05, and the total must grow with the step length.
+#
+# <!-- claim: ch03-steepest-small-steps -->
+# </details>
+#
+# The left panel shows where the winners are at step length 0.5: every one points near the
+# gradient, with $\cos\theta$ from 0.9045 to 0.9995 (within 25.2°), where the bend of $L$
+# adds a little more than it does along $g$ itself. That is not luck of this draw: on every
+# draw, every winner lies within 26° of the gradient.
+#
+# <details><summary>How we know</summary>
+#
+# At each angle from the gradient we searched 200,000 directions at exactly that angle for
+# one that beats the gradient: at 25.8° there is one; at 26°, 27°, 30°, 40°, 60° and 90°
+# none. The claims test repeats that search, and checks on 16 fresh draws of 200,000
+# directions that every winner lies within 26°: were the bound to fail on 1 draw in 10, 16
+# draws would catch it with probability 0.81.
+#
+# <!-- claim: ch03-winners-near-gradient -->
+# </details>
+#
+# So the gradient is the steepest way up for a short step, and only there: over a longer
+# step, $L$ curves, and a direction a little off the gradient can catch a bend that the
+# gradient's straight line misses.
 #
 # To make $L$ **smaller**, which is what training wants for a loss, step the other way:
 # subtract the gradient instead of adding it. That is gradient descent, the direction of
-# steepest *descent*, and it is an exercise at the end of this chapter.
+# steepest *descent*; exercise 3 at the end of this chapter uses it to make $L$ smaller.
 #
 # ## A neuron
 #
@@ -554,32 +611,39 @@ o.label = "o"
 print(f"n = {n.data:.4f}")
 print(f"o = {o.data:.4f}")
 print(f"1 - o**2 in full: {1 - o.data**2!r}")
-draw_dot(o, rankdir="TB", show_grad=False)
+describe_figure(
+    draw_dot(o, rankdir="TB", show_grad=False),
+    "The neuron before any gradient is worked out, its grad rows hidden: x1*w1 + x2*w2 + b "
+    "gives n = 0.8814, and tanh gives o = 0.7071.",
+)
 
 # %% [markdown]
-# Printed in full, the slope is 0.4999999999999998, not 0.5. Where do the missing digits
-# come from? The cell below changes one thing at a time: it redoes the squaring exactly,
-# with Python's `fractions.Fraction`, and it moves $n$ down by the smallest step a float
-# can take (`math.nextafter`).
-
-# %%
-for name, n_value in [("n", n.data), ("n one float lower", math.nextafter(n.data, 0.0))]:
-    o_value = math.tanh(n_value)
-    exact = float(1 - Fraction(o_value) ** 2)  # the squaring and subtraction without rounding
-    print(f"{name:>17}: o = {o_value!r}, 1 - o**2 = {1 - o_value**2!r}, unrounded {exact!r}")
-
-# %% [markdown]
-# Squaring without rounding (`unrounded`) gives the same 0.4999999999999998, so the
-# squaring is not to blame: the last digits come from $o$, that is from $n$. One float
-# lower, $n$ gives $o = 0.7071067811865475$ and a slope of 0.5000000000000001, just above
-# one half instead of just below. The bias's sixteen digits decide which side of one half
-# the slope lands on, and neither side is exactly one half. The slope is one half to 15
-# decimal places, which is all the four-decimal printouts below can show.
+# Printed in full, the slope is 0.4999999999999998: one half to 15 decimal places, which is
+# all that the four-decimal printouts below show.
+#
+# <details><summary>Why not exactly one half?</summary>
+#
+# A float keeps about 16 significant digits, so neither $n$ nor $o$ is exact. Here
+# $o = 0.7071067811865477$, a hair above $1/\sqrt{2}$, and $1 - o^2$ lands a hair below one
+# half. The squaring is not to blame: done without rounding, with `fractions.Fraction`, it
+# gives the same 0.4999999999999998. Move $n$ down by the smallest step a float can take
+# (`math.nextafter`) and $o = 0.7071067811865475$, a hair below $1/\sqrt{2}$, with a slope of
+# 0.5000000000000001. So the last digits of $n$, set by the bias, decide which side of one
+# half the slope lands on; neither side is one half exactly. To see it, run:
+#
+# ```python
+# from fractions import Fraction
+#
+# for n_value in (n.data, math.nextafter(n.data, 0.0)):
+#     o_value = math.tanh(n_value)
+#     print(repr(o_value), repr(1 - o_value**2), repr(float(1 - Fraction(o_value) ** 2)))
+# ```
+# </details>
 #
 # The graph has ten values: five leaves, four intermediate results and the output
 # $o \approx 0.7071$. (`show_grad=False` hides the grad rows while they are all zero, to
-# keep the first picture simple.) Backpropagation goes exactly as before, one node at a time from $o$
-# back to the leaves, each grad being the output's grad times a local slope:
+# keep the first picture simple.) Backpropagation goes exactly as before, one node at a
+# time from $o$ back to the leaves, each grad being the output's grad times a local slope:
 #
 # 1. $\partial o/\partial o = 1$.
 # 2. Through $\tanh$: the local slope is $1 - o^2 = 0.5$, so $n$'s grad is $0.5$.
@@ -618,7 +682,11 @@ for leaf in (x1, w1, x2, w2, b):
 # $\partial o/\partial b = 0.5$), all confirmed by nudging. The picture:
 
 # %%
-draw_dot(o, rankdir="TB")
+describe_figure(
+    draw_dot(o, rankdir="TB"),
+    "The neuron with every grad worked out by hand: 0.5 from n down to b and both products; "
+    "w2's grad is exactly 0, while x2's is 0.5.",
+)
 
 # %% [markdown]
 # ### Why is w2's gradient exactly zero?
@@ -636,7 +704,15 @@ for w2_value in [1.0, 1.5, -10.0]:
 # the same thing: the local slope of $x_2 w_2$ with respect to $w_2$ is $x_2$, which is
 # $0$, and zero times anything is zero. In a network this means a weight learns nothing
 # from an example whose input to it is zero.
+#
+# <details><summary>How we know</summary>
+#
+# Not only for this neuron: the claims test builds 20 neurons with $x_2 = 0$ and every other
+# leaf drawn at random, runs this chapter's hand sweep on each, and finds $w_2$'s gradient
+# exactly 0 (and $x_2$'s not), with $o$ unmoved by any new $w_2$.
+#
 # <!-- claim: ch03-zero-input-zero-grad -->
+# </details>
 #
 # $x_2$ itself, on the other hand, has gradient $0.5$: *its* local slope is $w_2 = 1$, so
 # changing the input would change the output. The gradient is about what the output
@@ -645,7 +721,7 @@ for w2_value in [1.0, 1.5, -10.0]:
 #
 # ## The same neuron in PyTorch
 #
-# PyTorch, the library most networks are trained with, does exactly this arithmetic for
+# PyTorch, a library widely used to train networks, does exactly this arithmetic for
 # you. Each input becomes a `torch.tensor` created with `requires_grad=True`, which asks
 # PyTorch to record the operations on it, much as our `Value` remembers its inputs. One
 # call, `o.backward()`, then runs the chain rule from `o` back to the leaves and leaves
@@ -719,7 +795,7 @@ print(f"values in the graph of one forward pass: {len(seen)}")
 
 # %% [markdown]
 # **117 values**, each needing its own line of chain rule, for one input to a
-# 41-parameter network; a real network has millions of parameters and sees many inputs
+# 41-parameter network; a real network can have millions of parameters and see many inputs
 # per step. Nobody can write those lines by hand.
 #
 # But look back at what every line did. Each one took the grad of a node's output and

@@ -2,25 +2,23 @@
 # # Chapter 4 — Automating the backward pass
 #
 # In chapter 3 we computed every gradient of a small graph by hand. We started at the
-# output, where the gradient is 1, and walked back one node at a time. At each node we
-# multiplied the gradient arriving from above by that node's *local* derivative and handed
-# the product to the node's inputs. It worked, and it was tedious: one line of arithmetic
-# per edge, written in the right order by a careful human.
+# output, where the gradient is 1, and walked back one node at a time, multiplying the
+# gradient arriving from above by each node's *local* derivative. It worked, and it was
+# tedious: one line of arithmetic per edge, written in the right order by a careful human.
 #
 # This chapter hands that walk to the computer. It takes two ideas:
 #
-# 1. **Each operation leaves a note.** When `a * b` runs, it already knows everything
-#    its backward step will need: the local derivatives are `b` and `a`. So it writes a
-#    tiny function, kept on the result, that will pass gradients back later.
-# 2. **A topological order.** A node may only pass its gradient on once that gradient is
-#    complete, which means after every node that uses it. Sorting the graph once gives an
+# 1. **Each operation leaves a note.** When `a * b` runs, it already knows what its
+#    backward step will need: the local derivatives are `b` and `a`. So it writes a tiny
+#    function, kept on the result, that will pass gradients back later.
+# 2. **A topological order.** A node may pass its gradient on only once that gradient is
+#    complete, that is, after every node that uses it. Sorting the graph once gives an
 #    order in which a plain `for` loop can run all the notes.
 #
-# Put together, they give a method `backward()`: one call fills in every gradient. On the
-# way we meet the most common bug in hand-written autodiff (`=` where `+=` belongs), the
-# tempting shortcut that skips the sort and why it fails, what a graph does with an `if`,
-# a graph deep enough to crash a recursive function, and the design choice the course's
-# package makes differently from the famous lectures.
+# Together they give a method `backward()`: one call fills in every gradient. On the way
+# we meet a bug that is easy to write and gives no warning (`=` where `+=` belongs), a shortcut
+# that skips the sort, what a graph does with an `if`, a graph deep enough to crash a
+# recursive function, and how the course's package stores the same idea.
 
 # %%
 import gc
@@ -28,10 +26,9 @@ import random
 import sys
 import weakref
 
-import graphviz
 from IPython.display import display
 
-from micrograd_lesson import Drawing, draw_dot, engine
+from micrograd_lesson import describe_figure, draw_dot, engine
 
 random.seed(0)
 
@@ -112,14 +109,14 @@ class Value:
 # Nothing about the forward pass has changed: `a * b` still makes a new `Value` whose
 # `_prev` lists `a` and `b`. The only addition is the closure. Inside `__mul__`, the
 # function `_backward` mentions `self`, `other` and `out`; Python keeps those three objects
-# alive inside the function, so calling `out._backward()` much later still reaches them.
+# alive inside the function, and calling `out._backward()` much later still reaches them.
 #
 # ## 2. Running the notes by hand, in the right order
 #
 # Let us rebuild chapter 3's neuron, $o = \tanh(x_1 w_1 + x_2 w_2 + b)$ at $x_1 = 2$,
-# $x_2 = 0$, $w_1 = -3$, $w_2 = 1$ and $b = 6.8813735870195432$. This time we do not
-# compute a single derivative ourselves. We set the output's gradient to 1 and call each
-# node's note, starting at the output and moving towards the inputs.
+# $x_2 = 0$, $w_1 = -3$, $w_2 = 1$ and $b = 6.8813735870195432$. This time we compute no
+# derivative ourselves: we set the output's gradient to 1 and call each node's note,
+# starting at the output and moving towards the inputs.
 
 
 # %%
@@ -215,7 +212,10 @@ print("backward order:   ", ", ".join(v.label for v in reversed(order)))
 
 # %%
 position = {v: f"fires #{i}" for i, v in enumerate(reversed(order), start=1)}
-draw_dot(g["o"], rankdir="TB", notes=position, show_grad=False)
+describe_figure(
+    draw_dot(g["o"], rankdir="TB", notes=position, show_grad=False),
+    "The neuron, each node marked with its place in the backward order: o fires first, the leaves last.",
+)
 
 # %% [markdown]
 # Now `backward()` is three lines: sort, seed the output's gradient with 1 (because
@@ -239,15 +239,29 @@ Value.backward = backward
 g = make_neuron(Value)
 g["o"].backward()
 show_grads(g)
-draw_dot(g["o"], rankdir="TB")
+describe_figure(
+    draw_dot(g["o"], rankdir="TB"),
+    "The neuron after one call to o.backward(): every grad filled in, as chapter 3 found by hand.",
+)
 
 # %% [markdown]
+# One call, `o.backward()`, and every gradient in the drawing is filled in: the same
+# $-1.5$, $1.0$, $0.5$, $0.0$ and $0.5$ as before.
+#
+# <details><summary>The same job in PyTorch</summary>
+#
+# PyTorch's `loss.backward()` does this job on tensors: it runs each operation's backward
+# step once, only after every operation that used its result. Its engine finds that order
+# by counting, for each operation, how many of its users have yet to run, rather than by a
+# depth-first sort (exercise 4.1 writes that way); and it keeps `.grad` only on leaves
+# unless asked to keep more.
+# </details>
+#
 # The same call in slow motion: `step_through` runs the notes in the order `backward()`
-# does, one per frame. The orange node is the one whose note runs; the red edges are the
-# gradients it hands to its inputs, and the green cells are the grads that just changed.
-# Our closures do not tell anyone their local derivatives, so the edges can only say what
-# each note *adds*; the package's engine keeps the local derivatives and so shows
-# the full product. Step back to 0 and replay it with the buttons or the slider.
+# does, one per frame. The orange node is the one whose note runs; the red edges carry what
+# it hands to its inputs, and the green cells are the grads that just changed. (Our closures
+# keep their local derivatives to themselves, so an edge can only say what a note *adds*.)
+# Step back to 0 and replay it with the buttons or the slider.
 
 # %%
 from micrograd_lesson import step_through
@@ -255,17 +269,11 @@ from micrograd_lesson import step_through
 step_through(make_neuron(Value)["o"])
 
 # %% [markdown]
-# One call, `o.backward()`, and every gradient in the drawing is filled in: the same
-# $-1.5$, $1.0$, $0.5$, $0.0$ and $0.5$ as before. PyTorch's `loss.backward()` does the
-# same job on tensors: it runs each operation's backward step once, only after every
-# operation that used its result. (Its engine finds that order by counting, for each
-# operation, how many of its users have yet to run, rather than by a depth-first sort;
-# and it keeps `.grad` only on leaves unless asked to keep more.)
-#
 # ## 4. The bug: `=` where `+=` belongs
 #
-# The neuron has a special shape: every value is used exactly once. Most graphs are not
-# like that. The smallest counterexample is $b = a + a$. Since $b = 2a$, the derivative
+# The neuron has a special shape: every value is used exactly once. A network's graph is
+# not like that: each input feeds every neuron of the first layer. The smallest example of
+# a value used twice is $b = a + a$. Since $b = 2a$, the derivative
 # $\partial b/\partial a$ is 2. Let us ask our engine at $a = 3$, and check by nudging
 # $a$ the way chapter 1 did.
 
@@ -277,7 +285,7 @@ b.backward()
 h = 1e-6
 print(f"engine:  db/da = {a.grad:.4f}")
 print(f"nudging: db/da = {((3.0 + h) + (3.0 + h) - (3.0 + 3.0)) / h:.4f}")
-draw_dot(b)
+describe_figure(draw_dot(b), "With the assigning engine: two arrows leave a, yet a's grad reads 1.0000.")
 
 # %% [markdown]
 # The engine says 1.0000; nudging says 2.0000. The drawing shows why: two arrows leave
@@ -321,7 +329,7 @@ print(
 # %% [markdown]
 # The function's value is $f = -6$. With assignment the engine reports 3.0000 and
 # −2.0000; nudging says −3.0000 and −8.0000. Nothing crashed, and the numbers look
-# perfectly plausible. That is what makes this bug dangerous.
+# perfectly plausible: this bug does not announce itself.
 #
 # Where does $-3$ come from? $a$ enters $f$ twice, once inside $d = ab$ and once inside
 # $e = a + b$. We can nudge those two uses *separately*, by giving each its own copy of
@@ -349,10 +357,20 @@ print(f"nudge a everywhere at once: slope {both:.4f}")
 # The path through `d` alone contributes $3.0000$ and the path through `e` alone
 # $-6.0000$; nudging $a$ everywhere at once moves $f$ by $-3.0000$, their sum. That is
 # the multivariable chain rule, measured: when a value feeds several operations, the
-# contributions **add up** (at any other point too: the course's tests repeat the three
-# nudges at random $a$ and $b$). <!-- claim: ch04-paths-add-up -->
-# The assigning engine's $3$ is the first path alone, because
-# the second note to run overwrote the first (here, `d`'s note ran last).
+# contributions **add up**, at this point and at every other.
+#
+# <details><summary>How we know</summary>
+#
+# The claims test repeats the three nudges at 20 fresh points, $a$ and $b$ each drawn
+# between $-3$ and $3$: on every one the two paths' slopes add up to the slope of nudging
+# $a$ everywhere (to $10^{-6}$), and neither path's is 0. Were the sum to fail at 1 point in
+# 10, 20 points would catch it with probability 0.88.
+#
+# <!-- claim: ch04-paths-add-up -->
+# </details>
+#
+# The assigning engine's $3$ is the path through `d` alone: `d`'s note ran last and
+# overwrote the share that `e`'s note had set.
 #
 # The fix is one character per line: **accumulate** with `+=`. Every gradient starts at
 # 0, each path adds its share, and the total is the sum the chain rule asks for. Here is
@@ -420,7 +438,11 @@ print(f"b = a + a:  db/da = {a.grad:.4f}")
 a, b, f = two_paths(Value)
 f.backward()
 print(f"f = d * e:  df/da = {a.grad:.4f}, df/db = {b.grad:.4f}")
-draw_dot(f, rankdir="TB")
+describe_figure(
+    draw_dot(f, rankdir="TB"),
+    "With the accumulating engine: a and b each feed two operations, and each grad is the sum of both "
+    "shares.",
+)
 
 # %% [markdown]
 # Now $b = a + a$ gives $\partial b/\partial a = 2.0000$, and the two-path graph gives
@@ -438,14 +460,11 @@ draw_dot(f, rankdir="TB")
 #
 # In words: a value's gradient is the sum, over every value $w$ computed from it, of
 # $w$'s gradient times the local derivative of $w$ with respect to $v$. Each term is one
-# note's `+=`; the sum is what accumulation builds up, one term per note. And the
-# formula needs every $\bar w$ finished before $\bar v$ is used, which is exactly what
-# the reversed topological order guarantees.
+# note's `+=`. And the formula needs every $\bar w$ finished before $\bar v$ is used,
+# which is exactly what the reversed topological order guarantees.
 #
-# Accumulating has one consequence to remember: a gradient is only correct if it started
-# at 0. Run `backward()` twice on the same graph and the second pass adds onto whatever
-# the first one left behind, so the gradients come out too large. Chapter 6 looks at that
-# closely, and chapter 8 shows what it does to training.
+# Accumulating asks one thing of us: every gradient must start at 0. Chapter 6 calls
+# `backward()` twice on the same graph and shows what happens when it does not.
 
 # %% [markdown]
 # ## 5. Watching it run: $z = x y + x$
@@ -486,15 +505,17 @@ print(f"z = {z.data:.4f}, dz/dx = {x.grad:.4f}, dz/dy = {y.grad:.4f}")
 # %% [markdown]
 # Read the trace from the top. The output `z` fires first: addition passes its gradient
 # through unchanged, so `p` and `x` both receive 1. Then `p = x * y` fires: it sends
-# $y \cdot 1 = 3$ to `x` and $x \cdot 1 = 2$ to `y`. Because `x` accumulates, its gradient
-# goes from 1 to 4, the sum of its two paths. The two leaves fire last and do nothing.
-# The result is $z = 8$, $\partial z/\partial x = 4$ and $\partial z/\partial y = 2$.
-#
-# The same story as a picture, each node marked with when it fires:
+# $y \cdot 1 = 3$ to `x` and $x \cdot 1 = 2$ to `y`. `x` accumulates, so its gradient goes
+# from 1 to 4, the sum of its two paths. The two leaves fire last and do nothing. The
+# result is $z = 8$, $\partial z/\partial x = 4$ and $\partial z/\partial y = 2$, each node
+# firing in this order:
 
 # %%
 fires = {z: "fires 1st", p: "fires 2nd", y: "3rd (leaf)", x: "4th (leaf)"}
-draw_dot(z, rankdir="TB", notes=fires)
+describe_figure(
+    draw_dot(z, rankdir="TB", notes=fires),
+    "z = x*y + x, each node marked with when it fires: z first, then p, then the leaves y and x.",
+)
 
 # %% [markdown]
 # ## 6. Why sort at all? The push-and-recurse shortcut
@@ -538,7 +559,10 @@ print(f"push and recurse:  dd/da = {a.grad:.4f}, dd/db = {b.grad:.4f}")
 a, b, d = shared_b(Value)
 d.backward()
 print(f"topological order: dd/da = {a.grad:.4f}, dd/db = {b.grad:.4f}")
-draw_dot(d, rankdir="TB")
+describe_figure(
+    draw_dot(d, rankdir="TB"),
+    "d = b + 3b with b = 2a, after the sorted backward pass: b feeds two operations, and a's grad is 8.",
+)
 
 # %% [markdown]
 # The shortcut says $\partial d/\partial a = 10$; the truth is $8$. Follow it: `d` fires
@@ -553,11 +577,9 @@ draw_dot(d, rankdir="TB")
 #
 # Is the shortcut wrong on *every* graph in which an intermediate value feeds two
 # operations? Not quite. A shared node fires once for every path down to it from the
-# output, and every firing but the last passes on a half-finished total. If that
-# half-finished total happens to be 0, the extra firing adds nothing and the answer comes
-# out right. Change the graph to
-# $d = b \cdot w + 3b$ with $b = 2a$: the product $b \cdot w$ sends `b` the share $w$, so
-# at $w = 0$ `b`'s early firing passes on nothing.
+# output, and an early firing passes on a half-finished total. If that total happens to be
+# 0, the early firing adds nothing. In $d = b \cdot w + 3b$ with $b = 2a$, the product
+# $b \cdot w$ sends `b` the share $w$, so at $w = 0$ `b`'s early firing passes on nothing.
 
 
 # %% tags=["claim-setup"]
@@ -578,15 +600,24 @@ for w0 in (0.0, 1.0):
 
 # %% [markdown]
 # At $w = 0$ both say $\partial d/\partial a = 2(w + 3) = 6$: the shortcut is right, by
-# luck. At $w = 1$ the luck is gone: $10$ against the true $8$. (The course's tests build
-# random graphs of sums and products with leaves drawn between 0.5 and 1.5, so that no
-# share is ever 0: the shortcut goes wrong on every one in which an intermediate value
-# feeds two operations, and is right on every one in which only leaves are shared or
-# each value is used once. A leaf has no note to fire, so firing it twice does no harm.)
+# luck. At $w = 1$ the luck is gone: $10$ against the true $8$. Beyond such coincidences the
+# rule is plain: the shortcut goes wrong whenever an intermediate value feeds two
+# operations, and is right when only leaves are shared (a leaf has no note to fire) or
+# every value is used once. An engine must be right on every input; firing each node once,
+# in topological order, guarantees it.
+#
+# <details><summary>How we know</summary>
+#
+# The claims test builds 90 random graphs of sums and products, 8 operations each, from 30
+# fresh seeds: 30 in which any value may be reused, 30 in which only leaves are, and 30 in
+# which each value is used once. Every leaf is drawn between 0.5 and 1.5, so that no share
+# is ever 0. The shortcut was wrong on every graph in which an intermediate value feeds two
+# operations, and right on every other; the sorted `backward()` matched nudging on all 90.
+# Were the rule to fail on 1 graph in 10 of any kind, 30 graphs would catch it with
+# probability 0.96.
+#
 # <!-- claim: ch04-push-recurse-overcounts -->
-# So the shortcut is not always wrong; it is right only when a coincidence makes it so.
-# An engine must be right on every input, and firing each node once, in topological
-# order, is what guarantees that.
+# </details>
 #
 # ## 7. The graph records only the path the code took
 #
@@ -609,105 +640,60 @@ for start in (3.0, -2.0):
     y.backward()
     inputs = " and ".join(v.label for v in y._prev)
     print(f"x = {start:+.1f}: y = {y.data:.4f}, dy/dx = {x.grad:.4f}; the graph multiplies {inputs}")
-    display(draw_dot(y))
+    display(describe_figure(draw_dot(y), f"At x = {start:+.0f}: only the branch the code took."))
 
 # %% [markdown]
 # At $x = 3$ the graph holds one multiplication, $x \cdot x$, and the gradient is
 # $2x = 6$. At $x = -2$ it holds a different multiplication, $x \cdot (-1)$, and the
 # gradient is $-1$. Neither drawing contains the `if`: the comparison `x.data > 0` works on
-# a plain number, so it leaves no node behind, and no gradient flows through it. The
-# backward pass differentiates the path the code took *this time*; a different input can
-# build a different graph, as the two drawings show. So a graph built for one input
-# cannot be reused for another; this engine, like PyTorch, builds a fresh one on every
-# forward pass.
+# a plain number and leaves no node behind, and no gradient flows through it. The backward
+# pass differentiates the path the code took *this time*, and a different input can build
+# a different graph, as the two drawings show. So this engine, like PyTorch, builds a
+# fresh graph on every forward pass.
 #
 # ## 8. How each operation routes gradients: one picture
 #
 # Every rule in this chapter is "incoming gradient times local derivative", and the
-# operations differ only in the local derivative. The drawing below shows the four
-# patterns, each computed by the package's engine: an output whose gradient is $2$ fires
-# its note once, and each arrow (pointing the way the gradient travels, backwards) is
-# labelled *incoming gradient × local derivative = what arrives*.
+# operations differ only in the local derivative. The drawing below shows four patterns,
+# each computed by the package's engine, which has one more operation than our class:
+# $\text{relu}(x) = \max(0, x)$, which chapter 5 adds to it. In each panel an output whose
+# gradient is $2$ fires its note once, and each arrow (pointing the way the gradient
+# travels, backwards) is labelled *incoming gradient × local derivative = what arrives*.
 
 
 # %%
-def routing_panel(picture, key, title, outputs, lines):
-    """One cluster: each output (grad already set) fires its note; edges show what each input receives.
-
-    The same facts go into `lines`, as text for a machine without Graphviz.
-    """
-    for out in outputs:
-        out._backward()
-    names = {}  # each node's name in the drawing: a counter, so a stored drawing is the same every run
-
-    def name(node):
-        return names.setdefault(id(node), f"{key}{len(names)}")
-
-    with picture.subgraph(name=f"cluster_{key}") as panel:
-        panel.attr(label=title, fontname="Helvetica", fontsize="16", style="rounded", color="gray60")
-        for out in outputs:
-            panel.node(name(out), f"{out.label}\ngrad {out.grad:g}", shape="box", fontname="Helvetica")
-            for child, local in zip(out._prev, out._local_grads):
-                slope = f"({local:g})" if local < 0 else f"{local:g}"  # 2 × (-1), not 2 × -1
-                panel.node(
-                    name(child),
-                    f"{child.label} = {child.data:g}\ngrad {child.grad:g}",
-                    shape="box",
-                    fontname="Helvetica",
-                )
-                lines.append(f"{title}: {out.label} -> {child.label}: {out.grad:g} × {slope}")
-                panel.edge(
-                    name(out),
-                    name(child),
-                    label=f" {out.grad:g} × {slope} = {out.grad * local:g}",
-                    color="firebrick",
-                    fontcolor="firebrick",
-                    fontname="Helvetica",
-                )
+from micrograd_lesson.show.routing import routing_pictures
 
 
 def leaf(data, label):
     return engine.Value(data, label=label)
 
 
-def with_grad(out, label, grad=2.0):
-    out.label, out.grad = label, grad
-    return out
-
-
 a, b = leaf(3.0, "a"), leaf(-1.0, "b")
-add = [with_grad(a + b, "a + b")]
 a2, b2 = leaf(3.0, "a"), leaf(-1.0, "b")
-mul = [with_grad(a2 * b2, "a * b")]
 p, n = leaf(3.0, "p"), leaf(-1.0, "n")
-relu = [with_grad(p.relu(), "relu(p)"), with_grad(n.relu(), "relu(n)")]
 shared = leaf(3.0, "a")
-fan_out = [with_grad(shared * 4.0, "4a"), with_grad(shared + 1.0, "a + 1")]
-for out in fan_out:  # the constants 4 and 1 are leaves too; name them for the drawing
-    out._prev[1].label = "const"
-
-rows = [
-    [("add", "add copies", add), ("mul", "mul swaps and scales", mul)],
-    [("relu", "relu routes (or blocks)", relu), ("fan", "fan-out sums", fan_out)],
-]
-for row in rows:  # two panels per row, so that the labels stay readable
-    picture, lines = graphviz.Digraph(graph_attr={"rankdir": "TB"}), []
-    for key, title, outputs in row:
-        routing_panel(picture, key, title, outputs, lines)
-    display(Drawing(picture, f"<{' and '.join(title for _, title, _ in row)}>", "\n".join(lines)))
+panels = {  # title: {label: output}; every output gets grad 2, then fires its note once
+    "add copies": {"a + b": a + b},
+    "mul swaps and scales": {"a * b": a2 * b2},
+    "relu routes (or blocks)": {"relu(p)": p.relu(), "relu(n)": n.relu()},
+    "fan-out sums": {"4a": shared * 4.0, "a + 1": shared + 1.0},
+}
+for picture in routing_pictures(panels, grad=2.0):  # two panels to a picture: readable labels
+    display(picture)
 print(f"fan-out: a receives 2 × 4 = 8 and 2 × 1 = 2, and its grad is {shared.grad:g}")
 
 # %% [markdown]
 # Panel by panel:
 #
-# - **add copies**: both inputs receive the incoming $2$ unchanged ($2 \times 1$).
-# - **mul swaps and scales**: each input receives the incoming gradient times the *other*
-#   input: $a$ gets $2 \times (-1) = -2$, $b$ gets $2 \times 3 = 6$.
-# - **relu routes**: the input $p = 3$ is positive and receives the whole $2$; the input
-#   $n = -1$ is negative and receives $2 \times 0 = 0$. A maximum of two inputs (an
-#   exercise in chapter 5) routes the same way, to the larger one.
-# - **fan-out sums**: `a` feeds two operations and receives $8$ from one and $2$ from
-#   the other; its grad is their sum, $10$, the adjoint rule above.
+# - **add copies** the incoming $2$ to both inputs ($2 \times 1$).
+# - **mul swaps and scales**: each input gets the incoming gradient times the *other*
+#   input, $a$ gets $2 \times (-1) = -2$ and $b$ gets $2 \times 3 = 6$.
+# - **relu routes**: the positive input $p = 3$ gets the whole $2$, the negative input
+#   $n = -1$ gets $2 \times 0 = 0$. A maximum of two inputs (an exercise in chapter 5)
+#   routes the same way, to the larger one.
+# - **fan-out sums**: `a` feeds two operations, gets $8$ from one and $2$ from the other,
+#   and its grad is their sum, $10$: the adjoint rule above.
 #
 # Constants receive gradients too (the `const` boxes); nobody reads them.
 #
@@ -760,10 +746,17 @@ sys.setrecursionlimit(default_limit)  # back to the default for the rest of the 
 
 # %% [markdown]
 # With the limit at 5000 the 3,000-deep chain goes through ($\partial y/\partial x =
-# 3001.0$), and a 6,000-deep one fails again. Raising the limit only moves the wall (the
-# course's tests find the same at limits of 2,000 and 8,000, and at three more drawn at
-# random up to 10,000): it would have to be set in
-# advance for the deepest graph anyone will ever build. <!-- claim: ch04-limit-moves-wall -->
+# 3001.0$), and a 6,000-deep one fails again. Raising the limit only moves the wall: it
+# would have to be set in advance for the deepest graph anyone will ever build.
+#
+# <details><summary>How we know</summary>
+#
+# The claims test sets the limit to 2,000, 5,000 and 8,000, and to three more drawn at
+# random between 1,500 and 10,000: at every limit, a chain 0.6 times the limit deep sorts
+# and a chain 1.2 times the limit deep raises `RecursionError`.
+#
+# <!-- claim: ch04-limit-moves-wall -->
+# </details>
 #
 # The cure is to keep the stack ourselves, in an ordinary Python list that can grow as
 # long as memory allows. Each entry is a pair: a node and a flag saying whether its inputs
@@ -820,10 +813,17 @@ print("every node after its inputs:", ok)
 
 # %% [markdown]
 # The 3,000-step chain now gives $\partial y/\partial x = 3001.0$, and a chain of 100,000
-# steps gives 100001.0 without complaint (and 150,000 steps, in the course's tests).
-# <!-- claim: ch04-explicit-stack-no-wall --> On $z = xy + x$ the new sort produces exactly
-# the recursive one's order, `x, y, p, z`, and the check confirms every node comes after
-# its inputs. `backward()` uses `build_topo` from now on.
+# steps gives 100001.0 without complaint: an explicit stack has no wall. On $z = xy + x$
+# the new sort produces exactly the recursive one's order, `x, y, p, z`, and the check
+# confirms every node comes after its inputs. `backward()` uses `build_topo` from now on.
+#
+# <details><summary>How we know</summary>
+#
+# The claims test sorts chains of 3,000 and 150,000 steps and one of a length drawn between
+# 100,000 and 200,000, and checks that each gives $\partial y/\partial x$ = steps + 1.
+#
+# <!-- claim: ch04-explicit-stack-no-wall -->
+# </details>
 #
 # ## 10. How the package stores the same idea
 #
@@ -836,10 +836,9 @@ print("every node after its inputs:", ok)
 # `child.grad += local * self.grad`. Its `backward()` uses the same stack-based sort you
 # just wrote, available on every node as the method `topological_order()`.
 #
-# This is also where chapter 2's choice of a tuple for `_prev` pays off. The chain-rule
-# loop walks `_prev` and `_local_grads` side by side, so for `b = a + a` the tuple must
-# list `a` twice; a set would keep one copy, and `a` would receive only one of its two
-# shares.
+# Pairing each input with its local derivative is the design chapter 2 tested with a set
+# for `_prev`: in $s = a + a$ the set held `a` once, and $ds/da$ came out 1 instead of 2.
+# The package keeps `_prev` as a tuple, which lists `a` twice.
 
 # %%
 px, py = engine.Value(2.0, label="x"), engine.Value(3.0, label="y")
@@ -855,10 +854,10 @@ print(f"package engine: z = {pz.data:.4f}, dz/dx = {px.grad:.4f}, dz/dy = {py.gr
 # A closure that mentions `out`, stored on `out`, makes a loop of references:
 # `out` holds `out._backward`, which holds `out`. Python frees most objects the instant
 # their last reference disappears, by counting references. An object in a loop never
-# reaches a count of zero, so it has to wait for the *cyclic garbage collector*, which runs
-# only now and then. A tuple of floats refers to nothing, so the package's graphs are
-# freed at once. We can watch this happen with a weak reference, which observes an object
-# without keeping it alive (the automatic collector is paused so that it cannot step in).
+# reaches a count of zero; it has to wait for the *cyclic garbage collector*, which runs
+# only now and then. A tuple of floats refers to nothing. We can watch the difference with
+# a weak reference, which observes an object without keeping it alive (the automatic
+# collector is paused so that it cannot step in).
 
 # %%
 gc.disable()
@@ -881,9 +880,18 @@ gc.enable()
 # After `del`, the closure engine's result is still in memory (`True`) until the collector
 # runs; the package's is gone immediately (`False`). The third line changes only the
 # loop: the same closure-engine product, its `_backward` replaced by a function that does
-# not mention `out`, is also freed at once (`False`): the loop is what kept it alive.
-# (The course's tests repeat this with bigger graphs: a neuron and a 100-step chain.)
+# not mention `out`, is also freed at once (`False`). The loop is what kept it alive.
+#
+# <details><summary>How we know</summary>
+#
+# The claims test repeats the three probes on bigger graphs, with the collector paused: a
+# neuron, a 100-step chain and three chains of lengths drawn between 50 and 500. Every
+# closure-engine graph stays until `gc.collect()`, every package graph goes at once, and
+# every closure-engine graph whose output's closure is replaced goes at once too.
+#
 # <!-- claim: ch04-closure-loop-keeps-alive -->
+# </details>
+#
 # For a toy graph this does not matter. A training loop builds a fresh graph of
 # thousands of nodes at every step, and then it does; chapter 12 measures this cost
 # when it makes the engine fast.
@@ -895,16 +903,13 @@ gc.enable()
 # - `backward()` sorts the graph so that every node comes after its inputs, sets the
 #   output's gradient to 1, and runs the steps in reverse order.
 # - Gradients must **accumulate** (`+=`): a value used on two paths gets the sum of both,
-#   as nudging each path alone showed ($3 + (-6) = -3$). With `=`, $b = a + a$ gives 1
-#   instead of 2. The rule in one line: $\bar v = \sum_{w \text{ uses } v} \bar w \,
-#   \partial w/\partial v$.
+#   $\bar v = \sum_{w \text{ uses } v} \bar w \, \partial w/\partial v$. With `=`,
+#   $b = a + a$ gives 1 instead of 2.
 # - Skipping the sort does not work: pushing and recursing fires a shared node before its
-#   total is complete ($\partial d/\partial a = 10$ instead of 8 on $d = b + 3b$), and is
-#   right only by coincidence (on $d = bw + 3b$ at $w = 0$).
+#   total is complete ($\partial d/\partial a = 10$ instead of 8 on $d = b + 3b$).
 # - The graph holds only the operations that ran; an `if` leaves no node and no gradient.
-# - A recursive sort dies on deep graphs (a `RecursionError` on our 3,000-deep chain,
-#   since Python stops at about 1,000 nested calls). Raising the limit only moves the
-#   wall (5000 lets 3,000 through and stops 6,000); an explicit stack has no wall.
+# - A recursive sort dies on deep graphs, and raising Python's recursion limit only moves
+#   the wall; an explicit stack has none.
 
 # %% [markdown]
 # ## Exercises
@@ -914,24 +919,28 @@ gc.enable()
 # `Value`, whose nodes have `data`, `grad`, `_prev` and a `_backward()` method, just like
 # the class above.
 #
-# **Exercise 4.1 (a sort the chapter only named).** Section 3 said that PyTorch orders
-# the backward pass by *counting*: for each node, how many nodes use it. Write
-# `topological_order(root)` that way, without recursion and without the `(node, done)`
-# stack of section 9. First walk the graph once to count each node's users. Then start
-# from the root, which nobody uses: list a node, and for each of its inputs take one off
-# its count; an input whose count reaches 0 is ready. Reverse the list at the end, so that
+# **Exercise 4.1 (a sort the chapter only named).** PyTorch orders the backward pass by
+# *counting* (section 3's note): for each node, how many times other nodes use it
+# ($b = a + a$ uses $a$ twice). Write `topological_order(root)` that way, without recursion
+# and without the `(node, done)` stack of section 9. First walk the graph once to count
+# each node's uses. Then start from the root, which nobody uses: list a node, and for each
+# of its inputs take one off that input's count; an input whose count reaches 0 is ready. Reverse the list at the end, so that
 # every node comes after its inputs. The check tries a chain 5,000 nodes deep, and the
 # nodes it hands you refuse `.topological_order()`.
 #
 # Second, a graph that has no order at all. No operation can build a loop, but a
-# hand-made node can (set `c._a = d` where `d` already uses `c`). Decide what your counts
-# do on such a graph, and make your function raise `ValueError` there instead of
-# returning a list. Counting notices a loop without extra work: a node on it waits for a
-# user that waits for it, so its count never reaches 0. (The stack of section 9 can
-# notice one too, if it also marks the nodes whose inputs it is still placing: meeting
-# such a node again means a loop. The check tests what your function returns, so it
-# accepts either; this exercise is about counting.) The check builds three loops: a node
-# that uses itself, two nodes that use each other, and three in a ring.
+# hand-made node can (set `c._a = d` where `d` already uses `c`). Make your function raise
+# `ValueError` on such a graph instead of returning a list. Counting notices a loop without
+# extra work: a node on it waits for a user that waits for it, and its count never reaches
+# 0. The check builds four loops: a node that uses itself, two nodes that use each other,
+# three in a ring, and a loop through the root.
+#
+# <details><summary>Could the stack of section 9 notice a loop too?</summary>
+#
+# Yes, if it also marks the nodes whose inputs it is still placing: meeting such a node
+# again means a loop. The check tests what your function returns, so it accepts either;
+# this exercise is about counting.
+# </details>
 
 # %%
 from micrograd_lesson import Value as PValue
@@ -945,7 +954,7 @@ from micrograd_lesson.exercises import (
 
 
 def my_topological_order(root):
-    return [root]  # replace: count users, then list each node once nobody is left to use it
+    return [root]  # replace: count uses, then list each node once nobody is left to use it
 
 
 check_topological_order(my_topological_order)
