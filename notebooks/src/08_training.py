@@ -1027,9 +1027,10 @@ print(
 # How can a broken engine train at all, and why does it end somewhere else? In the graph,
 # each sum $a$ gets only tanh's share $(1 - t^2)\,g$ of its gradient: the skip
 # connection's share $g$ was added first and then overwritten. So every hidden weight gets
-# a gradient that is too small and, because $t$ differs from unit to unit, points a little
-# elsewhere. Let us measure both. We run the buggy engine's training again, and at every
-# step also compute the true gradient at the same parameters, with the right engine:
+# a gradient that is too small, by a factor that differs from unit to unit and example to
+# example (as $t$ does), while the output neuron's is untouched: the whole gradient is
+# shorter and points elsewhere. By how much? We run the buggy engine's training again,
+# and at every step also compute the true gradient at the same parameters:
 
 
 # %%
