@@ -15,7 +15,7 @@ from micrograd_lesson.exercises import (
     check_learning_rate,
     check_train_step,
 )
-from micrograd_lesson.exercises.ch08 import CAUSES, _broken_run, diagnosis, mystery_runs
+from micrograd_lesson.exercises.ch08 import CAUSES, _broken_run, diagnosis, mystery_runs, plot_mystery_runs
 
 _TRUTH = diagnosis()  # the worked solution: which broken loop drew which curve
 
@@ -227,6 +227,18 @@ def test_the_curves_show_what_the_hints_say():
     rises = sum(b > a for a, b in zip(bouncing, bouncing[1:]))
     assert max(bouncing) <= bouncing[0] and rises > 20  # finite, and keeps going back up
     assert _broken_run("forgot zero_grad") == bouncing  # reproducible
+
+
+def test_the_curves_are_drawn_side_by_side_with_a_readable_log_axis():
+    import matplotlib.pyplot as plt
+
+    fig = plot_mystery_runs(mystery_runs())
+    assert [ax.get_title() for ax in fig.axes] == ["curve A", "curve B", "curve C", "curve D"]
+    assert all(ax.get_yscale() == "log" and ax.get_ylabel() == "loss (log scale)" for ax in fig.axes)
+    exploding = fig.axes[sorted(_TRUTH).index(next(k for k, v in _TRUTH.items() if v == "rate too large"))]
+    ticks = [t for t in exploding.get_yticks() if exploding.get_ylim()[0] <= t <= exploding.get_ylim()[1]]
+    assert 2 <= len(ticks) <= 6, ticks  # a tick every few powers of ten, not dozens
+    plt.close(fig)
 
 
 def test_the_answer_may_be_written_loosely():

@@ -232,6 +232,29 @@ def mystery_runs():
     return {letter: list(losses) for letter, losses in recorded("ch08.diagnosis")["curves"].items()}
 
 
+def plot_mystery_runs(runs):
+    """The curves of mystery_runs() side by side, each on a log scale; returns the figure.
+
+    A curve that spans more than six powers of ten gets a tick every few powers (at most
+    about five ticks), instead of matplotlib's uneven choice."""
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import LogLocator, NullLocator
+
+    fig, axes = plt.subplots(1, len(runs), figsize=(10, 2.8), sharex=True)
+    for ax, (letter, run) in zip(axes, runs.items()):
+        ax.semilogy(run, color="#444444")
+        finite = [v for v in run if 0 < v < math.inf]
+        decades = math.log10(max(finite) / min(finite))
+        if decades > 6:
+            every = next(n for n in (2, 5, 10, 20, 50, 100) if decades / n <= 5)
+            ax.yaxis.set_major_locator(LogLocator(base=10.0**every))
+            ax.yaxis.set_minor_locator(NullLocator())
+        ax.set(title=f"curve {letter}", xlabel="step", ylabel="loss (log scale)")
+        ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
 @check("ch08.diagnosis", takes="value")
 def check_diagnosis(diagnosis):
     """diagnosis maps each curve's letter to one of CAUSES' names."""
