@@ -8,6 +8,7 @@ import pytest
 from hints import failed_with, hint_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from junk import short_time_limit
 
 from micrograd_lesson import MLP, Value, four_examples
 from micrograd_lesson.exercises import (
@@ -16,7 +17,14 @@ from micrograd_lesson.exercises import (
     check_leaky_neuron,
     check_widest_hidden,
 )
-from micrograd_lesson.exercises.ch07 import _BUDGETS, _LOSS_GRAPHS, _loss_nodes, _widest
+from micrograd_lesson.exercises.ch07 import (
+    _BUDGETS,
+    _LOSS_GRAPHS,
+    _TOO_BIG,
+    _loss_nodes,
+    _true_loss_node_count,
+    _widest,
+)
 from micrograd_lesson.nn import Module
 
 # ---- 1. widest_hidden ----
@@ -164,6 +172,69 @@ def test_count_loss_nodes_names_the_mistake(kwargs, words):
     assert words in hint_of(
         check_count_loss_nodes, lambda nin, nouts, n: _loss_nodes(nin, nouts, n, **kwargs)
     )
+
+
+def build_and_count(nin, nouts, n_examples):
+    """What the exercise once let through: build the model and its loss, then count the nodes."""
+    model = MLP(nin, nouts, activation="tanh")
+    loss = sum((model([0.5] * nin) - 1.0) ** 2 for _ in range(n_examples))
+    return len(loss.topological_order())
+
+
+def test_building_the_graph_and_counting_it_cannot_pass():
+    """A prediction exercise is answered by predicting: building and counting fails at once."""
+    assert build_and_count(3, [4, 4, 1], 4) == 394  # right, where it can be built at all
+    assert failed_with(check_count_loss_nodes(build_and_count), "builds Values", "predict")
+
+
+def test_counting_with_the_parameters_of_a_built_model_is_building_too():
+    def half_built(nin, nouts, n_examples):
+        params = len(MLP(nin, nouts).parameters())
+        return params + _loss_nodes(nin, nouts, n_examples, params=False)
+
+    assert failed_with(check_count_loss_nodes(half_built), "builds Values")
+
+
+def test_a_build_that_swallows_the_refusal_is_still_refused():
+    def swallowed(nin, nouts, n_examples):
+        try:
+            return build_and_count(nin, nouts, n_examples)
+        except Exception:  # noqa: BLE001 - what a learner's defensive code might do
+            return _loss_nodes(nin, nouts, n_examples)
+
+    assert failed_with(check_count_loss_nodes(swallowed), "builds Values")
+
+
+def test_a_refused_build_leaves_the_engine_as_it_was():
+    real = Value.__init__
+    check_count_loss_nodes(build_and_count)
+    with short_time_limit():
+        check_count_loss_nodes(lambda nin, nouts, n: sum(1 for _ in range(10**12)))  # runs out of time
+    assert Value.__init__ is real and Value(2.0).data == 2.0
+
+
+def test_counting_node_by_node_runs_out_of_time_on_the_networks_too_big_to_build():
+    def one_by_one(nin, nouts, n_examples):  # a loop with one step per node: a count, not a prediction
+        total = _loss_nodes(nin, nouts, 0)
+        for _ in range(_loss_nodes(nin, nouts, n_examples) - total):
+            total += 1
+        return total
+
+    assert min(_loss_nodes(*case) for case in _TOO_BIG) > 10**11
+    with short_time_limit():
+        assert failed_with(check_count_loss_nodes(one_by_one), "gave up")
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(1, 4),
+    st.lists(st.integers(1, 4), min_size=0, max_size=3).map(lambda hidden: hidden + [1]),
+    st.integers(1, 3),
+)
+def test_the_formula_is_the_count_of_the_built_graph(nin, nouts, n_examples):
+    assert _loss_nodes(nin, nouts, n_examples) == _true_loss_node_count(nin, nouts, n_examples)
+    solution = SOLUTIONS["ch07.count_loss_nodes"][0]
+    assert solution(nin, nouts, n_examples) == _loss_nodes(nin, nouts, n_examples)
 
 
 def test_count_loss_nodes_hard_coded_answer_fails():

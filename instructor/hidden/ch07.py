@@ -45,12 +45,18 @@ def leaky_neuron_of_another_size(LeakyNeuron):
 
 @hidden("ch07.count_loss_nodes")
 def count_loss_nodes_on_other_networks(count_loss_nodes):
-    """Deeper, wider and single-neuron networks than the check tries."""
-    from micrograd_lesson.exercises.ch07 import _true_loss_node_count
+    """Deeper, wider and single-neuron networks than the check tries, and two too big to build, with
+    Value construction refused as in the check."""
+    from micrograd_lesson.exercises.ch07 import BUILT_HINT, _loss_nodes, _true_loss_node_count, predicting
 
-    for case in [(2, [3, 3, 3, 1], 2), (6, [8, 1], 7), (1, [1], 1), (3, [2, 4, 2, 1], 3)]:
-        got, error = attempt(count_loss_nodes, *case)
-        want = _true_loss_node_count(*case)
+    built = [(2, [3, 3, 3, 1], 2), (6, [8, 1], 7), (1, [1], 1), (3, [2, 4, 2, 1], 3)]
+    too_big = [(3072, [2048, 1024, 1], 50000), (20, [300, 1], 10**7)]
+    guarded, tried = predicting(count_loss_nodes) if callable(count_loss_nodes) else (count_loss_nodes, [])
+    for case in built + too_big:
+        got, error = attempt(guarded, *case)
+        if tried:
+            return Verdict(False, BUILT_HINT)
+        want = _true_loss_node_count(*case) if case in built else _loss_nodes(*case)
         if error or as_number(got) != want:
             return Verdict(False, f"count_loss_nodes{case} should be {want}, got {error or shown(got)}")
     return Verdict(True)

@@ -3,6 +3,7 @@
 import itertools
 import math
 import random
+import threading
 from functools import partial
 
 from ..engine import Value
@@ -20,7 +21,8 @@ def _judged(fn, name, cases, exercise, hints):  # judged against the recorded ou
     want, mistakes = records["want"], [(records[label], hint) for label, hint in hints.items()]
 
     def gave(i):  # a wrong answer no mistake explains: what case i gave, and should give
-        return f"{name}{cases[i]} gave {got[i]:g}, expected {want[i]}"
+        shown = f"{got[i]:.0f}" if float(got[i]).is_integer() else f"{got[i]:g}"  # 1e11 in full
+        return f"{name}{cases[i]} gave {shown}, expected {want[i]}"
 
     return judge(got := run_cases(fn, name, cases), cases, want, mistakes, otherwise=gave)
 
@@ -148,6 +150,9 @@ class LeakyNeuron(Module):
 
 
 # ---- 3. predict the size of a loss's graph ----
+# A prediction, not a count: the check runs the learner's function with Value construction refused
+# (building a network, or its graph, to count it fails at once with its own hint), and tries networks
+# and numbers of examples far too large to build in the time limit (10**11 nodes and more).
 @reference
 def _true_loss_node_count(nin, nouts, n_examples):  # built on float inputs, nodes counted
     state = random.getstate()  # do not disturb the learner's random stream
@@ -163,7 +168,9 @@ def _loss_nodes(nin, nouts, n, params=True, shared=True, wrapped=True, summing=1
     return n * (per_example + 1) + summing + params * _parameters(nin, nouts) * (1 if shared else n)
 
 
-_LOSS_GRAPHS = [(3, [4, 4, 1], 4), (3, [4, 4, 1], 1), (2, [1], 3), (1, [3, 2, 1], 5), (4, [5, 1], 2)]
+_BUILT = [(3, [4, 4, 1], 4), (3, [4, 4, 1], 1), (2, [1], 3), (1, [3, 2, 1], 5), (4, [5, 1], 2)]  # counted
+_TOO_BIG = [(784, [512, 512, 1], 60000), (100, [1000, 1000, 1000, 1], 10**6)]  # 1e11 and 4e12 nodes
+_LOSS_GRAPHS = _BUILT + _TOO_BIG
 _NODE_HINTS = {  # the slips _loss_nodes can make (its keyword arguments) -> their hints
     "shared=False": "the parameters appear once, however many examples use them",
     "params=False": "count the parameters too: they are leaves of the graph",
@@ -172,6 +179,11 @@ _NODE_HINTS = {  # the slips _loss_nodes can make (its keyword arguments) -> the
     "summing=0": "one more leaf: the 0 that Python's sum() starts from",
     "tanh=False": "each hidden neuron ends with a tanh node",
 }
+BUILT_HINT = (
+    "your function builds Values (a network, or its graph) to count them: this exercise asks you to "
+    "predict. Write the count as a formula of nin, nouts and n_examples, without building anything: "
+    "the check also asks about networks far too big to build (784 inputs, 60,000 examples)"
+)
 
 
 @recorder("ch07.count_loss_nodes")
@@ -180,13 +192,46 @@ def _record_loss_nodes():
     rules = {
         label: partial(_loss_nodes, **slip) for label, slip in zip(_NODE_HINTS, slips + [{"tanh": False}])
     }
-    return _record(_LOSS_GRAPHS, _true_loss_node_count, rules)
+    records = _record(_LOSS_GRAPHS, _loss_nodes, rules)
+    built = [_true_loss_node_count(*case) for case in _BUILT]  # the formula, confirmed by building
+    if built != records["want"][: len(_BUILT)]:
+        raise AssertionError(f"the formula disagrees with the built graphs: {built}")
+    return records
+
+
+class _Built(Exception):
+    """Raised in the learner's function when it builds a Value: exercise 3 asks for a prediction."""
+
+
+def predicting(fn):
+    """(fn with Value construction refused in this thread, a list that gets an item if fn tried)."""
+    tried = []
+
+    def wrapped(*args):
+        real, owner = Value.__init__, threading.get_ident()
+
+        def refuse(self, *a, **k):
+            if threading.get_ident() != owner:  # another thread's Values are not the answer's
+                return real(self, *a, **k)
+            tried.append(True)
+            raise _Built("this exercise asks you to predict the count, not to build the graph")
+
+        Value.__init__ = refuse
+        try:
+            return fn(*args)
+        finally:
+            Value.__init__ = real
+
+    return wrapped, tried
 
 
 @check("ch07.count_loss_nodes")
 def check_count_loss_nodes(count_loss_nodes):
-    """count_loss_nodes(nin, nouts, n_examples): nodes in the graph of the summed squared-error loss."""
-    return _judged(count_loss_nodes, "count_loss_nodes", _LOSS_GRAPHS, "ch07.count_loss_nodes", _NODE_HINTS)
+    """count_loss_nodes(nin, nouts, n_examples): nodes in the graph of the summed squared-error loss,
+    predicted from the sizes alone (a function that builds Values is refused)."""
+    guarded, tried = predicting(count_loss_nodes) if callable(count_loss_nodes) else (count_loss_nodes, [])
+    verdict = _judged(guarded, "count_loss_nodes", _LOSS_GRAPHS, "ch07.count_loss_nodes", _NODE_HINTS)
+    return BUILT_HINT if tried else verdict
 
 
 @solution("ch07.count_loss_nodes")
