@@ -49,12 +49,31 @@ def check_central_h(h):
     ratio = truncation / round_off
     if 1.6**-3 <= ratio * (1 + 1e-12) and ratio <= 1.6**3 * (1 + 1e-12):
         return True
-    side = "round-off" if round_off > truncation else "truncation"
-    off = abs(((2 + h) ** 3 - (2 - h) ** 3) / (2 * h) - 12.0)  # the central difference's error at h
-    return known_mistake(h, CENTRAL_MISTAKES, lambda h, wrong: close(h, wrong, rel=0.05)) or (
-        f"at h = {h:.1e} the central difference is off by {off:.1e} and {side} dominates. "
-        "Balance the truncation (|f'''| / 6) * h**2 against the round-off eps * |f(x)| / h; solve for h"
+    known = known_mistake(h, CENTRAL_MISTAKES, lambda h, wrong: close(h, wrong, rel=0.05))
+    return known or _what_is_wrong_with(h, truncation, round_off)
+
+
+def _what_is_wrong_with(h, truncation, round_off):
+    """The hint for an h off the balance: which way it is off, judged by the two errors that h
+    predicts, never by the one error measured there (rounding errors can cancel at one h by luck)."""
+    small = round_off > truncation
+    big, other = ("round-off", "truncation") if small else ("truncation", "round-off")
+    sizes = (round_off, truncation) if small else (truncation, round_off)
+    hint = (
+        f"h = {h:.1e} is too {'small' if small else 'large'}: there the {big} error, about "
+        f"{sizes[0]:.0e}, outweighs the {other} error, about {sizes[1]:.0e}. The best h is where the "
+        "two are equal. Balance the truncation (|f'''| / 6) * h**2 against the round-off "
+        "eps * |f(x)| / h and solve for h"
     )
+    measured = abs(((2 + h) ** 3 - (2 - h) ** 3) / (2 * h) - 12.0)  # the central difference's error at h
+    if measured < sizes[0] / 100:  # far below what this h predicts: its errors cancelled by luck
+        said = "exactly 0" if measured == 0 else f"only {measured:.0e}"
+        hint += (
+            f". (At exactly this h the error measures {said}, by luck: at a few h, such as powers of 2, "
+            "the rounding errors cancel or vanish, and at the h next to them they do not. Judge h by "
+            "the two terms)"
+        )
+    return hint
 
 
 @solution("ch06.central_h")
