@@ -34,8 +34,8 @@ random.seed(0)
 # In words: each input gets a say in proportion to its weight, the bias shifts the total
 # up or down, and tanh squashes the result into the range −1 to 1. Without the squash,
 # layers of weighted sums add up to one weighted sum of the inputs (plus a constant),
-# however many layers there are; chapter 8 takes the tanh out of a network on the XOR problem and watches it
-# fail.
+# however many layers there are; chapter 8 takes the tanh out of a network on the XOR
+# problem and watches it fail.
 #
 # The weights and the bias are the neuron's **parameters**: the numbers training will
 # adjust. They must be `Value`s so that `backward()` reaches them. Weights start at
@@ -500,7 +500,8 @@ reveal("ch07.widest_hidden")
 # %% [markdown]
 # **2. A Neuron variant: leaky ReLU (implement).** ReLU outputs 0, with a gradient of 0,
 # for every negative input: a neuron whose pre-activation is negative on every example
-# gets no gradient from any of them. The *leaky* ReLU lets a trickle through: out = a when a > 0, else 0.01 · a, where a = w·x + b.
+# gets no gradient from any of them. The *leaky* ReLU lets a trickle through:
+# out = a when a > 0, else 0.01 · a, where a = w·x + b.
 # Write `LeakyNeuron(nin)`, a subclass of `nn.Module`, whose `parameters()` returns the
 # weights then the bias, and whose output is built from `Value` operations so that
 # gradients flow. (Hint: you may look at `a.data` to choose a branch.)
