@@ -536,7 +536,7 @@ reveal("ch07.leaky_neuron")
 # does the loss itself add? The numbers of this chapter are your evidence (116 and 125
 # for one forward pass, 394 for the loss over four examples), and your function must give
 # 394 for `(3, [4, 4, 1], 4)`. The check refuses a function that builds `Value`s, and it
-# also asks about networks far too big to build: 784 inputs and 60,000 examples make
+# also asks about networks far too big to build: `(784, [512, 512, 1], 60000)` makes
 # about $10^{11}$ nodes.
 
 
