@@ -91,8 +91,8 @@ print(f"central difference: {ctr:.6f}   error {abs(ctr - 12):.1e}")
 #
 # $$|\text{engine} - \text{nudge}| \;\le\; 10^{-6} + 10^{-4}\,|\text{nudge}|.$$
 #
-# For a gradient of 0.01 or more that allows about one part in ten thousand; for a smaller
-# one the fixed $10^{-6}$ decides.
+# For a gradient well above 0.01 that allows about one part in ten thousand; well below
+# 0.01, the fixed $10^{-6}$ decides.
 
 # %%
 result = gradcheck(lambda x: x**3, [2.0], names=["x"])
@@ -204,8 +204,9 @@ for x0 in (1.0, 5.0, 8.0):
 # hides. The fixed term is there for gradients of 0 or nearly 0, which the nudge can only
 # measure to within its own rounding; the price is that gradients below about $10^{-6}$
 # are hardly checked at all. Two habits follow: check at several inputs, including ones
-# where the suspect term is large (small $x$ for the `log`, small $|x|$ for the `tanh`),
-# and read the relative error of a row whose gradient is tiny, not only its pass.
+# where the suspect term is large (small $x$ for the `log`; $|x|$ near 1 for the `tanh`,
+# where $t^2$, the term it forgot, is sizeable and the gradient is not tiny), and read the
+# relative error of a row whose gradient is tiny, not only its pass.
 #
 # ## 3. The worked checks
 #
@@ -547,14 +548,16 @@ print(
 # did not draw.
 #
 # Checked in full, on the loss summed over the points, does the bug show in *every* row
-# behind a tanh? Usually, not always: on about 3 draws in 100 of the points and the
+# behind a tanh? Usually, not always: on a small share of the draws of the points and the
 # weights, a row behind a tanh slips through.
 #
 # <details><summary>How we know</summary>
 #
 # We checked every row on 2,800 draws (seeds 1000 to 3799, the moons and the weights from
-# the same seed): on 89 of them (3.2 %) some row behind a tanh passed the summed check, and
-# the output neuron's 17 rows passed on every draw.
+# the same seed): on 89 of them (3.2 %; 95 % interval 2.6 % to 3.9 %) some row behind a
+# tanh passed the summed check, and the output neuron's 17 rows passed on every draw. A
+# test of the rate itself, able to tell 3 % from 2 % or 4.5 %, would need about 4,000 draws,
+# so the test asserts what the sentence says: most draws fail every such row, some do not.
 #
 # <!-- claim: ch06-sampled-bug-behind-tanh -->
 # </details>
@@ -879,8 +882,8 @@ else:
 
 # %% [markdown]
 # micrograd gives 12, 36 and then 72, with `b` at 3, 6 and 9: each call adds one more stale
-# copy of `b`'s gradient, so the error grows with every call. Neither 36 nor 72 is a
-# derivative of anything; the lectures zero every gradient before each `backward()`.
+# copy of `b`'s gradient, so the error grows with every call. Neither 36 nor 72 is the
+# derivative of $c$; the lectures zero every gradient before each `backward()`.
 #
 # <details><summary>How we know</summary>
 #
@@ -950,20 +953,21 @@ else:
 # %% [markdown]
 # ## Exercises
 #
-# **Exercise 6.1 (derive, then measure).** Chapter 1's plot showed the forward difference
-# doing best for $x^3$ at 2 near $h = 2 \times 10^{-8}$, where its two errors, truncation
-# and round-off, are about equal. Do the same
-# for the central difference, which this chapter uses everywhere. Its round-off error is
-# still about $\varepsilon\,|f(x)|/h$, but its truncation error is a different term of the
-# Taylor series: work out which (write $f(x \pm h)$ to third order and subtract), then
-# predict the $h$ at which the two are equal. Is it larger or smaller than
-# $2 \times 10^{-8}$, and by roughly how much? Then measure the error at your $h$, at ten
-# times more and at ten times less.
+# **Exercise 6.1 (derive, then measure).** Chapter 1's plot of $x^3$ at 2 put the forward
+# difference's best nudge near $h = 2 \times 10^{-8}$, where its two errors, truncation and
+# round-off, are about equal, and the central difference's near $1.2 \times 10^{-5}$.
+# Derive that second number, for the difference this chapter uses everywhere. Its
+# round-off error is still about $\varepsilon\,|f(x)|/h$, but its truncation error is a
+# different term of the Taylor series: work out which (write $f(x \pm h)$ to third order
+# and subtract), then solve for the $h$ at which the two are equal. Give your answer as
+# that calculation, not as the number copied, and say why it is so much larger than the
+# forward difference's. Then measure the error at your $h$, at ten times more and at ten
+# times less.
 
 # %%
 from micrograd_lesson.exercises import check_central_h, check_find_bugs, check_grad_check, reveal
 
-best_central_h = None  # replace with your prediction (a number, or a calculation giving it)
+best_central_h = None  # replace with your calculation (a function returning h, or its value)
 check_central_h(best_central_h)
 
 # %%
