@@ -252,3 +252,30 @@ def test_find_bugs_names_inverted_logic_and_a_test_that_never_fires():
         check_find_bugs, lambda s: {n for n, op in s.items() if not all([gradcheck(op, [x])] for x in inputs)}
     )
     assert "found none" in never and "a bug makes it falsy" in never
+
+
+@pytest.mark.parametrize(
+    "sign, denominator, words",
+    [(-1, 2, "the sign is flipped"), (1, 1, "divide by 2 * h")],
+)
+def test_grad_check_names_a_flipped_sign_and_a_missing_2(sign, denominator, words):
+    def central(f, x):
+        h = 1e-6
+        return from_backward(f, x), sign * (f(Value(x + h)).data - f(Value(x - h)).data) / (denominator * h)
+
+    assert words in hint_of(check_grad_check, central)
+
+
+def test_find_bugs_with_a_tolerance_looser_than_gradchecks_is_told_so():
+    """Inputs spread over the range, but a bug counted only when it is off by more than 0.5: smooth_l1's
+    slope, off by less than that at 0.6, is missed."""
+
+    def loose(suspects):
+        inputs = [0.6, 1.2, 1.8, 2.4, 2.9]
+        return {
+            name
+            for name, op in suspects.items()
+            if any(abs(r.autograd[0] - r.numeric[0]) > 0.5 for r in (gradcheck(op, [x]) for x in inputs))
+        }
+
+    assert "looser test of your own" in hint_of(check_find_bugs, loose)

@@ -91,7 +91,8 @@ _GRAD_CHECK_CASES = [  # 6.2: (description, f, x, the true slope where f's backw
     ("a cube with a planted bug, at x = 2", _op("cube", lambda x: x**3, lambda x: 3 * x), 2.0, 12.0),
     ("exp(x tanh x) + sigmoid(x) / x at 0.7", lambda v: (v.tanh() * v).exp() + v.sigmoid() / v, 0.7, None),
 ]
-NUDGE = "compute it by nudging both ways, (f(Value(x + h)).data - f(Value(x - h)).data) / (2 * h)"
+CENTRAL = "(f(Value(x + h)).data - f(Value(x - h)).data) / (2 * h)"
+NUDGE = f"compute it by nudging both ways, {CENTRAL}"
 
 
 @check("ch06.grad_check", takes="function")
@@ -125,6 +126,10 @@ def check_grad_check(grad_check):
             small = bool(line) and not close(line[-1], 3.0, rel=1e-6)  # a line has no truncation error
             how = "round-off (it grows like 1/h) swamps it" if small else "the error shrinks like h**2"
             how = f"your h is too {'small' if small else 'large'}: {how}, try about 1e-6" if near else NUDGE
+            if close(numeric, -truth, rel=1e-3):  # f(x - h) - f(x + h)
+                how = f"the sign is flipped: f(x + h) comes first, as in {CENTRAL}"
+            elif close(numeric, 2 * truth, rel=1e-3):  # divided by h
+                how = f"that is twice the slope: the points are 2h apart, so divide by 2 * h, as in {CENTRAL}"
             said = f"{numeric:.6f}, backward()'s" if copied else f"{numeric:.6f}"
             return f"for {text} the second number should be about {truth:.6f}, got {said}: {how}"
     got, error = attempt(grad_check, lambda v: (v - 2).relu(), 2.0)  # central: 0.5, one-sided: 0 or 1
@@ -222,7 +227,8 @@ def check_find_bugs(find_bugs):
         if names != buggy:
             return (
                 f"on {which}: you found {len(names)} of the {len(buggy)} buggy operations. Check each at "
-                "several inputs spread over [0.5, 3]: some bugs show only on part of the range"
+                "several inputs spread over [0.5, 3]: some bugs show only on part of the range; and let "
+                "gradcheck's own verdict judge each input (a falsy result), not a looser test of your own"
             )
     return True
 
