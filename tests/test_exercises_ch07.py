@@ -2,6 +2,7 @@
 
 import math
 import random
+import threading
 
 import numpy as np
 import pytest
@@ -22,6 +23,7 @@ from micrograd_lesson.exercises.ch07 import (
     _LOSS_GRAPHS,
     _TOO_BIG,
     _loss_nodes,
+    _parameters,
     _true_loss_node_count,
     _widest,
 )
@@ -60,6 +62,9 @@ def test_widest_hidden_right_answers_in_any_numeric_type_pass(answer):
         (lambda nin, b: _widest(nin, b, fits=int.__lt__), "<=, not <"),
         (lambda nin, b: _widest(nin, b, count=lambda n, o: sum(a * c for a, c in zip([n] + o, o))), "biases"),
         (lambda nin, b: _widest(nin, b, hidden=1), "two hidden layers"),
+        (lambda nin, b: _widest(nin, b, count=lambda n, o: _parameters(n, o[:-1])), "output neuron too"),
+        (lambda nin, b: _widest(nin, b, hidden=3), "then the output"),
+        (lambda nin, b: math.ceil(_root(nin, b)), "not up"),
         (_root, "whole number"),
         (lambda nin, b: round(_root(nin, b)), "not to the nearest"),
         (lambda nin, b: 16, "gave 16, expected 15"),
@@ -166,6 +171,9 @@ def test_the_hidden_count_matches_the_notebook_cell():
         ),  # sum() taken to start at the first term
         ({"summing": 0}, "one more leaf: the 0"),
         ({"tanh": False}, "tanh node"),
+        ({"loss": 0}, "each example's loss adds nodes of its own"),
+        ({"loss": 2}, "the target y is a float"),
+        ({"out_tanh": 1}, "the output neuron is linear"),
     ],
 )
 def test_count_loss_nodes_names_the_mistake(kwargs, words):
@@ -277,3 +285,104 @@ def test_leaky_neuron_with_a_wrong_slope_is_shown_the_case(slope, words):
             return a if a.data > 0 else slope * a
 
     assert failed_with(check_leaky_neuron(Sloped), "a = w . x + b = -4.4", *words)
+
+
+def test_widest_hidden_that_builds_networks_is_refused():
+    """The exercise says: without building a network. A search that builds each candidate (it once
+    passed, in a few seconds) and a bisection that builds a few are refused at once."""
+
+    def builds_each(nin, budget):
+        h = 0
+        while len(MLP(nin, [h + 1, h + 1, 1]).parameters()) <= budget:
+            h += 1
+        return h
+
+    def bisects(nin, budget):
+        lo, hi = 0, 1
+        while len(MLP(nin, [hi, hi, 1]).parameters()) <= budget:
+            lo, hi = hi, 2 * hi
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if len(MLP(nin, [mid, mid, 1]).parameters()) <= budget else (lo, mid)
+        return lo
+
+    assert builds_each(2, 337) == bisects(2, 337) == 16  # right, where they can build at all
+    for answer in (builds_each, bisects):
+        assert failed_with(check_widest_hidden(answer), "builds networks", "formula in h")
+
+
+def _in_a_new_thread(fn):
+    """fn, run in a thread it starts and waits for: a build the guard of the caller's thread missed."""
+
+    def answer(*args):
+        box = []
+        worker = threading.Thread(target=lambda: box.append(fn(*args)), daemon=True)
+        worker.start()
+        worker.join()
+        return box[0]
+
+    return answer
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")  # the refusal
+def test_a_build_in_a_thread_the_answer_starts_is_refused_too():
+    """Building in a new thread once passed the check's small networks (the formula doing the big
+    ones); the guard now covers every thread the answer starts."""
+
+    def threaded(nin, nouts, n_examples):
+        if nin * sum(nouts) * n_examples < 10**5:
+            return _in_a_new_thread(build_and_count)(nin, nouts, n_examples)
+        return _loss_nodes(nin, nouts, n_examples)
+
+    assert failed_with(check_count_loss_nodes(threaded), "builds Values")
+    assert failed_with(check_widest_hidden(_in_a_new_thread(lambda nin, b: len(MLP(nin, [1]).parameters()))))
+
+
+def test_values_built_by_a_thread_that_was_running_already_are_not_the_answers():
+    """A thread started before the check (another cell's work) builds Values freely meanwhile."""
+    go, done, built = threading.Event(), threading.Event(), []
+
+    def elsewhere():
+        go.wait(5)
+        built.append(Value(1.0).data)
+        done.set()
+
+    worker = threading.Thread(target=elsewhere, daemon=True)
+    worker.start()
+
+    def answer(nin, nouts, n_examples):
+        go.set()
+        done.wait(5)
+        return _loss_nodes(nin, nouts, n_examples)
+
+    assert check_count_loss_nodes(answer)
+    worker.join(5)
+    assert built == [1.0]
+
+
+def test_one_bias_too_few_is_not_told_it_forgot_the_output_neuron():
+    """Both slips give the same widths on most budgets; (2, 140) tells them apart."""
+    one_bias_short = lambda nin, b: _widest(nin, b, count=lambda n, o: _parameters(n, o) - 1)  # noqa: E731
+    hint = hint_of(check_widest_hidden, one_bias_short)
+    assert "output neuron" not in hint and "gave 16, expected 15" in hint
+
+
+def test_the_hidden_width_cases_refuse_a_build_as_the_check_does():
+    from instructor.hidden.ch07 import widest_hidden_far_from_the_examples
+    from micrograd_lesson.exercises.ch07 import WIDTH_BUILT_HINT
+
+    def builds(nin, budget):
+        return len(MLP(nin, [1, 1, 1]).parameters()) and _widest(nin, budget)
+
+    verdict = widest_hidden_far_from_the_examples(builds)
+    assert not verdict and verdict.hint == WIDTH_BUILT_HINT
+    assert widest_hidden_far_from_the_examples(SOLUTIONS["ch07.widest_hidden"][0])
+
+
+def test_a_neuron_that_raises_is_told_on_which_input():
+    def raises(a, n):
+        raise TypeError("'>' not supported between instances of 'Value' and 'Value'")
+
+    assert "the neuron on x = [1.0, 2.0, 3.0]: your function raised TypeError" in hint_of(
+        check_leaky_neuron, neuron(raises)
+    )

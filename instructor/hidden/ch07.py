@@ -12,11 +12,17 @@ def _params(nin, nouts):
 @hidden("ch07.widest_hidden")
 def widest_hidden_far_from_the_examples(widest_hidden):
     """Budgets exactly at and one below a count, for inputs and sizes the check does not try:
-    an answer fitted to the check's cases, or a float square root that rounds wrongly, fails."""
+    an answer fitted to the check's cases, or a float square root that rounds wrongly, fails; so does
+    one that builds networks, as in the check."""
+    from micrograd_lesson.exercises.ch07 import WIDTH_BUILT_HINT, predicting
+
+    guarded, tried = predicting(widest_hidden) if callable(widest_hidden) else (widest_hidden, [])
     for nin, h in [(1, 1), (7, 3), (64, 100), (1, 10**6), (300, 12345)]:
         at = _params(nin, [h, h, 1])
         for budget, want in [(at, h), (at - 1, h - 1)]:
-            got, error = attempt(widest_hidden, nin, budget)
+            got, error = attempt(guarded, nin, budget)
+            if tried:
+                return Verdict(False, WIDTH_BUILT_HINT)
             if error or as_number(got) != want:
                 return Verdict(
                     False, f"widest_hidden({nin}, {budget}) should be {want}, got {error or shown(got)}"
@@ -38,7 +44,9 @@ def leaky_neuron_of_another_size(LeakyNeuron):
         a = sum(w * xi for w, xi in zip(weights, x)) + weights[-1]
         want = a if a > 0 else 0.01 * a
         out, error = attempt(neuron, x)
-        if error or not isinstance(out, Value) or abs(out.data - want) > 1e-9:
+        if not error and not isinstance(out, Value):
+            error = f"a {type(out).__name__}, not a Value"
+        if error or abs(out.data - want) > 1e-9:
             return Verdict(False, f"LeakyNeuron(5) on {x} should give {want:.4f}, got {error or shown(out)}")
     return Verdict(True)
 
