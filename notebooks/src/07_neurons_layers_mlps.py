@@ -330,16 +330,17 @@ fit_screen(draw_dot(tiny_out, rankdir="TB", show_grad=False))
 # %% [markdown]
 # The input x has an arrow into *both* first-layer products — a layer's neurons all read
 # the same inputs — and both tanh outputs feed the last neuron's products. Count the
-# boxes and the ovals: 18 values and 10 operations: 1 input, 7 parameters (a weight and a bias in
-# each hidden neuron, two weights and a bias in the output neuron), 4 products, 4 sums
-# and 2 tanh nodes; the 10 operations are the products, sums and tanhs.
+# boxes: 18 values, which are 1 input, 7 parameters (a weight and a bias in each hidden
+# neuron, two weights and a bias in the output neuron), 4 products, 4 sums and 2 tanh
+# outputs. Count the ovals: 10 operations, one for each product, sum and tanh.
 #
 # ## How many nodes does one forward pass build?
 #
 # `backward()` visits every node of the graph once, and a training loop rebuilds the
-# graph at every step, so the number of nodes is the cost of one step. `topological_order()`
-# lists every node exactly once, so its length is the count. Here it is for one input to
-# `MLP(3, [4, 4, 1])`, sorted by operation (an empty name is a leaf: a parameter or an input):
+# graph at every step, so the number of nodes measures the work of one step.
+# `topological_order()` lists every node exactly once, so its length is the count. Here
+# it is for one input to `MLP(3, [4, 4, 1])`, sorted by operation (an empty name is a
+# leaf: a parameter or an input):
 
 # %%
 inputs = [Value(v) for v in x]
@@ -378,10 +379,11 @@ print(f"of which parameters: {n_params_in_graph}")
 # copies of one. Where the other 353 come from is exercise 3: predict the count for any
 # network and any number of examples, from the sizes alone.
 #
-# That is also the scalar engine's weakness in one number: about ten nodes per
-# parameter, each one a Python object, all built again at every training step. Python's
-# garbage collector tracks every object that can refer to other objects. We can ask it,
-# for each new node, whether it tracks the node, and which other tracked objects the node
+# That is also the scalar engine's weakness in one number: nearly ten nodes per parameter
+# for four examples, each one a Python object, all built again at every training step.
+# Python's garbage collector keeps track of objects that can hold references to
+# others, such as a `Value` (a plain float cannot, and is not tracked). We can ask it, for
+# each new node, whether it tracks the node, and which other tracked objects the node
 # refers to (anything a node kept alive per node, a list or a tuple of its own, would show
 # up there):
 
@@ -405,9 +407,10 @@ print(f"other tracked objects the new nodes refer to: {len(held)} ({', '.join(ki
 # 353 new nodes (394 less the 41 parameters, which existed before the pass), each one
 # object the collector tracks, and between them they refer to just 5 other tracked
 # objects: the derivative rules of the five operations in the graph (`*`, `+`, `tanh`,
-# `-`, `**2`), functions that every graph shares. So a pass makes one object per node,
-# and nothing else: a node keeps its inputs and their local derivatives in its own
-# fields, not in lists or tuples of its own.
+# `-`, `**2`), functions that every graph shares. So a pass gives the collector one
+# object per node to track, and nothing else: a node keeps its inputs and their local
+# derivatives in its own fields, not in lists or tuples of its own (its numbers are
+# floats, which the collector ignores).
 #
 # <details><summary>How we know</summary>
 #
