@@ -44,6 +44,62 @@ def test_central_h_refuses_every_h_more_than_a_factor_of_two_off(h):
     assert "Balance" in hint or any(m[1][:20] in hint for m in CENTRAL_MISTAKES)
 
 
+def _measured_error(h):  # the central difference of x**3 at 2, against the true 12
+    return abs(((2 + h) ** 3 - (2 - h) ** 3) / (2 * h) - 12.0)
+
+
+def _not_known(h):  # an h that no known mistake's hint explains
+    return not any(math.isclose(h, wrong, rel_tol=0.05) for wrong, _ in CENTRAL_MISTAKES)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(min_value=1e-12, max_value=CENTRAL_H / 1.62))
+def test_an_h_too_small_is_told_it_is_too_small_and_why(h):
+    assume(_not_known(h))
+    hint = hint_of(check_central_h, h)
+    assert f"h = {h:.1e} is too small: there the round-off error" in hint, hint
+    assert "too large" not in hint and "off by" not in hint
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(min_value=CENTRAL_H * 1.62, max_value=1e-1))
+def test_an_h_too_large_is_told_it_is_too_large_and_why(h):
+    assume(_not_known(h))
+    hint = hint_of(check_central_h, h)
+    assert f"h = {h:.1e} is too large: there the truncation error" in hint, hint
+    assert "too small" not in hint and "by luck" not in hint  # a large h's error is its truncation
+
+
+def _lucky(low, high, count):
+    """`count` h spread over [low, high] whose measured error is under 1/100 of what h predicts."""
+    step = (high / low) ** (1 / 20000)
+    found = [
+        h
+        for h in (low * step**i for i in range(20001))
+        if _measured_error(h) < max(h * h, 8 * sys.float_info.epsilon / h) / 100
+    ]
+    return found[:: max(1, len(found) // count)][:count]
+
+
+POWERS_OF_TWO = [2.0**-k for k in (18, 22, 30, 34, 38)]  # every one too small, and its error exactly 0
+LUCKY = POWERS_OF_TWO + _lucky(1e-12, CENTRAL_H / 1.62, 8)  # and h at which rounding errors cancel
+
+
+def test_some_wrong_h_measure_a_tiny_error_by_luck():
+    assert all(_measured_error(h) == 0 for h in POWERS_OF_TWO)
+    assert len(LUCKY) == 13 and all(_not_known(h) for h in LUCKY)
+
+
+@pytest.mark.parametrize("h", LUCKY, ids=[f"{h:.2e}" for h in LUCKY])
+def test_a_lucky_h_is_judged_by_its_two_errors_not_by_the_accident(h):
+    """An h whose measured error is tiny by luck is still told which way it is off; the hint names the
+    accident only to say it is one."""
+    hint = hint_of(check_central_h, h)
+    assert f"h = {h:.1e} is too small: there the round-off error" in hint, hint  # only a small h is lucky
+    assert "by luck" in hint and "Judge h by the two terms" in hint
+    assert "off by" not in hint
+
+
 def test_the_predicted_h_is_near_the_measured_best():
     """The balance is a prediction; measured errors at h*, 10 h* and h* / 10 bear it out."""
 
@@ -196,3 +252,30 @@ def test_find_bugs_names_inverted_logic_and_a_test_that_never_fires():
         check_find_bugs, lambda s: {n for n, op in s.items() if not all([gradcheck(op, [x])] for x in inputs)}
     )
     assert "found none" in never and "a bug makes it falsy" in never
+
+
+@pytest.mark.parametrize(
+    "sign, denominator, words",
+    [(-1, 2, "the sign is flipped"), (1, 1, "divide by 2 * h")],
+)
+def test_grad_check_names_a_flipped_sign_and_a_missing_2(sign, denominator, words):
+    def central(f, x):
+        h = 1e-6
+        return from_backward(f, x), sign * (f(Value(x + h)).data - f(Value(x - h)).data) / (denominator * h)
+
+    assert words in hint_of(check_grad_check, central)
+
+
+def test_find_bugs_with_a_tolerance_looser_than_gradchecks_is_told_so():
+    """Inputs spread over the range, but a bug counted only when it is off by more than 0.5: smooth_l1's
+    slope, off by less than that at 0.6, is missed."""
+
+    def loose(suspects):
+        inputs = [0.6, 1.2, 1.8, 2.4, 2.9]
+        return {
+            name
+            for name, op in suspects.items()
+            if any(abs(r.autograd[0] - r.numeric[0]) > 0.5 for r in (gradcheck(op, [x]) for x in inputs))
+        }
+
+    assert "looser test of your own" in hint_of(check_find_bugs, loose)

@@ -12,11 +12,17 @@ def _params(nin, nouts):
 @hidden("ch07.widest_hidden")
 def widest_hidden_far_from_the_examples(widest_hidden):
     """Budgets exactly at and one below a count, for inputs and sizes the check does not try:
-    an answer fitted to the check's cases, or a float square root that rounds wrongly, fails."""
+    an answer fitted to the check's cases, or a float square root that rounds wrongly, fails; so does
+    one that builds networks, as in the check."""
+    from micrograd_lesson.exercises.ch07 import WIDTH_BUILT_HINT, predicting
+
+    guarded, tried = predicting(widest_hidden) if callable(widest_hidden) else (widest_hidden, [])
     for nin, h in [(1, 1), (7, 3), (64, 100), (1, 10**6), (300, 12345)]:
         at = _params(nin, [h, h, 1])
         for budget, want in [(at, h), (at - 1, h - 1)]:
-            got, error = attempt(widest_hidden, nin, budget)
+            got, error = attempt(guarded, nin, budget)
+            if tried:
+                return Verdict(False, WIDTH_BUILT_HINT)
             if error or as_number(got) != want:
                 return Verdict(
                     False, f"widest_hidden({nin}, {budget}) should be {want}, got {error or shown(got)}"
@@ -38,19 +44,27 @@ def leaky_neuron_of_another_size(LeakyNeuron):
         a = sum(w * xi for w, xi in zip(weights, x)) + weights[-1]
         want = a if a > 0 else 0.01 * a
         out, error = attempt(neuron, x)
-        if error or not isinstance(out, Value) or abs(out.data - want) > 1e-9:
+        if not error and not isinstance(out, Value):
+            error = f"a {type(out).__name__}, not a Value"
+        if error or abs(out.data - want) > 1e-9:
             return Verdict(False, f"LeakyNeuron(5) on {x} should give {want:.4f}, got {error or shown(out)}")
     return Verdict(True)
 
 
 @hidden("ch07.count_loss_nodes")
 def count_loss_nodes_on_other_networks(count_loss_nodes):
-    """Deeper, wider and single-neuron networks than the check tries."""
-    from micrograd_lesson.exercises.ch07 import _true_loss_node_count
+    """Deeper, wider and single-neuron networks than the check tries, and two too big to build, with
+    Value construction refused as in the check."""
+    from micrograd_lesson.exercises.ch07 import BUILT_HINT, _loss_nodes, _true_loss_node_count, predicting
 
-    for case in [(2, [3, 3, 3, 1], 2), (6, [8, 1], 7), (1, [1], 1), (3, [2, 4, 2, 1], 3)]:
-        got, error = attempt(count_loss_nodes, *case)
-        want = _true_loss_node_count(*case)
+    built = [(2, [3, 3, 3, 1], 2), (6, [8, 1], 7), (1, [1], 1), (3, [2, 4, 2, 1], 3)]
+    too_big = [(3072, [2048, 1024, 1], 50000), (20, [300, 1], 10**7)]
+    guarded, tried = predicting(count_loss_nodes) if callable(count_loss_nodes) else (count_loss_nodes, [])
+    for case in built + too_big:
+        got, error = attempt(guarded, *case)
+        if tried:
+            return Verdict(False, BUILT_HINT)
+        want = _true_loss_node_count(*case) if case in built else _loss_nodes(*case)
         if error or as_number(got) != want:
             return Verdict(False, f"count_loss_nodes{case} should be {want}, got {error or shown(got)}")
     return Verdict(True)

@@ -49,12 +49,31 @@ def check_central_h(h):
     ratio = truncation / round_off
     if 1.6**-3 <= ratio * (1 + 1e-12) and ratio <= 1.6**3 * (1 + 1e-12):
         return True
-    side = "round-off" if round_off > truncation else "truncation"
-    off = abs(((2 + h) ** 3 - (2 - h) ** 3) / (2 * h) - 12.0)  # the central difference's error at h
-    return known_mistake(h, CENTRAL_MISTAKES, lambda h, wrong: close(h, wrong, rel=0.05)) or (
-        f"at h = {h:.1e} the central difference is off by {off:.1e} and {side} dominates. "
-        "Balance the truncation (|f'''| / 6) * h**2 against the round-off eps * |f(x)| / h; solve for h"
+    known = known_mistake(h, CENTRAL_MISTAKES, lambda h, wrong: close(h, wrong, rel=0.05))
+    return known or _what_is_wrong_with(h, truncation, round_off)
+
+
+def _what_is_wrong_with(h, truncation, round_off):
+    """The hint for an h off the balance: which way it is off, judged by the two errors that h
+    predicts, never by the one error measured there (rounding errors can cancel at one h by luck)."""
+    small = round_off > truncation
+    big, other = ("round-off", "truncation") if small else ("truncation", "round-off")
+    sizes = (round_off, truncation) if small else (truncation, round_off)
+    hint = (
+        f"h = {h:.1e} is too {'small' if small else 'large'}: there the {big} error, about "
+        f"{sizes[0]:.0e}, outweighs the {other} error, about {sizes[1]:.0e}. The best h is where the "
+        "two are equal. Balance the truncation (|f'''| / 6) * h**2 against the round-off "
+        "eps * |f(x)| / h and solve for h"
     )
+    measured = abs(((2 + h) ** 3 - (2 - h) ** 3) / (2 * h) - 12.0)  # the central difference's error at h
+    if measured < sizes[0] / 100:  # far below what this h predicts: its errors cancelled by luck
+        said = "exactly 0" if measured == 0 else f"only {measured:.0e}"
+        hint += (
+            f". (At exactly this h the error measures {said}, by luck: at a few h, such as powers of 2, "
+            "the rounding errors cancel or vanish, and at the h next to them they do not. Judge h by "
+            "the two terms)"
+        )
+    return hint
 
 
 @solution("ch06.central_h")
@@ -72,7 +91,8 @@ _GRAD_CHECK_CASES = [  # 6.2: (description, f, x, the true slope where f's backw
     ("a cube with a planted bug, at x = 2", _op("cube", lambda x: x**3, lambda x: 3 * x), 2.0, 12.0),
     ("exp(x tanh x) + sigmoid(x) / x at 0.7", lambda v: (v.tanh() * v).exp() + v.sigmoid() / v, 0.7, None),
 ]
-NUDGE = "compute it by nudging both ways, (f(Value(x + h)).data - f(Value(x - h)).data) / (2 * h)"
+CENTRAL = "(f(Value(x + h)).data - f(Value(x - h)).data) / (2 * h)"
+NUDGE = f"compute it by nudging both ways, {CENTRAL}"
 
 
 @check("ch06.grad_check", takes="function")
@@ -106,6 +126,10 @@ def check_grad_check(grad_check):
             small = bool(line) and not close(line[-1], 3.0, rel=1e-6)  # a line has no truncation error
             how = "round-off (it grows like 1/h) swamps it" if small else "the error shrinks like h**2"
             how = f"your h is too {'small' if small else 'large'}: {how}, try about 1e-6" if near else NUDGE
+            if close(numeric, -truth, rel=1e-3):  # f(x - h) - f(x + h)
+                how = f"the sign is flipped: f(x + h) comes first, as in {CENTRAL}"
+            elif close(numeric, 2 * truth, rel=1e-3):  # divided by h
+                how = f"that is twice the slope: the points are 2h apart, so divide by 2 * h, as in {CENTRAL}"
             said = f"{numeric:.6f}, backward()'s" if copied else f"{numeric:.6f}"
             return f"for {text} the second number should be about {truth:.6f}, got {said}: {how}"
     got, error = attempt(grad_check, lambda v: (v - 2).relu(), 2.0)  # central: 0.5, one-sided: 0 or 1
@@ -203,7 +227,8 @@ def check_find_bugs(find_bugs):
         if names != buggy:
             return (
                 f"on {which}: you found {len(names)} of the {len(buggy)} buggy operations. Check each at "
-                "several inputs spread over [0.5, 3]: some bugs show only on part of the range"
+                "several inputs spread over [0.5, 3]: some bugs show only on part of the range; and let "
+                "gradcheck's own verdict judge each input (a falsy result), not a looser test of your own"
             )
     return True
 

@@ -3,6 +3,7 @@
 import itertools
 import math
 import random
+import threading
 from functools import partial
 
 from ..engine import Value
@@ -20,7 +21,8 @@ def _judged(fn, name, cases, exercise, hints):  # judged against the recorded ou
     want, mistakes = records["want"], [(records[label], hint) for label, hint in hints.items()]
 
     def gave(i):  # a wrong answer no mistake explains: what case i gave, and should give
-        return f"{name}{cases[i]} gave {got[i]:g}, expected {want[i]}"
+        shown = f"{got[i]:.0f}" if float(got[i]).is_integer() else f"{got[i]:g}"  # 1e11 in full
+        return f"{name}{cases[i]} gave {shown}, expected {want[i]}"
 
     return judge(got := run_cases(fn, name, cases), cases, want, mistakes, otherwise=gave)
 
@@ -41,15 +43,19 @@ def _root(nin, budget):  # the real h at which h**2 + (nin + 3)h + 1 parameters 
     return (math.sqrt((nin + 3) ** 2 - 4 * (1 - budget)) - nin - 3) / 2
 
 
-# 7, 41, 337 are exact counts (<= or <?), 336 one short of h = 16; (3, 60) tells rounding from biases
-_BUDGETS = [(2, 337), (2, 336), (3, 41), (2, 7), (5, 3), (10, 5000), (784, 100000), (3, 60)]
+# 7, 41, 337 are exact counts (<= or <?), 336 one short of h = 16; (3, 60) tells rounding from biases;
+# (2, 140) = 10**2 + 4 * 10 tells a forgotten output neuron from a forgotten first-layer bias
+_BUDGETS = [(2, 337), (2, 336), (3, 41), (2, 7), (5, 3), (10, 5000), (784, 100000), (3, 60), (2, 140)]
 _WIDTH_HINTS = {
     "one more": "that width is one too many: the first that does NOT fit",
     "<": "a network that uses the whole budget fits: <=, not <",
     "no biases": "count biases: k inputs, k + 1 parameters",
     "one hidden": "there are two hidden layers of width h: [h, h, 1]",
+    "three hidden": "there are two hidden layers of width h, then the output: [h, h, 1]",
+    "no output": "count the output neuron too: h weights and a bias",
     "root": "a width is a whole number: round the root of the quadratic down",
     "rounded root": "round the root down, not to the nearest whole number",
+    "ceil root": "round the root down, not up: the next width up does not fit",
 }
 
 
@@ -60,16 +66,29 @@ def _record_widest():
         "<": partial(_widest, fits=int.__lt__),
         "no biases": partial(_widest, count=partial(_parameters, biases=False)),
         "one hidden": partial(_widest, hidden=1),
+        "three hidden": partial(_widest, hidden=3),
+        "no output": partial(_widest, count=lambda nin, nouts: _parameters(nin, nouts[:-1])),
         "root": _root,
         "rounded root": lambda nin, b: round(_root(nin, b)),
+        "ceil root": lambda nin, b: math.ceil(_root(nin, b)),
     }
     return _record(_BUDGETS, _widest, rules)
 
 
+WIDTH_BUILT_HINT = (
+    "your function builds networks to count their parameters, and the exercise asks you not to. Write the "
+    "count as a formula in h first (a layer of m neurons reading k inputs holds (k + 1) * m parameters), "
+    "then solve it or search with the formula"
+)
+
+
 @check("ch07.widest_hidden")
 def check_widest_hidden(widest_hidden):
-    """widest_hidden(nin, budget): the largest h with len(MLP(nin, [h, h, 1]).parameters()) <= budget."""
-    return _judged(widest_hidden, "widest_hidden", _BUDGETS, "ch07.widest_hidden", _WIDTH_HINTS)
+    """widest_hidden(nin, budget): the largest h with len(MLP(nin, [h, h, 1]).parameters()) <= budget,
+    found without building a network (a function that builds Values is refused)."""
+    guarded, tried = predicting(widest_hidden) if callable(widest_hidden) else (widest_hidden, [])
+    verdict = _judged(guarded, "widest_hidden", _BUDGETS, "ch07.widest_hidden", _WIDTH_HINTS)
+    return WIDTH_BUILT_HINT if tried else verdict
 
 
 @solution("ch07.widest_hidden")
@@ -130,7 +149,8 @@ def check_leaky_neuron(LeakyNeuron):
         ok = isinstance(values, list) and len(values) == count and all(isinstance(v, Value) for v in values)
         if error or not ok:
             return f"LeakyNeuron({nin}).parameters(): {error or shown(values)}, not {count} Values (use nin)"
-    runs = run_cases(run, "the neuron on", _INPUTS, read=numbers, want="a Value")
+    on = lambda case: f"the neuron on x = {case[0]}"  # noqa: E731
+    runs = run_cases(run, "the neuron", _INPUTS, read=numbers, want="a Value", where=on)
     return judge(runs, _INPUTS, _leaky, _NEURON_MISTAKES, same=all_exact, otherwise=off)
 
 
@@ -148,6 +168,9 @@ class LeakyNeuron(Module):
 
 
 # ---- 3. predict the size of a loss's graph ----
+# A prediction, not a count: the check runs the learner's function with Value construction refused
+# (building a network, or its graph, to count it fails at once with its own hint), and tries networks
+# and numbers of examples far too large to build in the time limit (10**11 nodes and more).
 @reference
 def _true_loss_node_count(nin, nouts, n_examples):  # built on float inputs, nodes counted
     state = random.getstate()  # do not disturb the learner's random stream
@@ -157,13 +180,18 @@ def _true_loss_node_count(nin, nouts, n_examples):  # built on float inputs, nod
 
 
 @reference
-def _loss_nodes(nin, nouts, n, params=True, shared=True, wrapped=True, summing=1, tanh=True):
+def _loss_nodes(
+    nin, nouts, n, params=True, shared=True, wrapped=True, summing=1, tanh=True, loss=3, out_tanh=0
+):
     wraps = nin * nouts[0] if wrapped else nin
-    per_example = wraps + 2 * _parameters(nin, nouts, biases=False) + sum(nouts[:-1]) * tanh + 3
+    tanhs = sum(nouts[:-1]) * tanh + nouts[-1] * out_tanh
+    per_example = wraps + 2 * _parameters(nin, nouts, biases=False) + tanhs + loss  # loss: y, -, ** 2
     return n * (per_example + 1) + summing + params * _parameters(nin, nouts) * (1 if shared else n)
 
 
-_LOSS_GRAPHS = [(3, [4, 4, 1], 4), (3, [4, 4, 1], 1), (2, [1], 3), (1, [3, 2, 1], 5), (4, [5, 1], 2)]
+_BUILT = [(3, [4, 4, 1], 4), (3, [4, 4, 1], 1), (2, [1], 3), (1, [3, 2, 1], 5), (4, [5, 1], 2)]  # counted
+_TOO_BIG = [(784, [512, 512, 1], 60000), (100, [1000, 1000, 1000, 1], 10**6)]  # 1e11 and 4e12 nodes
+_LOSS_GRAPHS = _BUILT + _TOO_BIG
 _NODE_HINTS = {  # the slips _loss_nodes can make (its keyword arguments) -> their hints
     "shared=False": "the parameters appear once, however many examples use them",
     "params=False": "count the parameters too: they are leaves of the graph",
@@ -171,22 +199,73 @@ _NODE_HINTS = {  # the slips _loss_nodes can make (its keyword arguments) -> the
     "summing=-1": "Python's sum() starts from 0: one more leaf, and one more +",
     "summing=0": "one more leaf: the 0 that Python's sum() starts from",
     "tanh=False": "each hidden neuron ends with a tanh node",
+    "loss=0": "each example's loss adds nodes of its own: the target (a float: a new leaf), the -, the ** 2",
+    "loss=2": "the target y is a float: like an input, it becomes a new leaf Value, one per example",
+    "out_tanh=1": "the output neuron is linear (MLP leaves the last layer without tanh): no tanh node there",
 }
+_NODE_SLIPS = {  # each hint's slip, as _loss_nodes's keyword arguments
+    "shared=False": {"shared": False},
+    "params=False": {"params": False},
+    "wrapped=False": {"wrapped": False},
+    "summing=-1": {"summing": -1},
+    "summing=0": {"summing": 0},
+    "tanh=False": {"tanh": False},
+    "loss=0": {"loss": 0},
+    "loss=2": {"loss": 2},
+    "out_tanh=1": {"out_tanh": 1},
+}
+BUILT_HINT = (
+    "your function builds Values (a network, or its graph) to count them: this exercise asks you to "
+    "predict. Write the count as a formula of nin, nouts and n_examples, without building anything: "
+    "the check also asks about networks far too big to build (784 inputs, 60,000 examples)"
+)
 
 
 @recorder("ch07.count_loss_nodes")
 def _record_loss_nodes():
-    slips = [{"shared": False}, {"params": False}, {"wrapped": False}, {"summing": -1}, {"summing": 0}]
-    rules = {
-        label: partial(_loss_nodes, **slip) for label, slip in zip(_NODE_HINTS, slips + [{"tanh": False}])
-    }
-    return _record(_LOSS_GRAPHS, _true_loss_node_count, rules)
+    rules = {label: partial(_loss_nodes, **_NODE_SLIPS[label]) for label in _NODE_HINTS}
+    records = _record(_LOSS_GRAPHS, _loss_nodes, rules)
+    built = [_true_loss_node_count(*case) for case in _BUILT]  # the formula, confirmed by building
+    if built != records["want"][: len(_BUILT)]:
+        raise AssertionError(f"the formula disagrees with the built graphs: {built}")
+    return records
+
+
+class _Built(Exception):
+    """Raised in the learner's function when it builds a Value: exercise 3 asks for a prediction."""
+
+
+def predicting(fn):
+    """(fn with Value construction refused while it runs, in its thread and in any thread it starts;
+    a list that gets an item if fn tried)."""
+    tried = []
+
+    def wrapped(*args):
+        real = Value.__init__
+        before = {t.ident for t in threading.enumerate()} - {threading.get_ident()}
+
+        def refuse(self, *a, **k):
+            if threading.get_ident() in before:  # a thread that ran before fn was called is not fn's
+                return real(self, *a, **k)
+            tried.append(True)
+            raise _Built("this exercise asks for a formula: building Values is refused")
+
+        Value.__init__ = refuse
+        try:
+            return fn(*args)
+        finally:
+            Value.__init__ = real
+
+    return wrapped, tried
 
 
 @check("ch07.count_loss_nodes")
 def check_count_loss_nodes(count_loss_nodes):
-    """count_loss_nodes(nin, nouts, n_examples): nodes in the graph of the summed squared-error loss."""
-    return _judged(count_loss_nodes, "count_loss_nodes", _LOSS_GRAPHS, "ch07.count_loss_nodes", _NODE_HINTS)
+    """count_loss_nodes(nin, nouts, n_examples): nodes in the graph of the summed squared-error loss,
+    predicted from the sizes alone (a function that builds Values is refused)."""
+    guarded, tried = predicting(count_loss_nodes) if callable(count_loss_nodes) else (count_loss_nodes, [])
+    verdict = _judged(guarded, "count_loss_nodes", _LOSS_GRAPHS, "ch07.count_loss_nodes", _NODE_HINTS)
+    return BUILT_HINT if tried else verdict
 
 
 @solution("ch07.count_loss_nodes")

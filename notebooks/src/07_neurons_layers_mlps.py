@@ -32,15 +32,15 @@ random.seed(0)
 # $$\text{out} = \tanh\Big(\sum_{i=1}^{n} w_i x_i + b\Big)$$
 #
 # In words: each input gets a say in proportion to its weight, the bias shifts the total
-# up or down, and tanh squashes the result into the range −1 to 1. Without the squash a
-# stack of neurons would collapse into one big linear function, however many layers it
-# had; the bend is what lets a network draw curved boundaries (chapter 8 takes the tanh
-# out of a network on the XOR problem and watches it fail).
+# up or down, and tanh squashes the result into the range −1 to 1. Without the squash,
+# layers of weighted sums add up to one weighted sum of the inputs (plus a constant),
+# however many layers there are; chapter 8 takes the tanh out of a network on the XOR
+# problem and watches it fail.
 #
 # The weights and the bias are the neuron's **parameters**: the numbers training will
 # adjust. They must be `Value`s so that `backward()` reaches them. Weights start at
 # random numbers between −1 and 1 (if they all started equal, every neuron in a layer
-# would compute the same thing and receive the same gradient, forever: a test below
+# would compute the same thing and receive the same gradient, forever: a section below
 # shows it); the bias starts at 0.
 #
 # Every class below shares one small parent, `Module`, which knows how to reset the
@@ -73,7 +73,7 @@ class Neuron(Module):
 
 # %% [markdown]
 # `__call__` is what lets us write `neuron(x)` as if the object were a function. The sum
-# starts at `self.b` rather than at 0, which adds the bias without an extra node.
+# starts at `self.b` rather than at 0: the bias is the running total's first term.
 #
 # ## A layer: several neurons reading the same inputs
 #
@@ -292,9 +292,8 @@ for start in ("random", "copies"):
 # four different ways. From the copies all four gradients are the same number, +0.0431, so after
 # the update the four weights are still equal, and the same argument holds for the next
 # step, and every step after it: the copies stay copies for ever, and the layer works as
-# one neuron however wide it is. Random starting weights are the cheapest way to make
-# the neurons of a layer differ. Chapter 8 trains both networks on XOR and measures what
-# the copies cost.
+# one neuron however wide it is. Random starting weights are what makes the neurons of a
+# layer differ. Chapter 8 trains both networks on XOR and measures what the copies cost.
 #
 # A wrong input size is caught at once, with a message that says what was expected. This
 # network reads 3 inputs; here it is given 2:
@@ -331,16 +330,17 @@ fit_screen(draw_dot(tiny_out, rankdir="TB", show_grad=False))
 # %% [markdown]
 # The input x has an arrow into *both* first-layer products — a layer's neurons all read
 # the same inputs — and both tanh outputs feed the last neuron's products. Count the
-# boxes and the ovals: 18 values and 10 operations: 1 input, 7 parameters (a weight and a bias in
-# each hidden neuron, two weights and a bias in the output neuron), 4 products, 4 sums
-# and 2 tanh nodes; the 10 operations are the products, sums and tanhs.
+# boxes: 18 values, which are 1 input, 7 parameters (a weight and a bias in each hidden
+# neuron, two weights and a bias in the output neuron), 4 products, 4 sums and 2 tanh
+# outputs. Count the ovals: 10 operations, one for each product, sum and tanh.
 #
 # ## How many nodes does one forward pass build?
 #
 # `backward()` visits every node of the graph once, and a training loop rebuilds the
-# graph at every step, so the number of nodes is the cost of one step. `topological_order()`
-# lists every node exactly once, so its length is the count. Here it is for one input to
-# `MLP(3, [4, 4, 1])`, sorted by operation (an empty name is a leaf: a parameter or an input):
+# graph at every step, so the number of nodes measures the work of one step.
+# `topological_order()` lists every node exactly once, so its length is the count. Here
+# it is for one input to `MLP(3, [4, 4, 1])`, sorted by operation (an empty name is a
+# leaf: a parameter or an input):
 
 # %%
 inputs = [Value(v) for v in x]
@@ -377,12 +377,13 @@ print(f"of which parameters: {n_params_in_graph}")
 # shows the first thing to know when you count them: all 41 parameters are in the graph
 # **once**, because all four forward passes share them. The graph is a DAG, not four
 # copies of one. Where the other 353 come from is exercise 3: predict the count for any
-# network and any number of examples, then let the check build the graphs and compare.
+# network and any number of examples, from the sizes alone.
 #
-# That is also the scalar engine's weakness in one number: about ten nodes per
-# parameter, each one a Python object, all built again at every training step. Python's
-# garbage collector tracks every object that can refer to other objects. We can ask it,
-# for each new node, whether it tracks the node, and which other tracked objects the node
+# That is also the scalar engine's weakness in one number: nearly ten nodes per parameter
+# for four examples, each one a Python object, all built again at every training step.
+# Python's garbage collector keeps track of objects that can hold references to
+# others, such as a `Value` (a plain float cannot, and is not tracked). We can ask it, for
+# each new node, whether it tracks the node, and which other tracked objects the node
 # refers to (anything a node kept alive per node, a list or a tuple of its own, would show
 # up there):
 
@@ -403,15 +404,24 @@ kinds = sorted({type(r).__name__ for r in held.values()})
 print(f"other tracked objects the new nodes refer to: {len(held)} ({', '.join(kinds)})")
 
 # %% [markdown]
-# <!-- claim: ch07-one-object-per-node -->
 # 353 new nodes (394 less the 41 parameters, which existed before the pass), each one
 # object the collector tracks, and between them they refer to just 5 other tracked
 # objects: the derivative rules of the five operations in the graph (`*`, `+`, `tanh`,
-# `-`, `**2`), functions that every graph shares. So a pass makes one object per node,
-# and nothing else: a node keeps its inputs and their local derivatives in its own
-# fields, not in lists or tuples of its own. (The course's tests also count the
-# collector's whole list before and after a pass, in a plain Python process, for networks
-# of three other shapes and other weights: exactly one more object per new node.)
+# `-`, `**2`), functions that every graph shares. So a pass gives the collector one
+# object per node to track, and nothing else: a node keeps its inputs and their local
+# derivatives in its own fields, not in lists or tuples of its own (its numbers are
+# floats, which the collector ignores).
+#
+# <details><summary>How we know</summary>
+#
+# Besides the 353 nodes above, we counted the collector's whole list of objects before and
+# after one pass of the loss, outside the notebook, for three networks with weights
+# drawn afresh (`MLP(3, [4, 4, 1])`, `MLP(3, [8, 1])` and `MLP(3, [5, 3, 2, 1])`): the list
+# grew by exactly one object per new node every time.
+#
+# <!-- claim: ch07-one-object-per-node -->
+# </details>
+#
 # Chapter 11 replaces these hundreds of small objects with a few arrays.
 #
 # ## How the graph grows with width
@@ -491,9 +501,10 @@ check_widest_hidden(widest_hidden)
 reveal("ch07.widest_hidden")
 
 # %% [markdown]
-# **2. A Neuron variant: leaky ReLU (implement).** ReLU outputs 0 for every negative input, so a
-# neuron stuck on the negative side gets zero gradient and can never recover. The *leaky*
-# ReLU lets a trickle through: out = a when a > 0, else 0.01 · a, where a = w·x + b.
+# **2. A Neuron variant: leaky ReLU (implement).** ReLU outputs 0, with a gradient of 0,
+# for every negative input: a neuron whose pre-activation is negative on every example
+# gets no gradient from any of them. The *leaky* ReLU lets a trickle through:
+# out = a when a > 0, else 0.01 · a, where a = w·x + b.
 # Write `LeakyNeuron(nin)`, a subclass of `nn.Module`, whose `parameters()` returns the
 # weights then the bias, and whose output is built from `Value` operations so that
 # gradients flow. (Hint: you may look at `a.data` to choose a branch.)
@@ -519,15 +530,17 @@ check_leaky_neuron(LeakyNeuron)
 reveal("ch07.leaky_neuron")
 
 # %% [markdown]
-# **3. Predict the loss's graph (predict, then check).** Write `count_loss_nodes(nin, nouts, n_examples)`: the
-# number of nodes in the graph of the loss `sum((model(x) - y) ** 2 for x, y in ...)` for
-# `model = nn.MLP(nin, nouts, activation="tanh")` with one output, `n_examples` inputs
-# given as lists of plain floats and targets as plain floats, exactly as in the 394-node
-# cell above. Work it out before you run anything: which nodes does each example add,
-# which are shared, and what does the loss itself add? The numbers of this chapter are
-# your evidence (116 and 125 for one forward pass, 394 for the loss over four examples).
-# It must give 394 for `(3, [4, 4, 1], 4)`; the check also builds other networks with
-# other numbers of examples and counts their graphs.
+# **3. Predict the loss's graph (predict, do not build).** Write
+# `count_loss_nodes(nin, nouts, n_examples)`: the number of nodes in the graph of the loss
+# `sum((model(x) - y) ** 2 for x, y in ...)` for `model = nn.MLP(nin, nouts,
+# activation="tanh")` with one output, `n_examples` inputs given as lists of plain floats
+# and targets as plain floats, exactly as in the 394-node cell above. Write it as a
+# formula of the sizes: which nodes does each example add, which are shared, and what
+# does the loss itself add? The numbers of this chapter are your evidence (116 and 125
+# for one forward pass, 394 for the loss over four examples), and your function must give
+# 394 for `(3, [4, 4, 1], 4)`. The check refuses a function that builds `Value`s, and it
+# also asks about networks far too big to build: `(784, [512, 512, 1], 60000)` makes
+# about $10^{11}$ nodes.
 
 
 # %%

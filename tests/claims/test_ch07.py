@@ -15,7 +15,10 @@ from micrograd_lesson import Value, four_examples, nn
 @claim("ch07-one-object-per-node")
 def test_a_forward_pass_makes_one_tracked_object_per_new_node():
     """Three shapes of network, each with weights drawn from a held-out seed: the collector's count
-    of objects grows by exactly the number of new nodes (the chapter showed 353 for one network)."""
+    of objects grows by exactly the number of new nodes (the chapter showed 353 for one network).
+
+    An exact count on every shape, no fraction or range: a pass that made even one object more than
+    its nodes, on any of the three, fails the test (power 1)."""
     xs, ys = four_examples()
     shapes = [[4, 4, 1], [8, 1], [5, 3, 2, 1]]
     for seed, nouts in zip(held_out_seeds(len(shapes), "ch07-one-object-per-node"), shapes):
