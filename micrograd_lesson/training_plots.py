@@ -109,7 +109,7 @@ def plot_forgetting(good, forgetful, big=0.12, small=(0.05, 0.01)):
         f"step {blowup}: inf", (blowup, 200), textcoords="offset points", xytext=(-70, 0), color=VERMILLION
     )
     ax_big.set_title(f"lr {big}: without zeroing it blows up")
-    for rate, style, colour in zip(small, ("--", ":"), (VERMILLION, ORANGE)):
+    for rate, style, colour in zip(small, ("--", ":"), (VERMILLION, OKABE_ITO["sky blue"])):
         ax_small.plot(np.log10(forgetful[rate]), style, color=colour, label=f"without, lr {rate}")
     ax_small.set_ylim(-4, 1.5)
     ax_small.set_title(f"lr {' and '.join(map(str, small))}: finite, but never settles")

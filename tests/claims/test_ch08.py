@@ -111,8 +111,8 @@ def test_linear_models_are_stuck_on_xor_and_a_tanh_layer_solves_it_on_about_19_i
 @pytest.mark.slow
 @claim("ch08-copies-cost-xor")
 def test_copies_are_stuck_where_random_starts_solve_xor(ch):
-    """ "On every start the copies stay copies and stuck, like a single hidden neuron, while random
-    starts solve XOR on about 49 in 50." Measured on seeds 250000-250399: the copies identical
+    """ "Copies stay copies, and stuck, on every start, while random starts given these 400 steps
+    solve XOR on about 49 in 50." Measured on seeds 250000-250399: the copies identical
     and above 2.7 on all 400 (lowest 2.763), one hidden neuron above 2.69 on all 400 (lowest
     2.692), random starts below 0.0001 on 394 (98.5 %). 76 draws: every copy identical and both
     stuck above 2.6 (power 1.00 against 90 %), and at least 70 random starts solved (power 0.82
