@@ -573,8 +573,7 @@ print(f"on six more draws of 200 new points (seeds 2-7): from {min(others):.1%} 
 # draws of 200. But that is one network, trained once on one data set. Redone from scratch
 # on other draws of the moons (a new training set, new starting weights, the same 50 steps,
 # then 200 new points), the recipe does not always sort all 100 of its training points,
-# but it sorts at least 98 % of the new points on more than 3 draws in 4, and its accuracy
-# on new points always stays close to its training accuracy.
+# but it sorts at least 98 % of the new points on more than 3 draws in 4.
 #
 # <details><summary>How we know</summary>
 #
@@ -593,10 +592,10 @@ print(f"on six more draws of 200 new points (seeds 2-7): from {min(others):.1%} 
 # <!-- claim: ch09-new-points -->
 # </details>
 #
-# On these clean moons, then, a network that sorts its training points sorts new ones
-# almost as well. The last section of the chapter shows data where accuracy on new points
-# falls well below training accuracy, and measures what a penalty on the weights does
-# about it.
+# On these clean moons, then, accuracy on new points stays close to accuracy on the
+# training points, on every draw. The last section of the chapter shows data where
+# accuracy on new points falls well below training accuracy, and measures what a penalty
+# on the weights does about it.
 #
 # ## Mini-batches: noise against cost
 #

@@ -203,7 +203,7 @@ def test_a_penalty_helps_on_most_draws_and_the_best_is_a_broad_valley_around_0_0
     on 0.005-0.02 on the grid 0, 0.01, 0.1 and on its refinement with 0.005 and 0.02; half and twice the
     penalty keep at least half of the best mean gain over no penalty: 0.75 and 0.89 measured; resampling
     the 200 draws, 40 at a time, fails one of these checks about 4 times in 100,000); alpha 0.1 cannot fit
-    (mean training loss above 0.4). 200 trainings: about 35 s of CPU."""
+    (mean training loss above 0.4). 200 trainings: 34 to 47 s of CPU on a shared machine."""
     ch = chapter_namespace("09")
     most = fraction_test(0.75, 40, says=0.5)
     assert most.power >= 0.8
