@@ -1,8 +1,10 @@
 """Chapter 9's verdicts, re-run on held-out draws of the moons (claimlib.held_out_seeds).
 
 Every test draws its own seeds, all >= 1,000,000: the notebook shows seeds 0-7 and 100, and the
-prose's margins were measured on seeds 1000-1039 (with 500,000 added for the points a network is
-scored on), so no block of CLAIMS_SEED can contain a seed the prose was written from.
+prose's figures were measured on seeds below 1,000,000 (240,000-240,399 and 740,000-740,399 for new
+points, 250,000-250,399 for the mini-batch race, 260,000-260,199 and 760,000-760,199 for the penalty,
+270,000-270,019 for the collector; earlier, 1000-1039 and 501,000-501,039), so no block of CLAIMS_SEED
+can contain a seed the prose was written from. Each fraction test states its power (claimlib).
 """
 
 import gc
@@ -11,7 +13,7 @@ import sys
 
 import numpy as np
 import pytest
-from claimlib import chapter_namespace, claim, held_out_seeds, in_fresh_interpreter, least_count
+from claimlib import chapter_namespace, claim, fraction_test, held_out_seeds, in_fresh_interpreter
 
 from micrograd_lesson import Value, make_moons
 
@@ -115,87 +117,98 @@ print(json.dumps(seconds))
 @claim("ch09-collector-costs")
 def test_a_step_costs_more_cpu_time_with_the_collector_on_and_less_with_a_larger_batch():
     """Collector on scanning every 700 new objects, on every 2,000, off, in turn: CPU time of the same step.
-    Prose measured on seeds 2000-2005 and 3000-3019 (100 points, Python 3.11): on(700)/off 1.6 to 2.4; on
-    seeds 3000-3019, on(2000)/off 1.1 to 1.5 and the ratio at 700 over the ratio at 2000 1.4 to 2.0; on
-    seeds 410,000-410,019, 1.66 to 2.38, 1.01 to 1.48 and 1.44 to 1.89 (the prose: 1.6-2.4, 1.0-1.5). On
-    Python 3.13 (default batch 2,000), seeds 400,000-400,019: on(2000)/off 1.10 to 1.71, median 1.28;
-    this test checks >= 1.1."""
+    The aside says only the direction, which holds on every machine: more CPU time with the collector on
+    (checked: at least 1.1 times, on both Pythons) and less with the batch of 2,000 than of 700 (checked on
+    3.11: at least 1.1 times less). Its figures for one machine (shared with other programs), seeds
+    270,000-270,019, one fresh interpreter per seed: on(700)/off 2.36 to 2.97 and on(2000)/off 1.18 to
+    1.58 on Python 3.11, on(2000)/off 1.13 to 1.40 on 3.13; on(700)/on(2000) 1.73 to 2.37 on 3.11. An
+    earlier run (seeds 2000-2005, 3000-3019, 410,000-410,019) read 1.66 to 2.38 on 3.11, another machine
+    2.5 to 2.6. The aside gives these ranges as one machine's measurements, not as a claim; the claim is
+    the direction, and its checks fail whenever a step costs less than a tenth more, as it would if the
+    scans were free (or, on 3.11, if the larger batch saved nothing)."""
     # In a fresh interpreter, as in the notebook's fresh kernel: how much a collection costs
     # depends on what else the process holds (a test worker that has run other tests holds more).
     seeds = held_out_seeds(3, "ch09-collector-costs")
     seconds = json.loads(in_fresh_interpreter(STEP_COSTS, json.dumps(seeds))[-1])
     default_mode = "2000" if sys.version_info >= (3, 13) else "700"
     ratio = seconds[default_mode] / seconds["off"]
-    least = 1.1 if sys.version_info >= (3, 13) else 1.6  # what the prose says for each Python
-    assert ratio >= least, (
-        f"a step with the collector on took {ratio:.2f} times the CPU time (prose: {least})"
-    )
+    assert ratio >= 1.1, f"a step with the collector on took {ratio:.2f} times the CPU time (aside: more)"
     if sys.version_info < (3, 13):
         gain = seconds["700"] / seconds["2000"]  # = (700 / off) / (2000 / off)
-        assert gain >= 1.4, f"the ratio at 700 is {gain:.2f} times the ratio at 2000 (prose: 1.4)"
+        assert gain >= 1.1, f"a batch of 700 cost {gain:.2f} times a batch of 2,000 (aside: more)"
 
 
 @pytest.mark.slow
 @claim("ch09-new-points")
-def test_the_recipe_sorts_new_points_on_most_draws():
+def test_the_recipe_sorts_new_points_on_more_than_three_draws_in_four():
     """The whole recipe on a new draw: 100 training points, starting weights, 50 full-batch steps with the
-    rate falling from 1.0 to 0.1, then 200 new points. Prose measured on seeds 1000-1039 (the new points
-    on seeds 501,000-501,039): all training points right on 20 of 40, at least 98 % of the new points
-    right on 32 of 40."""
+    rate falling from 1.0 to 0.1, then 200 new points. Prose measured on 400 draws (training seeds
+    240,000-240,399, new points 740,000-740,399): all training points right on 217; at least 98 % of the
+    new points right on 322 (80.5 %, 95 % interval 76-84 %); training and new accuracy at most 4 points
+    apart. The sentence says: not always all 100 training points; at least 98 % of the new points on more
+    than 3 draws in 4 (fraction_test(0.75, 330): at least 223 of 330, power 0.82 against 65 %); new
+    accuracy always close to training accuracy (checked: within 10 points on every draw; a truth where
+    1 draw in 10 is farther fails with probability 1 - 0.9**330, about 1)."""
     ch = chapter_namespace("09")
-    draws = _split(held_out_seeds(60, "ch09-new-points"))
-    all_right, new_98 = 0, 0
+    test = fraction_test(0.75, 330)
+    assert test.power >= 0.8
+    draws = _split(held_out_seeds(2 * test.n, "ch09-new-points"))
+    all_right, new_98, gaps = 0, 0, []
     for data_seed, new_seed in draws:
         ch["X"], ch["y"] = make_moons(100, noise=0.1, seed=data_seed)
         net = ch["batch_race"](data_seed, 0, 100, ch["STEPS"])  # full batches: the chapter's run
-        all_right += np.mean((net(ch["X"]).data[:, 0] > 0) == (ch["y"] > 0)) == 1.0
+        trained = np.mean((net(ch["X"]).data[:, 0] > 0) == (ch["y"] > 0))
         X_new, y_new = make_moons(200, noise=0.1, seed=new_seed)
-        new_98 += np.mean((net(X_new).data[:, 0] > 0) == (y_new > 0)) >= 0.98
-    n, half = len(draws), least_count(0.5, len(draws))
-    assert half <= all_right <= n - half, f"all 100 training points right on {all_right} of {n} (about half)"
-    assert new_98 >= least_count(0.75, n), f"at least 98 % of the new points right on {new_98} of {n}"
+        fresh = np.mean((net(X_new).data[:, 0] > 0) == (y_new > 0))
+        all_right += trained == 1.0
+        new_98 += fresh >= 0.98
+        gaps.append(abs(trained - fresh))
+    assert all_right < test.n, f"all 100 training points right on every one of {test.n} draws"
+    test.check(new_98, "draws with at least 98 % of the new points right")
+    assert max(gaps) <= 0.10, f"training and new accuracy {max(gaps):.1%} apart on one draw"
 
 
 @pytest.mark.slow
 @claim("ch09-minibatch-wins")
 def test_mini_batches_end_lower_than_full_batches_for_the_same_work():
     """New moons, new starting weights, new batches on each draw; 100 mini-batches of 20 against 20 full
-    batches, the rate falling from 1.0 to 0.1 in both. Prose measured on seeds 100,000 + 31 i, i = 0..199:
-    lower on 197 of 200, 3 times lower or more on 175, 8 times lower or more on 136; factor 0.72 to over 100.
-    """
+    batches, the rate falling from 1.0 to 0.1 in both. Prose measured on 400 draws (seeds 250,000-250,399):
+    lower on 395, at least 3 times lower on 347 (86.8 %, 95 % interval 83-90 %), at least 8 times lower on
+    242; factor 0.74 to over 100. The sentence says: lower almost every time (fraction_test(0.95, 300): at
+    least 272 of 300, power 1.00 against 85 %) and at least 3 times lower on more than 4 draws in 5
+    (fraction_test(0.8, 300): at least 218 of 300, power 0.83 against 70 %)."""
     ch = chapter_namespace("09")
-    seeds = held_out_seeds(30, "ch09-minibatch-wins")
-    lower, three, eight = 0, 0, 0
-    for seed in seeds:
+    lower_test, three_test = fraction_test(0.95, 300), fraction_test(0.8, 300)
+    assert min(lower_test.power, three_test.power) >= 0.8
+    lower, three = 0, 0
+    for seed in held_out_seeds(300, "ch09-minibatch-wins"):
         ch["X"], ch["y"] = make_moons(100, noise=0.1, seed=seed)
         full = ch["hinge_of"](ch["batch_race"](seed, 0, 100, 20))
         mini = ch["hinge_of"](ch["batch_race"](seed, seed, 20, 100))
         lower += mini < full
         three += 3 * mini <= full
-        eight += 8 * mini <= full
-    n = len(seeds)
-    assert lower >= least_count(0.99, n), (
-        f"mini-batches ended lower on {lower} of {n} (all but about 1 in 100)"
-    )
-    assert three >= least_count(0.875, n), f"3 times lower or more on {three} of {n} (7 draws in 8)"
-    assert least_count(0.65, n) <= eight <= n - least_count(0.35, n), (
-        f"8 times lower or more on {eight} of {n} (about 2 draws in 3)"
-    )
+    lower_test.check(lower, "draws where the mini-batches ended lower")
+    three_test.check(three, "draws where the mini-batches ended at least 3 times lower")
 
 
 @pytest.mark.slow
 @claim("ch09-penalty-sweep")
-def test_the_best_penalty_is_a_plateau_from_0_005_to_0_02_on_a_refined_grid():
-    """Each draw: 20 training points, its own starting weights, its own 500 validation points; 800 steps at
-    rate 0.1. The grid is refined twice; the lowest mean validation loss must stay on the plateau each
-    time. Prose measured on seeds 1000-1039 (validation 501,000-501,039): mean validation loss 0.421
-    without a penalty, 0.345 / 0.333 / 0.331 / 0.345 / 0.352 at 0.005 / 0.007 / 0.01 / 0.014 / 0.02,
-    0.369 at 0.003 and 0.372 at 0.03, 0.445 at 0.1; alpha 0.01 below no penalty on 35 of 40; mean training
-    loss 0.461 at alpha 0.1."""
+def test_a_penalty_helps_on_most_draws_and_the_best_is_a_broad_valley_around_0_01():
+    """Each draw: 20 training points and starting weights, its own 500 validation points; 800 steps at
+    rate 0.1. Prose measured on 200 draws (seeds 260,000-260,199, validation 760,000-760,199): alpha 0.01
+    below no penalty on 169 (84.5 %, 95 % interval 79-89 %); mean validation loss 0.477 without a penalty,
+    0.384 / 0.352 / 0.366 at 0.005 / 0.01 / 0.02, 0.447 at 0.1; mean training loss 0.460 at 0.1.
+    The sentence says: alpha 0.01 below no penalty on most draws (fraction_test(0.75, 40, says=0.5): at
+    least 21 of 40, power 0.93 against 40 %); the best penalty a broad valley around 0.01 (the lowest mean
+    on 0.005-0.02 on the grid 0, 0.01, 0.1 and on its refinement with 0.005 and 0.02; half and twice the
+    penalty keep at least half of the best mean gain over no penalty: 0.75 and 0.89 measured; resampling
+    the 200 draws, 40 at a time, fails one of these checks about 4 times in 100,000); alpha 0.1 cannot fit
+    (mean training loss above 0.4). 200 trainings: 34 to 47 s of CPU on a shared machine."""
     ch = chapter_namespace("09")
-    draws = _split(held_out_seeds(20, "ch09-penalty-sweep"))
-    grids = [(0.0, 0.01, 0.1), (0.002, 0.005, 0.02, 0.05), (0.007, 0.014)]  # each refines the last
-    plateau = (0.005, 0.02)
+    most = fraction_test(0.75, 40, says=0.5)
+    assert most.power >= 0.8
+    draws = _split(held_out_seeds(2 * most.n, "ch09-penalty-sweep"))
+    grids = [(0.0, 0.01, 0.1), (0.005, 0.02)]  # the second refines the first around its best
     losses = {}  # alpha -> validation loss on each draw
     fit_loss = []  # alpha 0.1: training loss on each draw
     for grid in grids:
@@ -210,10 +223,10 @@ def test_the_best_penalty_is_a_plateau_from_0_005_to_0_02_on_a_refined_grid():
                     fit_loss.append(np.mean(np.maximum(0.0, 1 - y_train * net(X_train).data[:, 0])))
         means = {alpha: float(np.mean(v)) for alpha, v in losses.items()}
         best = min(means, key=means.get)
-        assert plateau[0] <= best <= plateau[1], f"grid {sorted(means)}: lowest mean at {best}: {means}"
-    n = len(draws)
-    for alpha in (0.007, 0.01, 0.014):  # the middle of the plateau: clearly below no penalty
-        assert means[alpha] <= means[0.0] - 0.03, f"mean validation loss at {alpha}: {means}"
-    wins = sum(a < b for a, b in zip(losses[0.01], losses[0.0]))
-    assert wins >= least_count(0.875, n), f"alpha 0.01 below no penalty on {wins} of {n} draws (7 in 8)"
+        assert 0.005 <= best <= 0.02, f"grid {sorted(means)}: lowest mean at {best}: {means}"
+    most.check(sum(a < b for a, b in zip(losses[0.01], losses[0.0])), "draws with alpha 0.01 below none")
+    gain = means[0.0] - min(means.values())
+    for alpha in (0.005, 0.02):  # half and twice 0.01: a broad valley keeps most of the gain
+        kept = (means[0.0] - means[alpha]) / gain
+        assert kept >= 0.5, f"alpha {alpha} keeps {kept:.0%} of the best mean gain: {means}"
     assert np.mean(fit_loss) > 0.4, f"alpha 0.1: mean training loss {np.mean(fit_loss):.3f} (cannot fit)"
