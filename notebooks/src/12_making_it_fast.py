@@ -375,9 +375,9 @@ for k, setting, seconds, log in runs:
 # machine this chapter was written on (two cores shared with other busy programs),
 # switching the collector off cut a step's CPU time by 22 to 77 % on Python 3.11 (median
 # 72 %), and by 23 to 68 % on 3.13 (median 58 %). The cut is large when a step gets a full
-# scan and smaller when it does not. On another machine it was 53 to 75 % on 3.13; and
-# measured inside a test process that held many other objects, where full scans come
-# rarer, as little as 18 % on 3.13. So the sentence says only "at least a tenth". The
+# scan and smaller when it does not. On another machine it was 53 to 75 % on 3.13, and as
+# little as 18 % when measured inside a test process that held many other objects (full
+# scans come rarer there). So the sentence says only "at least a tenth". The
 # claims test runs 16 fresh draws in a fresh Python and asserts a cut of at least a tenth
 # on every one: power 0.81 against a sentence true on only 90 % of draws, and 1.00
 # against a true cut 1.5 times smaller than a tenth.
@@ -457,9 +457,8 @@ plt.show()
 # What to do about it in your own loop: nothing is wrong with the collector, and the
 # engine must not switch it off behind your back. You may pause it around a training
 # run with `gc.disable()` ... `gc.enable()`, as chapter 9 did, when you know your graphs
-# hold no cycles. Making fewer objects helps in every loop, with the collector on or off:
-# fewer objects alive, less for every full scan to walk. The next section does that in the
-# extreme.
+# hold no cycles. Making fewer objects helps in every loop: less to create and, with the
+# collector on, less for every scan to walk. The next section does that in the extreme.
 #
 # ## Scalar against tensor engine
 #
