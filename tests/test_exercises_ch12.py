@@ -56,6 +56,34 @@ def test_recall_precision_hints(answer, words):
     assert words in hint_of(check_recall_precision, answer)
 
 
+@given(
+    in_percent=st.sampled_from(["recall", "precision", "both"]),
+    decimals=st.sampled_from([None, 0, 1, 2]),  # a percentage as computed, or rounded for show
+    swapped=st.booleans(),
+    as_lists=st.booleans(),
+)
+def test_recall_precision_in_percent_is_told_fractions_are_wanted(in_percent, decimals, swapped, as_lists):
+    def percent(rates):
+        return rates * 100 if decimals is None else np.round(rates * 100, decimals)
+
+    def answer(c):
+        recall, precision = recall_precision(c)
+        if in_percent in ("recall", "both"):
+            recall = percent(recall)
+        if in_percent in ("precision", "both"):
+            precision = percent(precision)
+        pair = (precision, recall) if swapped else (recall, precision)
+        return tuple(r.tolist() for r in pair) if as_lists else pair
+
+    hint = hint_of(check_recall_precision, answer)
+    assert "fractions from 0 to 1, not percentages" in hint, hint
+
+
+def test_recall_precision_fractions_are_never_told_they_are_percentages():
+    for answer in (lambda c: (np.diag(c), np.diag(c)), lambda c: recall_precision(c)[::-1]):
+        assert "percentages" not in hint_of(check_recall_precision, answer)
+
+
 @given(case=st.integers(0, 2), which=st.integers(0, 1), index=st.integers(0, 3), delta=st.floats(1e-4, 1))
 def test_recall_precision_refuses_any_changed_number(case, which, index, delta):
     def off(c):

@@ -45,11 +45,17 @@ def _record_rates():
 _PAIR = "a pair (recall, precision) of 1-D arrays, each with one entry per class"
 
 
+def _in_percent(got, want):  # 100 times the fractions, to within a percentage rounded to a whole one
+    return bool(np.any(got > 1)) and np.allclose(got / 100, want, rtol=0, atol=0.0051)
+
+
 @check("ch12.recall_precision", takes="function")
 def check_recall_precision(recall_precision):
     def off(i):  # what is wrong on case i, when no known mistake explains it
         if got[i].shape != (2, len(_CONFUSIONS[i])):
             return f"return {_PAIR}"
+        if any(_in_percent(row, want) for row in got[i] for want in records["want"][i]):
+            return "recall and precision are fractions from 0 to 1, not percentages: leave out the * 100"
         recall, precision = np.round(records["want"][i], 4).tolist()
         return f"for {_CONFUSIONS[i].tolist()} recall is {recall} and precision {precision}"
 
