@@ -4,7 +4,7 @@ alike, and the score that decides who is ahead.
     from micrograd_lesson.race import race, start_draw
 
     (result,) = race("banana", "Adam", [(-1.2, 1.0)])
-    result["refined"]   # (score, {"lr": 1.43, "b1": 0.936, "forget": 0.000523})
+    result["refined"]   # (-254.0, {"lr": 1.43, "b1": 0.936, "forget": 0.000523}): below 1e-20 from step 748
 
 The problems (`PROBLEMS`): two-parameter losses whose gradients are written out by hand, so that a
 run sets each `.grad` from a formula instead of building a graph.
@@ -16,7 +16,8 @@ run sets each `.grad` from a formula instead of building a graph.
 `start_draw(problem, seed)` gives another start as far from the minimum, in a random direction.
 
 How a runner is tuned (`race`). First a grid: 25 learning rates evenly spaced on a log scale
-(`rate_grid`, the ranges in `RATE_RANGES`), times every combination of the method's other knobs
+(`rate_grid`, the ranges in `RATE_RANGES`; more rates at the same spacing where a range is wider),
+times every combination of the method's other knobs
 (`METHODS`). Then a refinement: from the `top` best knob combinations of the grid, `rounds` rounds
 each try one step down, no step and one step up in every knob and the rate at once, move to the
 best, and halve the steps. Every method gets the same tuning, afresh for every start.
@@ -204,9 +205,9 @@ RATE_RANGES = {  # (smallest, largest[, how many]) rates tried, per problem and 
         "momentum": (1e-8, 0.01, 37),
         "AdaGrad": (1e-3, 10),
         "RMSProp": (1e-3, 10),
-        # 31 rates over five decades, the spacing of 25 over four. Up to 10, the best rate of a few
-        # odd starts (in narrow bands of directions, such as 162.5 and 300.4 degrees) was the
-        # largest tried; with rates up to 100 it is still 10
+        # 31 rates over five decades, the spacing of 25 over four. Up to 10, the best rate from
+        # starts in a few narrow bands of directions (5 of 1,440 a quarter of a degree apart, such
+        # as 162.5 degrees) was the largest tried; up to 100, the best is never above 22 there
         "Adam": (1e-3, 100, 31),
     },
 }

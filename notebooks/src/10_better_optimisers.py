@@ -460,10 +460,10 @@ print(f"runners whose best grid setting lies at an edge of its grid: {len(at_edg
 # The claims tests check every start they draw for a best grid setting at an edge, and find
 # none. The banana's grids were widened until they did: with $10^{-6}$ as momentum's
 # smallest rate, its best rate from about one start in 70 was that smallest one (3 of 200
-# other starts), so its rates reach down to $10^{-8}$; with 10 as Adam's largest, its best
-# from starts in a few narrow bands of directions was that largest one (such as the start at
-# 162.5° from the minimum), so its rates reach up to 100, and from those starts the best is
-# still 10.
+# other starts), so its rates reach down to $10^{-8}$. With 10 as Adam's largest rate, its
+# best from starts in a few narrow bands of directions was that largest one (5 of 1,440
+# directions a quarter of a degree apart, such as 162.5° from the minimum), so its rates
+# reach up to 100; over the same 1,440 directions its best is then never above 22.
 # </details>
 
 # %% [markdown]
