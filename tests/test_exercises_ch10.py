@@ -194,4 +194,30 @@ def test_adam_constant_step_refuses_dividing_by_g():
 
     verdict = check_adam_constant_step(adam_constant_step)
     assert not verdict and "adam_constant_step(0.0, 4, 0.1)" in verdict.hint
-    assert "ZeroDivisionError" in verdict.hint
+    assert "ZeroDivisionError" in verdict.hint and "eps" in verdict.hint
+
+
+@pytest.mark.parametrize(
+    "answer, what",
+    [
+        (lambda g, t, lr: -lr * g / abs(g), "ZeroDivisionError"),  # the sign of g, without eps
+        (lambda g, t, lr: -lr * g / math.sqrt(g * g), "ZeroDivisionError"),
+        (lambda g, t, lr: -lr / (abs(g) / g), "ZeroDivisionError"),
+        (lambda g, t, lr: -lr * g / np.sqrt(np.float64(g) ** 2), "returned nan"),  # NumPy's 0/0
+        (lambda g, t, lr: -lr * np.float64(lr) / np.float64(g) * g, "returned nan"),
+        (lambda g, t, lr: -lr * np.float64(1.0) / g, "returned -inf"),
+    ],
+)
+def test_an_answer_that_divides_by_zero_at_g_0_is_pointed_to_eps(answer, what):
+    """-lr*g/abs(g) is Adam's step without eps: at g = 0 it raises (or NumPy gives nan or inf). The
+    hint names the case and what happened, says why Adam's step is 0 there, and where eps goes."""
+    hint = hint_of(check_adam_constant_step, answer)
+    assert hint.startswith("not yet: adam_constant_step(0.0, 4, 0.1): ") and what in hint
+    assert "never divides by zero" in hint and "eps added after the square root" in hint
+
+
+def test_only_a_division_by_zero_at_g_0_gets_the_eps_hint():
+    """An answer that gives 0 at g = 0 is judged on its numbers; one that gives junk there is told so."""
+    assert "plain gradient descent" in hint_of(check_adam_constant_step, lambda g, t, lr: -lr * g)
+    hint = hint_of(check_adam_constant_step, lambda g, t, lr: None if g == 0 else -lr * g / (abs(g) + 1e-8))
+    assert hint == "not yet: adam_constant_step(0.0, 4, 0.1): return a number, got None"

@@ -2,9 +2,11 @@
 
 import math
 
+import numpy as np
+
 from ..engine import Value
 from ..optim import Adam
-from ._core import check, recorded, recorder, reference, solution
+from ._core import Verdict, check, recorded, recorder, reference, solution
 from ._shared import all_exact, exact, judge, numbers, run_cases
 
 
@@ -179,8 +181,34 @@ def check_adam_constant_step(adam_constant_step):
 
     records = recorded("ch10.adam_constant_step")
     mistakes = [(records[label], hint) for label, hint in _ADAM_HINTS.items()]
-    got = run_cases(adam_constant_step, "adam_constant_step", _ADAM_CASES)
-    return judge(got, _ADAM_CASES, records["want"], mistakes, exact, otherwise)
+    *others, zero = _ADAM_CASES  # g = 0, the last case, is where an answer without eps divides by 0
+    got = run_cases(adam_constant_step, "adam_constant_step", others)
+    if isinstance(got, Verdict):
+        return got
+    with np.errstate(all="ignore"):  # NumPy's 0/0 is nan with a warning; the hint says what it means
+        at_zero = run_cases(adam_constant_step, "adam_constant_step", [zero])
+    divided_by_zero = _divided_by_zero(at_zero)
+    if divided_by_zero:
+        return Verdict(False, f"adam_constant_step{zero}: {divided_by_zero}. {_AT_ZERO}")
+    if isinstance(at_zero, Verdict):
+        return at_zero
+    return judge(got + at_zero, _ADAM_CASES, records["want"], mistakes, exact, otherwise)
+
+
+_AT_ZERO = (
+    "With g = 0, m_hat and v_hat are 0, and Adam's step is m_hat / (sqrt(v_hat) + eps) = 0 / (0 + eps) "
+    "= 0: the eps (1e-8) in its denominator is there so that Adam never divides by zero. Write your "
+    "step as Adam does, with eps added after the square root, and g = 0 gives 0"
+)
+
+
+def _divided_by_zero(result):
+    """What went wrong, if the learner's answer at g = 0 divided by zero (raised, or gave nan or
+    inf); else None."""
+    if isinstance(result, Verdict):
+        hint = result.hint or ""
+        return hint.split(": ", 1)[1] if "ZeroDivisionError" in hint else None
+    return None if math.isfinite(result[0]) else f"your function returned {result[0]}"
 
 
 @solution("ch10.adam_constant_step")
