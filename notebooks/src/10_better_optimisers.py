@@ -508,9 +508,8 @@ for method in ("AdaGrad", "RMSProp"):
         rates = [(path[2][i] - path[3][i]) / g[i] for i in (0, 1)]  # step 3 over its gradient
         print(f"{method} on the {problem}:")
         print("    first points " + " -> ".join(f"({a:+.4g}, {b:+.4g})" for a, b in path[:4]))
-        print(
-            f"    step 3 = gradient x ({rates[0]:.4f}, {rates[1]:.4f}); loss after {steps} steps {losses[-1]:.2g}"
-        )
+        step3 = f"step 3 = gradient x ({rates[0]:.4f}, {rates[1]:.4f})"
+        print(f"    {step3}; loss after {steps} steps {losses[-1]:.2g}")
 
 # %% [markdown]
 # On the valley both methods jump out to about ±35,000 (±68,000 for RMSProp), come back
