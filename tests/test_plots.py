@@ -9,6 +9,7 @@ import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from colour_vision import VISIONS, lab_as_seen
 
 from micrograd_lesson.engine import Value
 from micrograd_lesson.show.plots import (
@@ -106,37 +107,7 @@ def test_decision_boundary_needs_one_label_per_point():
 
 # ---- colours for every eye ----
 
-# Machado, Oliveira & Fernandes (2009), severity 1.0: linear RGB as a dichromat sees it.
-MACHADO = {
-    "protanopia": [
-        [0.152286, 1.052583, -0.204868],
-        [0.114503, 0.786281, 0.099216],
-        [-0.003882, -0.048116, 1.051998],
-    ],
-    "deuteranopia": [
-        [0.367322, 0.860646, -0.227968],
-        [0.280085, 0.672501, 0.047413],
-        [-0.01182, 0.04294, 0.968881],
-    ],
-    "tritanopia": [
-        [1.255528, -0.076749, -0.178779],
-        [-0.078411, 0.930809, 0.147602],
-        [0.004733, 0.691367, 0.3039],
-    ],
-}
 MATPLOTLIB_DEFAULT = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd"]  # chapter 10's old five
-
-
-def lab_as_seen(colours, vision):
-    """CIELAB (D65) of hex colours as a reader with `vision` (or None: typical) sees them."""
-    srgb = np.array([[int(c[i : i + 2], 16) / 255 for i in (1, 3, 5)] for c in colours])
-    linear = np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
-    if vision:
-        linear = np.clip(linear @ np.array(MACHADO[vision]).T, 0, 1)
-    m = [[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]
-    xyz = linear @ np.array(m).T / [0.95047, 1.0, 1.08883]
-    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
-    return np.stack([116 * f[:, 1] - 16, 500 * (f[:, 0] - f[:, 1]), 200 * (f[:, 1] - f[:, 2])], axis=1)
 
 
 def closest_pair(colours, vision):
@@ -144,7 +115,7 @@ def closest_pair(colours, vision):
     return min(np.linalg.norm(lab[i] - lab[j]) for i in range(len(lab)) for j in range(i + 1, len(lab)))
 
 
-@pytest.mark.parametrize("vision", [None, "protanopia", "deuteranopia", "tritanopia"])
+@pytest.mark.parametrize("vision", VISIONS)
 def test_every_two_colours_of_the_palette_stay_apart_for_every_colour_vision(vision):
     # Delta E (CIE 1976) of 15 is a difference seen at a glance (2.3 is just noticeable).
     assert closest_pair(PALETTE, vision) >= 15

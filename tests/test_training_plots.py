@@ -7,6 +7,7 @@ import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from colour_vision import VISIONS, apart, contrast
 
 from micrograd_lesson import History
 from micrograd_lesson.show.plots import OKABE_ITO, figure_text
@@ -27,60 +28,16 @@ def close_figures():
     plt.close("all")
 
 
-# Machado, Oliveira & Fernandes (2009), severity 1.0, on linear RGB (as colorspacious applies them).
-MACHADO = {
-    "protanopia": [
-        [0.152286, 1.052583, -0.204868],
-        [0.114503, 0.786281, 0.099216],
-        [-0.003882, -0.048116, 1.051998],
-    ],
-    "deuteranopia": [
-        [0.367322, 0.860646, -0.227968],
-        [0.280085, 0.672501, 0.047413],
-        [-0.011820, 0.042940, 0.968881],
-    ],
-    "tritanopia": [
-        [1.255528, -0.076749, -0.178779],
-        [-0.078411, 0.930809, 0.147602],
-        [0.004733, 0.691367, 0.303900],
-    ],
-    "normal vision": np.eye(3),
-}
-
-
-def linear_rgb(colour):
-    c = np.array(mpl.colors.to_rgb(colour))
-    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
-
-
-def lab(linear):
-    """CIELAB (D65) of a linear-RGB colour."""
-    xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]) @ linear
-    xyz = xyz / np.array([0.95047, 1.0, 1.08883])
-    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
-    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
-
-
-def seen(colour, vision):
-    return lab(np.clip(np.array(MACHADO[vision]) @ linear_rgb(colour), 0, 1))
-
-
-def contrast(a, b):
-    """WCAG contrast ratio of two colours."""
-    la, lb = (float(np.array([0.2126, 0.7152, 0.0722]) @ linear_rgb(c)) for c in (a, b))
-    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
-
-
-@pytest.mark.parametrize("vision", sorted(MACHADO))
+@pytest.mark.parametrize("vision", VISIONS)
 def test_the_three_phase_shades_stay_apart_with_every_common_colour_vision(vision):
     for a, b in itertools.combinations(PHASE_SHADES, 2):
-        gap = np.linalg.norm(seen(a, vision) - seen(b, vision))
-        assert gap >= 15, f"{a} and {b} are only {gap:.1f} apart (CIE76) with {vision}"
+        gap = apart(a, b, vision)
+        assert gap >= 15, f"{a} and {b} are only {gap:.1f} apart (CIE76) with {vision or 'typical vision'}"
 
 
 def test_the_simulation_sees_the_old_beige_shades_merge():
     # the shades chapter 8 used before: phases 1 and 3 turned the same beige with protanopia
-    gap = np.linalg.norm(seen("#fde2c8", "protanopia") - seen("#d5f0d5", "protanopia"))
+    gap = apart("#fde2c8", "#d5f0d5", "protanopia")
     assert gap < 5
 
 
