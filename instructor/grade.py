@@ -365,7 +365,7 @@ def _grade_(chapter, points, hidden_dir, references, check_timeout, marker):
     try:
         core = importlib.import_module("micrograd_lesson.exercises._core")
         importlib.import_module("micrograd_lesson.exercises")
-        core.TIME_LIMIT = check_timeout
+        core.TIME_LIMIT, core.REVEAL_CASES = check_timeout, {reveal!r}  # --reveal-cases
         if hidden_dir:  # the references the hidden cases compare with, which the edition leaves out
             exec(references, vars(importlib.import_module("micrograd_lesson.exercises." + chapter)))
             importlib.import_module("instructor.hidden." + chapter)
@@ -501,6 +501,7 @@ def run_one(path, chapter, points, limits, student):
                     hidden_dir=hidden_dir,
                     references=reference_source(chapter) if hidden_dir else "",
                     check_timeout=limits["check"],
+                    reveal=limits.get("reveal", False),
                     marker=marker,
                 )
                 grading = nbformat.v4.new_code_cell(source)
@@ -545,20 +546,96 @@ def run_one(path, chapter, points, limits, student):
     raise RuntimeError(f"the grading cell gave no result: {errors or grading.outputs}")
 
 
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # the colours of IPython's tracebacks
+# The file a kernel compiles a cell into (/tmp/ipykernel_42/3670945952.py): a name the learner never saw.
+CELL_FILE = re.compile(r"(?:/[^\s,'\"()]*/)?\b\d{5,}\.py\b")
+
+
+def plain(text, cell="a cell"):
+    """Text of the kernel's for a learner: no colour codes, a cell's internal file name said as `cell`."""
+    return CELL_FILE.sub(cell, ANSI.sub("", text))
+
+
+def learner_traceback(error, label, most=3, width=1200):
+    """The learner's own lines of an error output: the frames in their cells ("Cell In[7], line 2"
+    and the code around it), not those inside the course's package or a library, then the error."""
+    frames = [plain(f, label).rstrip() for f in error.get("traceback", [])]
+    own = [f.strip("\n") for f in frames if f.lstrip().startswith("Cell In[")]
+    own = own[:1] + own[1:][-(most - 1) :] if len(own) > most else own  # where it began, and where it ended
+    last = plain(f"{error.get('ename', 'Error')}: {error.get('evalue', '')}", label)[:200]
+    lines = "\n".join(own).splitlines()
+    if not any(line.startswith(error.get("ename", "Error")) for line in lines[-2:]):
+        lines.append(last)
+    text = "\n".join(lines)
+    return text if len(text) <= width else "...\n" + text[-width:]
+
+
+def name_cells(cells, cutoffs):
+    """Name each cut-off's cell by the number Jupyter shows beside it ([7]) and keep the learner's
+    own traceback lines of an error (cutoff["trace"]), free of the kernel's internal file names."""
+    for cut in cutoffs:
+        index = cut.get("index")
+        count = cells[index].get("execution_count") if index is not None else None
+        if not count:  # never ran (skipped at the time limit): no number beside it
+            continue
+        label = f"cell [{count}]"
+        errors = [o for o in cells[index].get("outputs", []) if o.get("output_type") == "error"]
+        if cut["kind"] == "raised" and errors:
+            cut["detail"] = plain(f"raised {errors[0].ename}: {errors[0].evalue}", label)[:200]
+            cut["trace"] = learner_traceback(errors[0], label)
+        cut["label"] = label
+        head = f"{label} ({first_line(cells[index].source)!r})"
+        cut["what"] = f"{head}{'' if cut['detail'][0] in ':;' else ' '}{cut['detail']}"
+    return cutoffs
+
+
+def _normal(source):
+    return "\n".join(line.rstrip() for line in source.strip().splitlines())
+
+
+_STUBS = {}
+
+
+def stub_cells(chapter):
+    """The code cells of `chapter` ("ch07") as the course hands them out (normalised sources)."""
+    if chapter not in _STUBS:
+        import nbformat
+
+        found = sorted((ROOT / "notebooks").glob(f"{chapter[2:]}_*.ipynb"))
+        nb = nbformat.read(found[0], as_version=4) if found else nbformat.v4.new_notebook()
+        _STUBS[chapter] = {_normal(c.source) for c in nb.cells if c.cell_type == "code"}
+    return _STUBS[chapter]
+
+
 def explain_unattempted(rows, cells, cutoffs):
-    """Say why an exercise was "not attempted" when the cell that calls its check was cut short."""
+    """Say why an exercise scored nothing when the reason is plain from the notebook: the cell that
+    calls its check raised, was interrupted or was skipped; or the learner never changed its stub.
+    Cells are named as Jupyter shows them ([7]); hints lose the kernel's internal file names."""
+    name_cells(cells, cutoffs)
     for row in rows:
-        if not row["hint"].startswith("not attempted") or not row["check"]:
+        row["hint"] = plain(row["hint"])
+        if not row["check"] or row["points"]:
             continue
         calls = re.compile(rf"\b{re.escape(row['check'])}\s*\(")
         mine = [i for i, c in enumerate(cells) if c.cell_type == "code" and calls.search(c.source)]
+        stubs = stub_cells(row["exercise"].split(".")[0])
+        if mine and all(_normal(cells[i].source) in stubs for i in mine):
+            row["hint"] = (
+                f"you have not changed the stub: the cell that calls {row['check']} is as handed out"
+            )
+            continue
+        if not row["hint"].startswith("not attempted"):
+            continue
         for cut in cutoffs:
             if cut.get("index") is None or not mine:
                 continue
             if cut["kind"] == "skipped" and mine[-1] >= cut["index"]:
                 row["hint"] = f"not attempted: the cell that calls {row['check']} was {cut['detail']}"
             elif cut["index"] in mine:
-                row["hint"] = f"not attempted: the cell that calls {row['check']} {cut['detail']}"
+                where = f" ({cut['label']})" if cut.get("label") else ""
+                row["hint"] = (
+                    f"the cell that calls {row['check']}{where} {cut['detail']}, before it reached the check"
+                )
                 break
     return rows
 
@@ -718,7 +795,18 @@ def feedback(learner, rows, results, layout):
         if not result.get("notebook"):  # nothing ran: the note says why
             lines += ["", f"Not graded: {these[0]['note']}."]
         elif cutoffs:
-            lines += ["", "What stopped:", ""] + [f"- {c['what']}" for c in cutoffs]
+            lines += ["", "What stopped:", ""]
+            for c in cutoffs:
+                lines.append(f"- {c['what']}")
+                if c.get("trace"):  # the learner's own lines of the traceback, as a code block
+                    fence = "`" * max(3, 1 + max(map(len, re.findall("`+", c["trace"])), default=0))
+                    lines += [
+                        "",
+                        f"  {fence}text",
+                        *(f"  {t}" for t in c["trace"].splitlines()),
+                        f"  {fence}",
+                    ]
+                    lines += [""] if c is not cutoffs[-1] else []
             if any(c.get("kind") in ("raised", "interrupted") for c in cutoffs):
                 lines += ["", "After a cell that raised or was interrupted, the cells below it still ran."]
         else:
@@ -767,6 +855,9 @@ def main(argv):
     parser.add_argument(
         "--check-timeout", type=float, default=CHECK_TIMEOUT, help="s per check while grading"
     )
+    parser.add_argument(
+        "--reveal-cases", action="store_true", help="feedback shows a failed hidden case's input and answer"
+    )
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: run one notebook
     parser.add_argument("--student", help=argparse.SUPPRESS)
     parser.add_argument("--limits-json", help=argparse.SUPPRESS)
@@ -814,6 +905,7 @@ def main(argv):
         )
         return 2
     limits = default_limits(args.cell_timeout, args.notebook_timeout, args.check_timeout)
+    limits["reveal"] = args.reveal_cases
     rows, results = grade_folder(
         args.submissions, points, limits, layout, progress=lambda s: print(s, flush=True), chapter=chapter
     )
