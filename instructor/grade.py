@@ -41,6 +41,7 @@ work inside a container or a virtual machine without network, as a user who owns
 import argparse
 import csv
 import difflib
+import hashlib
 import json
 import math
 import os
@@ -176,6 +177,7 @@ class Layout:
     learners: dict = field(default_factory=dict)  # name -> {chapter "ch07": notebook Path}
     notes: dict = field(default_factory=dict)  # learner -> [what was found about their files]
     ignored: list = field(default_factory=list)  # (path relative to the folder, why)
+    shared: list = field(default_factory=list)  # [(learner, notebook Path)]: one file, several learners
     warnings: int = 0  # things an instructor should look at (a notebook not graded, a learner with none)
 
     def ignore(self, rel, why, warn=True):
@@ -183,14 +185,29 @@ class Layout:
         self.warnings += warn
 
 
+def read_notebook(path):
+    """The notebook at `path` in nbformat 4, converted from an older format (3: cells in worksheets)
+    as nbclient and Jupyter would; ValueError or KeyError if it is not a notebook."""
+    import nbformat
+
+    return nbformat.reads(path.read_text(encoding="utf-8"), as_version=4)
+
+
+def shown_name(text):
+    """A name (a learner's folder, a file) or message as the report, CSV and feedback print it: a
+    newline, tab, escape or other control character, or a byte that is not UTF-8, written as its
+    escape (\\n, \\x1b, \\udcff), so it cannot split a line, move a terminal's cursor or stop a write."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in str(text))
+
+
 def notebook_chapter(path, checks):
     """(chapter the notebook's checks belong to or None, chapter its name says or None, error or None)."""
     named = CHAPTER_IN_NAME.search(path.name)
     named = f"ch{named.group(1)}" if named else None
     try:
-        nb = json.loads(path.read_text(encoding="utf-8"))
-        sources = ["".join(c.get("source", "")) for c in nb["cells"] if c.get("cell_type") == "code"]
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        sources = [c.source for c in read_notebook(path).cells if c.cell_type == "code"]
+        sources = [s if isinstance(s, str) else "" for s in sources]
+    except Exception as e:  # noqa: BLE001 - whatever the file holds, it is "not a readable notebook"
         return None, named, f"not a readable notebook ({type(e).__name__})"
     counts = {}
     for name in set(re.findall(r"\b(check_\w+)\b", "\n".join(sources))):
@@ -223,7 +240,11 @@ def scan(submissions, only_learner=None, only_chapter=None):
     for folder in (e for e in entries if e.is_dir() and not _hidden_name(e.name)):
         if only_learner is not None and folder.name != only_learner:
             continue
+        if not _inside(folder, submissions):  # a learner "folder" that is a link to elsewhere
+            layout.ignore(folder.name, "a link to a folder outside the submissions folder: not graded")
+            continue
         _scan_learner(folder, submissions, checks, layout, only_chapter)
+    _flag_shared(layout, submissions, [e for e in entries if e.is_dir() and not _hidden_name(e.name)])
     if only_learner is not None and only_learner not in layout.learners:
         names = [e.name for e in entries if e.is_dir() and not _hidden_name(e.name)]
         near = difflib.get_close_matches(only_learner, names, n=1)
@@ -234,11 +255,23 @@ def scan(submissions, only_learner=None, only_chapter=None):
     return layout
 
 
+def _inside(path, submissions):
+    """True if `path`, its links followed, is in the submissions folder (a link may point at another
+    learner's notebook, which is then graded and flagged, but never at a file elsewhere)."""
+    target = path.resolve()
+    return target.exists() and target.is_relative_to(Path(submissions).resolve())
+
+
 def _scan_learner(folder, submissions, checks, layout, only_chapter):
     name, notes = folder.name, []
     layout.learners[name], layout.notes[name] = {}, notes
-    files = [p for p in sorted(folder.rglob("*")) if p.is_file()]
-    files = [p for p in files if not any(_hidden_name(part) for part in p.relative_to(folder).parts)]
+    found = [p for p in sorted(folder.rglob("*"))]
+    found = [p for p in found if not any(_hidden_name(part) for part in p.relative_to(folder).parts)]
+    for p in found:
+        if p.is_symlink() and not _inside(p, submissions):
+            where = "nothing" if not p.resolve().exists() else "a file outside the submissions folder"
+            layout.ignore(str(p.relative_to(submissions)), f"a link to {where}: not graded")
+    files = [p for p in found if p.is_file() and (not p.is_symlink() or _inside(p, submissions))]
     if not files:
         notes.append("nothing to grade: the folder is empty")
         layout.warnings += 1
@@ -310,6 +343,60 @@ def _scan_learner(folder, submissions, checks, layout, only_chapter):
         layout.warnings += 1
 
 
+def _same_bytes(paths):
+    """Groups of two or more of `paths` whose files hold the same bytes (links followed)."""
+    by_size = {}
+    for p in paths:
+        by_size.setdefault(p.stat().st_size, []).append(p)
+    groups = {}
+    for same_size in (g for g in by_size.values() if len(g) > 1):  # only these need reading
+        for p in same_size:
+            groups.setdefault(hashlib.sha256(p.read_bytes()).hexdigest(), []).append(p)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def _unchanged(path, chapter):
+    """True if every code cell of the notebook is as the course hands it out."""
+    try:
+        cells = [c for c in read_notebook(path).cells if c.cell_type == "code"]
+    except Exception:  # noqa: BLE001 - not a notebook: not one as handed out
+        return False
+    return all(_normal(c.source) in stub_cells(chapter) for c in cells)
+
+
+def _flag_shared(layout, submissions, folders):
+    """Note every graded notebook that is the same file as another learner's notebook, a link to
+    it or a byte-for-byte copy, in both learners' notes (two untouched notebooks are not flagged)."""
+    owner, paths = {}, []
+    for folder in folders:
+        for p in folder.rglob("*.ipynb"):
+            if p.is_file() and _inside(p, submissions) and not _hidden_name(p.name):
+                owner[p] = folder.name
+                paths.append(p)
+    graded = {p: (name, ch) for name, chapters in layout.learners.items() for ch, p in chapters.items()}
+    for group in _same_bytes(paths):
+        for p in (p for p in group if p in graded):
+            name, chapter = graded[p]
+            others = [q for q in group if owner[q] != name]
+            if not others or _unchanged(p, chapter):
+                continue
+            said = []
+            for q in others:
+                rel = q.relative_to(submissions)
+                if p.is_symlink() and p.resolve() == q.resolve():
+                    said.append(f"a link to {rel}")
+                elif q.is_symlink() and q.resolve() == p.resolve():
+                    said.append(f"{rel} is a link to it")
+                else:
+                    said.append(f"byte-for-byte the same as {rel}")
+            layout.notes[name].append(
+                f"{p.relative_to(submissions / name)} is shared with another learner ({'; '.join(said)}):"
+                " graded, but look at who wrote it"
+            )
+            layout.shared.append((name, p))
+            layout.warnings += 1
+
+
 def layout_report(layout, submissions):
     """The layout in words, for the instructor to read before the grades."""
     lines = [f"Submissions in {submissions}:"]
@@ -331,10 +418,13 @@ def layout_report(layout, submissions):
                 f"  chapter {chapter[2:]}: handed in by {len(names)} of {len(graded)}, not by "
                 + ", ".join(missing)
             )
+    if layout.shared:
+        names = sorted({name for name, _ in layout.shared})
+        lines.append(f"  shared notebooks: {len(layout.shared)}, handed in by {', '.join(names)} (see above)")
     if layout.ignored:
         lines.append(f"  not graded ({len(layout.ignored)} file(s)):")
         lines += [f"    {rel}: {why}" for rel, why in layout.ignored]
-    return "\n".join(lines)
+    return "\n".join(shown_name(line) for line in lines)
 
 
 # ---- running one notebook ---------------------------------------------------------------------------
@@ -734,7 +824,11 @@ def grade_folder(submissions, points, limits=None, layout=None, progress=None, c
                     result = dict(rows=zero_rows(ch, points, why), cutoffs=[], grader_error=None)
                 else:
                     if progress:
-                        progress(f"grading {learner}/{path.relative_to(Path(submissions) / learner)} ...")
+                        progress(
+                            shown_name(
+                                f"grading {learner}/{path.relative_to(Path(submissions) / learner)} ..."
+                            )
+                        )
                     begun = time.monotonic()
                     result = grade_notebook(path, ch, points, limits, student)
                     result.update(notebook=path.name, total=time.monotonic() - begun)
@@ -771,7 +865,9 @@ def write_csv(rows, out):
     with open(out, "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=FIELDS)
         writer.writeheader()
-        writer.writerows({k: row[k] for k in FIELDS} for row in rows)
+        writer.writerows(
+            {k: shown_name(row[k]) if isinstance(row[k], str) else row[k] for k in FIELDS} for row in rows
+        )
 
 
 def feedback(learner, rows, results, layout):
@@ -818,7 +914,7 @@ def feedback(learner, rows, results, layout):
         lines += (
             ["## Files not graded", ""] + [f"- `{rel[len(prefix) :]}`: {why}" for rel, why in ignored] + [""]
         )
-    return "\n".join(lines).rstrip() + "\n"
+    return "\n".join(shown_name(line) for line in lines).rstrip() + "\n"
 
 
 def summary(rows):
@@ -836,7 +932,7 @@ def summary(rows):
         elif noted:
             line += f"; see the note in chapter(s) {', '.join(c[2:] for c in sorted(noted))}"
         lines.append(line)
-    return "\n".join(lines)
+    return "\n".join(shown_name(line) for line in lines)
 
 
 def main(argv):
@@ -914,13 +1010,13 @@ def main(argv):
     write_csv(rows, out / f"grades{part}.csv")
     for learner in sorted({r["learner"] for r in rows}):
         text = feedback(learner, rows, results, layout)
-        (out / "feedback" / f"{learner}{part.replace(f'-{learner}', '', 1)}.md").write_text(
+        (out / "feedback" / shown_name(f"{learner}{part.replace(f'-{learner}', '', 1)}.md")).write_text(
             text, encoding="utf-8"
         )
     print(summary(rows))
     errors = [(key, r["grader_error"]) for key, r in results.items() if r.get("grader_error")]
     for (learner, ch), error in errors:
-        print(f"grader error on {learner} chapter {ch[2:]}: {error}", file=sys.stderr)
+        print(shown_name(f"grader error on {learner} chapter {ch[2:]}: {error}"), file=sys.stderr)
     print(f"grades written to {out / f'grades{part}.csv'}, feedback to {out / 'feedback'}/")
     if errors or layout.warnings:
         print(

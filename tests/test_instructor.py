@@ -315,6 +315,108 @@ def test_a_learner_or_chapter_can_be_graded_alone(messy):
     assert "no folder 'fey'" in missing.notes["fey"][0] and "did you mean 'fay'" in missing.notes["fey"][0]
 
 
+def v3_notebook(*sources):
+    """The same small notebook in nbformat 3 (cells inside a worksheet), as older Jupyter saved it."""
+    v3 = nbformat.v3
+    cells = [v3.new_code_cell(input=textwrap.dedent(c)) for c in sources]
+    return nbformat.writes(v3.new_notebook(worksheets=[v3.new_worksheet(cells=cells)]), version=3)
+
+
+def own_calls(learner):
+    """calls("ch07") with a line of the learner's own, so that no two learners' files are the same."""
+    nb = calls("ch07")
+    nb.cells.append(nbformat.v4.new_code_cell(f"mine = {learner!r}"))
+    return nb
+
+
+CONTROL_NAMES = ["jo\nx.ipynb-like", "kim\x1b[2J\x1b]0;owned\x07", "lee\udcff\t"]  # \udcff: the byte 0xff
+
+
+@pytest.fixture
+def hostile(tmp_path):
+    """Links, copies, an nbformat-3 notebook and folder names with control characters."""
+    s, outside = tmp_path / "submissions", tmp_path / "outside"
+    outside.mkdir()
+    put(own_calls("outside"), outside, "07_x.ipynb")
+    put(own_calls("ada"), s, "ada/07_x.ipynb")
+    (s / "ben").mkdir()
+    (s / "ben" / "07_x.ipynb").symlink_to(s / "ada" / "07_x.ipynb")  # a link to ada's notebook
+    (s / "cy").mkdir()
+    shutil.copyfile(s / "ada" / "07_x.ipynb", s / "cy" / "07_mine.ipynb")  # a byte-for-byte copy
+    course = next((REPO / "notebooks").glob("07_*.ipynb"))
+    for learner in ("dee", "eve"):  # both hand in the notebook as handed out: not "shared"
+        (s / learner).mkdir()
+        shutil.copyfile(course, s / learner / course.name)
+    (s / "fay").mkdir()
+    (s / "fay" / "07_x.ipynb").symlink_to(outside / "07_x.ipynb")  # a file outside the folder
+    (s / "gus").mkdir()
+    (s / "gus" / "07_x.ipynb").symlink_to(s / "gus" / "gone.ipynb")  # a link to nothing
+    (s / "hal").symlink_to(outside, target_is_directory=True)  # a learner folder that is elsewhere
+    (s / "ivy").mkdir()
+    (s / "ivy" / "07_x.ipynb").write_text(v3_notebook(*[c.source for c in own_calls("ivy").cells]))
+    for name in CONTROL_NAMES:
+        folder = s / name
+        folder.mkdir()
+        put(own_calls(name), folder, "07_x.ipynb")
+        (folder / "notes\nand\x1bmore.txt").write_text("x")
+    return s
+
+
+def test_links_copies_and_old_notebooks_are_graded_and_sharing_is_flagged(hostile):
+    layout = grade.scan(hostile)
+    found = {name: sorted(chapters) for name, chapters in layout.learners.items()}
+    for name in ("ada", "ben", "cy", "dee", "eve", "ivy", *CONTROL_NAMES):
+        assert found[name] == ["ch07"], (name, found)
+    assert found["fay"] == found["gus"] == [] and "hal" not in found
+    notes = {name: " ".join(n) for name, n in layout.notes.items()}
+    both = "ben/07_x.ipynb is a link to it; byte-for-byte the same as cy/07_mine.ipynb"
+    assert f"shared with another learner ({both})" in notes["ada"], notes["ada"]
+    assert "07_x.ipynb is shared with another learner (a link to ada/07_x.ipynb; " in notes["ben"], notes[
+        "ben"
+    ]
+    assert (
+        "07_mine.ipynb is shared with another learner (byte-for-byte the same as ada/07_x.ipynb"
+        in notes["cy"]
+    )
+    assert "shared" not in notes["dee"] + notes["eve"] + notes["ivy"]  # untouched, or their own
+    assert sorted(name for name, _ in layout.shared) == ["ada", "ben", "cy"]
+    ignored = dict(layout.ignored)
+    assert ignored["fay/07_x.ipynb"] == "a link to a file outside the submissions folder: not graded"
+    assert ignored["gus/07_x.ipynb"] == "a link to nothing: not graded"
+    assert ignored["hal"] == "a link to a folder outside the submissions folder: not graded"
+    report = grade.layout_report(layout, hostile)
+    assert "shared notebooks: 3, handed in by ada, ben, cy" in report
+    assert grade.read_notebook(layout.learners["ivy"]["ch07"]).nbformat == 4  # converted, as graded
+
+
+def test_names_with_control_characters_are_escaped_in_the_report_csv_and_feedback(hostile, tmp_path):
+    layout = grade.scan(hostile)
+    report = grade.layout_report(layout, hostile)
+    for text in (report,):
+        assert not any(not c.isprintable() for c in text.replace("\n", "")), repr(text)
+    lines = report.splitlines()
+    assert (
+        "  jo\\nx.ipynb-like: chapters 07" in lines
+        and "  kim\\x1b[2J\\x1b]0;owned\\x07: chapters 07" in lines
+    )
+    assert "    lee\\udcff\\t/notes\\nand\\x1bmore.txt: not a notebook (.ipynb)" in lines, lines
+    rows, results = grade.grade_folder(
+        hostile, {}, layout=grade.Layout(learners={n: {} for n in CONTROL_NAMES}, notes=layout.notes)
+    )
+    grade.write_csv(rows, tmp_path / "grades.csv")
+    raw = (tmp_path / "grades.csv").read_text(encoding="utf-8")
+    assert len(raw.splitlines()) == 1 + len(CONTROL_NAMES) and "\x1b" not in raw and "\t" not in raw, raw
+    with open(tmp_path / "grades.csv", newline="", encoding="utf-8") as f:
+        assert [r["learner"] for r in csv.DictReader(f)] == [
+            grade.shown_name(n) for n in sorted(CONTROL_NAMES)
+        ]
+    for name in CONTROL_NAMES:
+        text = grade.feedback(name, rows, results, layout)
+        assert text.startswith(f"# Feedback for {grade.shown_name(name)}\n\n"), text
+        assert not any(not c.isprintable() for c in text.replace("\n", "")), repr(text)
+        assert "notes\\nand\\x1bmore.txt" in text
+
+
 def grade_main(capsys, *args):
     """(exit status, everything printed) of the grader's command, run in this process."""
     try:
@@ -1032,3 +1134,29 @@ def test_the_instructor_may_reveal_a_failed_hidden_cases_input_and_answer(editio
         and "should give" in rows["ch07.leaky_neuron"]["hint"]
     )
     assert rows["ch07.widest_hidden"]["points"] == rows["ch07.count_loss_nodes"]["points"] == 1, rows
+
+
+@pytest.mark.slow
+def test_an_old_notebook_and_a_link_to_it_are_graded_and_flagged_under_a_hostile_name(tmp_path):
+    """The command end to end: a learner whose folder name holds a newline and a terminal escape hands
+    in a solved nbformat-3 notebook; another's is a link to it. Both score, both are flagged."""
+    s, name = tmp_path / "submissions", "ada\x1b]0;owned\x07\nx"
+    (s / name).mkdir(parents=True)
+    (s / name / "07_x.ipynb").write_text(v3_notebook(*solution_cells()[:2]), encoding="utf-8")  # 1 of 3
+    (s / "ben").mkdir()
+    (s / "ben" / "07_x.ipynb").symlink_to(s / name / "07_x.ipynb")
+    status, out = run_grader(s, "--out", tmp_path / "out", "--cell-timeout", 60, "--check-timeout", 20)
+    assert status == 1, out  # graded, with a layout warning: the shared notebook
+    assert "\x1b" not in out and "ada\\x1b]0;owned\\x07\\nx: 1 / 3 points" in out, out
+    assert "ben: 1 / 3 points" in out and "shared notebooks: 2, handed in by ada" in out, out
+    with open(tmp_path / "out" / "grades.csv", newline="", encoding="utf-8") as f:
+        table = list(csv.DictReader(f))
+    points = [(r["learner"], r["exercise"], r["points"]) for r in table if r["points"] != "0"]
+    assert points == [(grade.shown_name(name), CH07[0], "1"), ("ben", CH07[0], "1")], table
+    feedback = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "out" / "feedback").iterdir()}
+    assert sorted(feedback) == sorted([grade.shown_name(name) + ".md", "ben.md"])
+    assert "is shared with another learner (a link to" in feedback["ben.md"]
+    assert (
+        "is shared with another learner (ben/07_x.ipynb is a link to it)"
+        in feedback[grade.shown_name(name) + ".md"]
+    )
