@@ -258,8 +258,11 @@ def scan(submissions, only_learner=None, only_chapter=None):
 def _inside(path, submissions):
     """True if `path`, its links followed, is in the submissions folder (a link may point at another
     learner's notebook, which is then graded and flagged, but never at a file elsewhere)."""
-    target = path.resolve()
-    return target.exists() and target.is_relative_to(Path(submissions).resolve())
+    try:
+        target = path.resolve()
+        return target.exists() and target.is_relative_to(Path(submissions).resolve())
+    except (OSError, RuntimeError):  # a loop of links (RuntimeError before Python 3.13)
+        return False
 
 
 def _scan_learner(folder, submissions, checks, layout, only_chapter):
@@ -269,7 +272,7 @@ def _scan_learner(folder, submissions, checks, layout, only_chapter):
     found = [p for p in found if not any(_hidden_name(part) for part in p.relative_to(folder).parts)]
     for p in found:
         if p.is_symlink() and not _inside(p, submissions):
-            where = "nothing" if not p.resolve().exists() else "a file outside the submissions folder"
+            where = "a file outside the submissions folder" if p.exists() else "nothing (or a loop of links)"
             layout.ignore(str(p.relative_to(submissions)), f"a link to {where}: not graded")
     files = [p for p in found if p.is_file() and (not p.is_symlink() or _inside(p, submissions))]
     if not files:
@@ -351,7 +354,10 @@ def _same_bytes(paths):
     groups = {}
     for same_size in (g for g in by_size.values() if len(g) > 1):  # only these need reading
         for p in same_size:
-            groups.setdefault(hashlib.sha256(p.read_bytes()).hexdigest(), []).append(p)
+            try:
+                groups.setdefault(hashlib.sha256(p.read_bytes()).hexdigest(), []).append(p)
+            except OSError:  # unreadable: the grader says so when it tries to grade it
+                continue
     return [g for g in groups.values() if len(g) > 1]
 
 

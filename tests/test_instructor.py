@@ -351,6 +351,8 @@ def hostile(tmp_path):
     (s / "fay" / "07_x.ipynb").symlink_to(outside / "07_x.ipynb")  # a file outside the folder
     (s / "gus").mkdir()
     (s / "gus" / "07_x.ipynb").symlink_to(s / "gus" / "gone.ipynb")  # a link to nothing
+    (s / "gus" / "07_y.ipynb").symlink_to(s / "gus" / "07_z.ipynb")  # a loop of links
+    (s / "gus" / "07_z.ipynb").symlink_to(s / "gus" / "07_y.ipynb")
     (s / "hal").symlink_to(outside, target_is_directory=True)  # a learner folder that is elsewhere
     (s / "ivy").mkdir()
     (s / "ivy" / "07_x.ipynb").write_text(v3_notebook(*[c.source for c in own_calls("ivy").cells]))
@@ -382,7 +384,8 @@ def test_links_copies_and_old_notebooks_are_graded_and_sharing_is_flagged(hostil
     assert sorted(name for name, _ in layout.shared) == ["ada", "ben", "cy"]
     ignored = dict(layout.ignored)
     assert ignored["fay/07_x.ipynb"] == "a link to a file outside the submissions folder: not graded"
-    assert ignored["gus/07_x.ipynb"] == "a link to nothing: not graded"
+    for rel in ("gus/07_x.ipynb", "gus/07_y.ipynb", "gus/07_z.ipynb"):
+        assert ignored[rel] == "a link to nothing (or a loop of links): not graded", ignored
     assert ignored["hal"] == "a link to a folder outside the submissions folder: not graded"
     report = grade.layout_report(layout, hostile)
     assert "shared notebooks: 3, handed in by ada, ben, cy" in report
