@@ -15,7 +15,7 @@ READY  := $(VENV)/.installed-dev
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 SUPPORTED := 3.11 3.12 3.13
 
-.PHONY: lab test lint unit notebooks execute bench clean check-dot venv test-browser html wheel test-wheel student grade serve
+.PHONY: lab test lint unit notebooks execute bench clean check-dot venv test-browser html wheel test-wheel student grade serve export-otter export-nbgrader
 
 # A .venv is remade from scratch when its Python no longer runs (the system Python it was
 # made from went away), when an install into it stopped half way (no $(READY)), or when
@@ -166,13 +166,30 @@ student: $(READY)
 
 # make grade SUBMISSIONS=folder: one sub-folder per learner; grades.csv and feedback/ in build/grades/
 # (OUT=folder), [POINTS=points.toml] [LEARNER=ada] [CHAPTER=07] [CELL_TIMEOUT= NOTEBOOK_TIMEOUT= CHECK_TIMEOUT=]
-# in seconds (instructor/README.md). Exit status 1: graded, but see the layout report; 2: nothing graded.
+# in seconds, [REVEAL_CASES=1] (instructor/README.md). Exit status 1: graded, but see the layout report; 2: nothing graded.
 grade: $(READY)
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=<folder with one sub-folder per learner> [POINTS=points.toml] [LEARNER=name] [CHAPTER=NN] [OUT=folder]"; exit 2; }
 	$(BIN)/python instructor/grade.py "$(SUBMISSIONS)" $(if $(OUT),--out "$(OUT)") $(if $(POINTS),--points "$(POINTS)") \
 	  $(if $(LEARNER),--learner "$(LEARNER)") $(if $(CHAPTER),--chapter "$(CHAPTER)") \
 	  $(if $(CELL_TIMEOUT),--cell-timeout $(CELL_TIMEOUT)) $(if $(NOTEBOOK_TIMEOUT),--notebook-timeout $(NOTEBOOK_TIMEOUT)) \
-	  $(if $(CHECK_TIMEOUT),--check-timeout $(CHECK_TIMEOUT))
+	  $(if $(CHECK_TIMEOUT),--check-timeout $(CHECK_TIMEOUT)) $(if $(REVEAL_CASES),--reveal-cases)
+
+# For instructors who grade elsewhere: the exercises as an otter-grader assignment (Gradescope) or an
+# nbgrader course (JupyterHub), in build/export/otter/ or build/export/nbgrader/ (OUT=folder,
+# CHAPTER=NN, POINTS=points.toml; instructor/README.md). otter-grader, which makes autograder.zip,
+# goes into a venv of its own, $(EXPORT_VENV) (requirements-export.txt), never into $(VENV).
+EXPORT_VENV ?= build/export-venv
+EXPORT_ARGS = $(if $(OUT),--out "$(OUT)") $(if $(CHAPTER),--chapter "$(CHAPTER)") $(if $(POINTS),--points "$(POINTS)")
+$(EXPORT_VENV)/.ready: requirements.txt requirements-export.txt
+	$(PYTHON) -m venv $(EXPORT_VENV)
+	$(EXPORT_VENV)/bin/python -m pip install --quiet -r requirements.txt -r requirements-export.txt
+	touch $@
+
+export-otter: $(EXPORT_VENV)/.ready
+	$(EXPORT_VENV)/bin/python instructor/export.py otter $(EXPORT_ARGS)
+
+export-nbgrader: $(READY)
+	$(BIN)/python instructor/export.py nbgrader $(EXPORT_ARGS)
 
 bench: $(READY)
 	$(BIN)/python -m pip install --quiet micrograd==0.1.0
