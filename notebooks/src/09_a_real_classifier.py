@@ -34,6 +34,7 @@ from IPython.display import display
 
 from micrograd_lesson import (
     MLP,
+    ProgressBar,
     Value,
     describe_figure,
     draw_dot,
@@ -232,9 +233,10 @@ print(f"nodes in one graph: {len(loss.topological_order())}")
 # ## Training, with progress
 #
 # Now 50 steps of the four-line loop: each one builds the 68,818-node graph, runs
-# `backward()` through it, and updates 337 parameters. That takes a while, so `fit`
-# shows a progress bar with the latest loss and accuracy while it runs (in Jupyter; a
-# stored copy of the notebook keeps only a one-line note of it). Along the way a
+# `backward()` through it, and updates 337 parameters. That takes a while, so we hand
+# `fit` a progress display, `progress=ProgressBar`: a bar with the latest loss and
+# accuracy while it runs (in Jupyter; a stored copy of the notebook keeps only a
+# one-line note of it). Along the way a
 # `callback` copies the parameters at chosen steps, so that we can redraw the boundary
 # of any of those moments later without training again.
 #
@@ -291,7 +293,7 @@ def schedule(k):
 
 gc.disable()  # pause the cycle collector while training (see the aside above)
 try:
-    history = fit(model, loss_fn, steps=STEPS, lr=schedule, callback=take_snapshot)
+    history = fit(model, loss_fn, steps=STEPS, lr=schedule, callback=take_snapshot, progress=ProgressBar)
 finally:
     gc.enable()
 
@@ -566,7 +568,7 @@ others = [
     np.mean((numpy_scores([p.data for p in params], X_more) > 0) == (y_more > 0))
     for X_more, y_more in more
 ]
-print(f"on six more draws of 200 new points (seeds 2-7): from {min(others):.1%} to {max(others):.1%}")
+print(f"on six more draws of 200 new points: from {min(others):.1%} to {max(others):.1%}")
 
 # %% [markdown]
 # The network sorts 199 of the 200 new points (99.5 %), and 99.5 % to 100 % of six more
