@@ -236,9 +236,9 @@ print(f"nodes in one graph: {len(loss.topological_order())}")
 # `backward()` through it, and updates 337 parameters. That takes a while, so we hand
 # `fit` a progress display, `progress=ProgressBar`: a bar with the latest loss and
 # accuracy while it runs (in Jupyter; a stored copy of the notebook keeps only a
-# one-line note of it). Along the way a
-# `callback` copies the parameters at chosen steps, so that we can redraw the boundary
-# of any of those moments later without training again.
+# one-line note of it). Along the way a `callback` copies the parameters at chosen
+# steps, so that we can redraw the boundary of any of those moments later without
+# training again.
 #
 # The cell also pauses Python's cycle collector while it trains (`gc.disable()`, undone
 # by `gc.enable()` in `finally`, so that even an error cannot leave it off): our graphs
@@ -659,10 +659,11 @@ def hinge_of(net):
 # %% [markdown]
 # `batch_race(init_seed, sample_seed, batch, steps)` starts from the weights that
 # `random.seed(init_seed)` gives, takes `steps` steps on `batch` different points each,
-# drawn by a NumPy generator seeded with `sample_seed`, and lets the rate fall from 1.0
-# to 0.1 over the run. With `batch` = 100 every step sees every point, so
-# `batch_race(SEED, 0, 100, 50)` is the full-batch run above, done by the other engine.
-# A check that the two engines agree:
+# drawn by a NumPy generator seeded with `sample_seed`, and lets the rate fall on the same
+# straight line as before, $1.0 - 0.9\,k/\text{steps}$: from 1.0 towards 0.1, whatever
+# the number of steps ("1.0 -> 0.1" in the plot). With `batch` = 100 every step sees
+# every point, so `batch_race(SEED, 0, 100, 50)` is the full-batch run above, done by
+# the other engine. A check that the two engines agree:
 
 # %%
 same_run = batch_race(SEED, 0, len(X), STEPS)
