@@ -92,7 +92,14 @@ def test_the_bar_moves_while_training_runs(fake_kernel):
     _, shown = fake_kernel
     seen = []
     (w1, w2), loss_fn = bowl()
-    fit([w1, w2], loss_fn, steps=4, lr=0.5, progress=ProgressBar, callback=lambda step, h: seen.append(shown[0].children[0].value))
+    fit(
+        [w1, w2],
+        loss_fn,
+        steps=4,
+        lr=0.5,
+        progress=ProgressBar,
+        callback=lambda step, h: seen.append(shown[0].children[0].value),
+    )
     assert seen == [1, 2, 3, 4]
 
 

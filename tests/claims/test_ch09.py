@@ -205,8 +205,8 @@ def test_a_penalty_helps_on_most_draws_and_twice_it_keeps_most_of_the_gain():
     half of the best mean gain over no penalty: 0.89 and 0.95 of it measured; resampling 62 draws, 32
     at a time, 40,000 times, failed one of these checks on none; power 0.91 against a truth of one
     third, 1.5 times below half, from the same resampling with the 0.02 arm shifted); alpha 0.1 cannot
-    fit (mean training loss above 0.4). 128 trainings (4 penalties on 32 draws; 200 before): 30 s of
-    CPU alone on a loaded shared machine (the 40-draw, 5-penalty test took 34-47 s)."""
+    fit (mean training loss above 0.4). 128 trainings (4 penalties on 32 draws; 200 before): 30-37 s
+    of CPU alone on a machine loaded by other jobs (the 40-draw, 5-penalty test took 34-47 s)."""
     ch = chapter_namespace("09")
     most = fraction_test(0.75, 32, says=0.5)
     assert most.power >= 0.8
