@@ -286,7 +286,8 @@ def build_search():
     """Pagefind's index of every chapter's text (their <main>), in build/html/pagefind/, offline:
     Pagefind (npm, pinned in website/package-lock.json) reads the built pages and writes the index
     and its search UI beside them."""
-    done = subprocess.run([str(PAGEFIND), "--site", str(OUT), "--quiet"], capture_output=True, text=True)
+    done = subprocess.run([str(PAGEFIND), "--site", str(OUT), "--quiet", "--exclude-selectors", ".anchor-link"],
+                          capture_output=True, text=True)  # fmt: skip
     if done.returncode != 0 or not (OUT / "pagefind" / "pagefind-ui.js").exists():
         sys.exit(f"Pagefind could not index the site:\n{done.stdout}{done.stderr}")
 

@@ -23,6 +23,8 @@ function startSearch() {
   }
   new window.PagefindUI({ element: "#search", showSubResults: true, showImages: false,
                           translations: { placeholder: "Search" } });
+  // Pagefind's box has a placeholder and a title, but no name of its own for a screen reader.
+  box.querySelector("input")?.setAttribute("aria-label", "Search the course");
 }
 
 document.addEventListener("DOMContentLoaded", () => {

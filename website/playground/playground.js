@@ -17,7 +17,7 @@ const graphviz = Graphviz.load();
 function status(text) { $("status").textContent = text; }
 
 function startWorker() {
-  worker = new Worker(sealedWorkerURL, { type: "module" });  // keeps the page's CSP: sealed_worker.js
+  worker = new Worker(sealedWorkerURL);  // keeps the page's CSP: sealed_worker.js
   status("Starting Python…");
   $("run").disabled = true;
   worker.onmessage = ({ data }) => {
