@@ -286,8 +286,8 @@ def build_search():
     """Pagefind's index of every chapter's text (their <main>), in build/html/pagefind/, offline:
     Pagefind (npm, pinned in website/package-lock.json) reads the built pages and writes the index
     and its search UI beside them."""
-    done = subprocess.run([str(PAGEFIND), "--site", str(OUT), "--quiet", "--exclude-selectors", ".anchor-link"],
-                          capture_output=True, text=True)  # fmt: skip
+    command = [str(PAGEFIND), "--site", str(OUT), "--quiet", "--exclude-selectors", ".anchor-link"]
+    done = subprocess.run(command, capture_output=True, text=True)  # the headings' ¶ links: not text
     if done.returncode != 0 or not (OUT / "pagefind" / "pagefind-ui.js").exists():
         sys.exit(f"Pagefind could not index the site:\n{done.stdout}{done.stderr}")
 
@@ -320,7 +320,14 @@ def build_playground():
     (OUT / "playground.html").write_text(with_policy(page, playground=True), encoding="utf-8")
     out = OUT / "playground"
     out.mkdir()
-    for name in ("playground.js", "worker.js", "sealed_worker.js", "no_network.js", "playground.css", "examples.json"):
+    for name in (
+        "playground.js",
+        "worker.js",
+        "sealed_worker.js",
+        "no_network.js",
+        "playground.css",
+        "examples.json",
+    ):
         shutil.copy(PLAYGROUND / name, out / name)
     files = python_files()
     for relative, source in files.items():

@@ -43,12 +43,11 @@ import uuid
 from pathlib import Path
 
 import nbformat
+import site_checks  # beside this file
 from playwright.sync_api import sync_playwright
 
 from notebooks.chapters import chapters as course_chapters
 from notebooks.chapters import numbered
-
-import site_checks  # noqa: E402 (beside this file)
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -1073,8 +1072,8 @@ def check_playground(page):
         check(page.locator("#leaves input[type=number]").count() == 2, "playground: a number box per input")
         page.fill("#leaves input[aria-label=a]", "4")
         page.press("#leaves input[aria-label=a]", "Enter")
-        page.wait_for_function("() => document.querySelector('#values tbody tr[data-label=b] td:nth-child(3)')"
-                               ".textContent === '4.0000'", timeout=60_000)  # fmt: skip
+        page.wait_for_function("() => document.querySelector('#values tbody tr[data-label=b]"
+                               " td:nth-child(3)').textContent === '4.0000'", timeout=60_000)  # fmt: skip
         check(True, "playground: changing an input re-runs the code with it (b.grad follows a)")
         check(not outside, f"playground: nothing requested from elsewhere {outside[:3]}")
     finally:

