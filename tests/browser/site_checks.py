@@ -195,7 +195,7 @@ def check_chapter(page, run, base, viewport, scheme):
     looks = [t["color"] != state["text"] and "underline" in t["line"] and "Times" not in t["font"]
              and t["size"] >= 14 and t["left"] for t in links]  # fmt: skip
     run.check(len(links) == 3 and all(looks),
-              f"{where}: try-it and download links look like links, in the text's column {links}")  # fmt: skip
+              f"{where}: try-it and download links look like links, in the text column {links}")  # fmt: skip
     page.screenshot(path=str(run.SHOTS / f"site_{CHAPTER[:2]}_{viewport['width']}_{scheme}.png"))
     page.evaluate("() => document.querySelectorAll('details.course-fold').forEach(d => { d.open = true; })")
     run.axe_check(page, where, {}, None if scheme == "light" else COLOUR_RULES)
