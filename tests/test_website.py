@@ -73,8 +73,8 @@ def test_the_outline_nests_each_h3_under_the_h2_before_it():
         '<h3 id="A1">Inside <em>it</em></h3><h3 id="A2">Also</h3><h2 id="B">Second</h2>'
     )
     assert website.outline(body) == (
-        '<ol><li><a href="#A">First <code>x</code></a><ol><li><a href="#A1">Inside it</a></li>'
-        '<li><a href="#A2">Also</a></li></ol></li><li><a href="#B">Second</a></li></ol>'
+        '<ul><li><a href="#A">First <code>x</code></a><ul><li><a href="#A1">Inside it</a></li>'
+        '<li><a href="#A2">Also</a></li></ul></li><li><a href="#B">Second</a></li></ul>'
     )
     assert website.outline("<h1 id='T'>Only a title</h1>") == ""
 

@@ -154,21 +154,21 @@ HEADING = re.compile(r'<h([23]) id="([^"]+)"[^>]*>(.*?)</h\1>', flags=re.S)
 
 
 def outline(body):
-    """The page's h2 and h3 headings as a nested list of links (<ol>), h3 under the h2 before it."""
+    """The page's h2 and h3 headings as a nested list of links (<ul>), h3 under the h2 before it."""
     items, open_sub = [], False
     for level, anchor, text in HEADING.findall(body):
         text = re.sub(r'<a class="anchor-link".*?</a>', "", text, flags=re.S)
         text = re.sub(r"<(?!/?code\b)[^>]+>", "", text).strip()  # keep <code>, drop other tags
         link = f'<a href="#{anchor}">{text}</a>'
         if level == "3" and items:
-            items.append(("" if open_sub else "<ol>") + f"<li>{link}</li>")
+            items.append(("" if open_sub else "<ul>") + f"<li>{link}</li>")
             open_sub = True
             continue
-        items.append(("</ol></li>" if open_sub else ("</li>" if items else "")) + f"<li>{link}")
+        items.append(("</ul></li>" if open_sub else ("</li>" if items else "")) + f"<li>{link}")
         open_sub = False
     if not items:
         return ""
-    return "<ol>" + "".join(items) + ("</ol></li>" if open_sub else "</li>") + "</ol>"
+    return "<ul>" + "".join(items) + ("</ul></li>" if open_sub else "</li>") + "</ul>"
 
 
 # Every page's Content-Security-Policy: everything from the site itself and nothing from anywhere
