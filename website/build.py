@@ -20,6 +20,11 @@ Pyodide and the drawings are Graphviz, both WebAssembly from the npm registry, p
 website/package-lock.json, installed by `npm ci` and copied here; the package's modules it
 imports are copied beside them. Browsers load WebAssembly only from a web server, so it
 works from `make serve`, not from file://.
+
+Beside each chapter's text: search (Pagefind, npm, which indexes the built chapters here,
+offline), the list of chapters and the page's outline; above it, links to download the
+notebook and the wheel its first cell installs (built here with pip, no network). Every page
+carries a Content-Security-Policy that allows only the site's own origin (see POLICY).
 """
 
 import base64
