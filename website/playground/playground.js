@@ -2,6 +2,7 @@
 // by step, the values and a slider per input. Python runs in worker.js; Graphviz (WebAssembly)
 // draws here. Every file comes from this site.
 import { Graphviz } from "../graphviz/index.js";
+import { sealedWorkerURL } from "./sealed_worker.js";
 
 const $ = (id) => document.getElementById(id);
 const code = $("code");
@@ -16,7 +17,7 @@ const graphviz = Graphviz.load();
 function status(text) { $("status").textContent = text; }
 
 function startWorker() {
-  worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
+  worker = new Worker(sealedWorkerURL);  // keeps the page's CSP: sealed_worker.js
   status("Starting Python…");
   $("run").disabled = true;
   worker.onmessage = ({ data }) => {
