@@ -991,6 +991,7 @@ def check_playground(page):
     import runner  # the very file the page runs, here in CPython with the course's package
 
     examples = json.loads((ROOT / "website" / "playground" / "examples.json").read_text(encoding="utf-8"))
+    examples = [e for e in examples if not e.get("train")]  # the train example: playground_train.py
     page.goto((SITE / "playground.html").as_uri())
     check(page.locator("#file-note").is_visible() and "make serve" in page.inner_text("#file-note"),
           "playground from file://: one line says how to serve it")  # fmt: skip
