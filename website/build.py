@@ -207,7 +207,7 @@ def build_playground():
     shutil.copy(PLAYGROUND / "playground.html", OUT / "playground.html")
     out = OUT / "playground"
     out.mkdir()
-    for name in ("playground.js", "worker.js", "playground.css", "examples.json"):
+    for name in ("playground.js", "worker.js", "playground.css", "examples.json", "train.js", "train.css"):
         shutil.copy(PLAYGROUND / name, out / name)
     files = python_files()
     for relative, source in files.items():

@@ -43,6 +43,7 @@ import uuid
 from pathlib import Path
 
 import nbformat
+from playground_train import check_training
 from playwright.sync_api import sync_playwright
 
 from notebooks.chapters import chapters as course_chapters
@@ -1073,6 +1074,7 @@ def check_playground(page):
         page.wait_for_function("document.querySelector('#values tbody tr[data-label=b] td:nth-child(3)')"
                                ".textContent === '4.0000'", timeout=60_000)  # fmt: skip
         check(True, "playground: changing an input re-runs the code with it (b.grad follows a)")
+        check_training(page, base, check, axe_check, SHOTS)  # the train example: playground_train.py
         check(not outside, f"playground: nothing requested from elsewhere {outside[:3]}")
     finally:
         server.shutdown()
