@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = json.loads((ROOT / "website" / "playground" / "examples.json").read_text(encoding="utf-8"))
 TRAIN = next(e for e in EXAMPLES if e.get("train"))
 PHONE = {"width": 390, "height": 844}
-READY = "document.getElementById('status').textContent === 'Ready.'"
+READY = "!document.getElementById('run').disabled"  # Python is up and no run is going on
 NUMBER = r"(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)"
 
 # The longest wait between two animation frames over `ms`, measured on the page's main thread.

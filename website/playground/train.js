@@ -75,7 +75,8 @@ export function reset() {
   last = null;
   state = "idle";
   document.body.classList.remove("training");
-  if (section) section.hidden = true;
+  section?.remove();  // a new run's pictures start from nothing
+  section = null;
 }
 
 export function progress(report) {
@@ -83,7 +84,6 @@ export function progress(report) {
   if (!p || state === "stopped") return;
   if (!section) build();
   state = "running";
-  section.hidden = false;
   document.body.classList.add("training");  // the graph's place is the training's (playground.css)
   losses.push(...p.losses);
   last = p;
