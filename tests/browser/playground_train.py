@@ -4,7 +4,7 @@ At 1280x800 and at 390x844: the train example runs in the worker while the page 
 (the longest gap between two animation frames is measured), the loss falls, the decision boundary
 is drawn over all 100 points with both classes, axe finds nothing serious (light and dark), and
 Stop stops it: no element of the training section changes after it. A short run ends with "Done",
-and the next ordinary run shows its graph again. Screenshots: build/browser/playground_train*.png.
+and the next ordinary run shows its graph again. Screenshots (light, dark, the whole page): build/browser/playground_train_*.png.
 """
 
 import json
@@ -103,6 +103,7 @@ def check_training(page, base, check, axe_check, shots):
             page.emulate_media(color_scheme=scheme)
             axe_check(page, f"playground.html training {name} {scheme}", table,
                       None if scheme == "light" else ["color-contrast", "link-in-text-block"])  # fmt: skip
+        page.locator("#training").screenshot(path=str(shots / f"playground_train_{name}_dark.png"))
         page.emulate_media(color_scheme="light")
         page.click("#stop")
         page.evaluate(WATCH)
