@@ -116,6 +116,21 @@ def test_the_boundary_scores_in_floats_are_the_models_own(activation):
             assert math.isclose(ours, model(point).data, rel_tol=1e-12, abs_tol=1e-12), (model, point)
 
 
+def test_an_nn_model_is_scored_without_calling_it_even_from_another_copy_of_nn(monkeypatch):
+    """The boundary's hundreds of points are scored in floats, not by building Values; and a model
+    whose class is not playground's own nn.MLP (a reloaded module's, the reader's) counts as well."""
+    random.seed(4)
+    model = MLP(2, [3, 1])
+    expected = model([0.5, -0.5]).data
+    monkeypatch.setattr(MLP, "__call__", lambda *_: pytest.fail("the model was called"))
+    assert math.isclose(playground.predict(model, [0.5, -0.5]), expected, rel_tol=1e-12)
+
+    class LookAlike:  # nn.MLP's shape, another class
+        layers = model.layers
+
+    assert math.isclose(playground.predict(LookAlike(), [0.5, -0.5]), expected, rel_tol=1e-12)
+
+
 def test_any_callable_model_is_scored_by_calling_it():
     def model(p):
         return Value(p[0]) - p[1]

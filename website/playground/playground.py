@@ -16,9 +16,12 @@ import json
 import math
 import numbers
 
-import micrograd_lesson.optim  # noqa: F401  (the site copies what this imports; the reader's loop may use it)
-from micrograd_lesson.engine import Value, no_grad
-from micrograd_lesson.nn import MLP, Layer, Neuron
+# The site copies what this file imports: the network and its optimisers, for the reader's loop.
+# Models and losses are recognised by their shape, not their class: a model or Value made by
+# another copy of these modules is drawn all the same.
+import micrograd_lesson.engine
+import micrograd_lesson.optim  # noqa: F401
+from micrograd_lesson.nn import ACTIVATIONS
 
 GRID = 24  # cells per side of the boundary: 576 forward passes per picture, in plain floats
 EVERY = 5  # steps between two pictures
@@ -103,21 +106,39 @@ def _picture(model, points, labels):
 
 
 def predict(model, point):
-    """model's score for `point`, as a float. An nn model is evaluated in plain floats (a picture
-    needs hundreds of forward passes, each as costly as a training step's share in Values); any
-    other model is called under no_grad and its output read."""
-    if isinstance(model, (MLP, Layer, Neuron)):
-        x = [float(v) for v in point]
-        for layer in model.layers if isinstance(model, MLP) else [model]:
-            neurons = layer.neurons if isinstance(layer, Layer) else [layer]
-            x = [_activate(n, sum((w.data * xi for w, xi in zip(n.w, x)), n.b.data)) for n in neurons]
-        out = x
+    """model's score for `point`, as a float. A model built like nn's (an MLP, Layer or Neuron) is
+    evaluated in plain floats (a picture needs hundreds of forward passes, each as costly in Values
+    as a training step's share); any other model is called under no_grad and its output read."""
+    layers = _layers(model)
+    if layers is not None:
+        out = [float(v) for v in point]
+        for neurons in layers:
+            out = [_activate(n, sum((w.data * x for w, x in zip(n.w, out)), n.b.data)) for n in neurons]
     else:
-        with no_grad():
+        with micrograd_lesson.engine.no_grad():
             out = model(point)
     if isinstance(out, (list, tuple)) and len(out) == 1:
         out = out[0]
     return _number(out, "the model's output for a point")
+
+
+def _layers(model):
+    """The model's layers, each a list of neurons, if it is built like nn's; else None."""
+    if hasattr(model, "layers"):
+        layers = [getattr(layer, "neurons", None) for layer in model.layers]
+    elif hasattr(model, "neurons"):
+        layers = [model.neurons]
+    else:
+        layers = [[model]]
+    if all(isinstance(neurons, list) and all(map(_nn_neuron, neurons)) for neurons in layers):
+        return layers
+    return None
+
+
+def _nn_neuron(n):
+    """Whether n is built like nn.Neuron: a list of weights w, a bias b, a known activation."""
+    w, b = getattr(n, "w", None), getattr(n, "b", None)
+    return isinstance(w, list) and hasattr(b, "data") and getattr(n, "activation", None) in ACTIVATIONS
 
 
 def _activate(neuron, z):
@@ -133,10 +154,10 @@ def _activate(neuron, z):
 
 
 def _number(x, what):
-    if isinstance(x, Value):
-        return x.data
-    if isinstance(x, numbers.Real) and not isinstance(x, bool):
-        return float(x)
+    """x as a float: a number, or a Value's data."""
+    for n in (x, getattr(x, "data", None)):
+        if isinstance(n, numbers.Real) and not isinstance(n, bool):
+            return float(n)
     raise TypeError(f"show_training: {what} should be one number (or a Value), got {x!r}")
 
 
