@@ -4,7 +4,8 @@ At 1280x800 and at 390x844: the train example runs in the worker while the page 
 (the longest gap between two animation frames is measured), the loss falls, the decision boundary
 is drawn over all 100 points with both classes, axe finds nothing serious (light and dark), and
 Stop stops it: no element of the training section changes after it. A short run ends with "Done",
-and the next ordinary run shows its graph again. Screenshots (light, dark, the whole page): build/browser/playground_train_*.png.
+and the next ordinary run shows its graph again; reports of the wrong shape, posted by the code
+itself, are ignored. Screenshots (light, dark, the whole page): build/browser/playground_train_*.png.
 """
 
 import json
@@ -51,6 +52,14 @@ FITS = """() => {
            text: parseFloat(getComputedStyle(text).fontSize) * f[0].width / 360 };
 }"""
 DONE = "document.getElementById('status').textContent.startsWith('Done')"
+# The reader's code can post reports itself: wrong shapes, huge grids, markup where numbers go.
+HOSTILE = """import js
+for report in ['{"step": "x"}', '{"step": 1, "grid": 100000, "cells": "1"}', '[1, 2]', 'null',
+               '{"step": 1, "accuracy": 1, "losses": [], "box": [0, 1, 0, 1], "grid": 1, "cells": "<b>",'
+               ' "points": []}']:
+    js.playgroundProgress(report)
+a = Value(2.0, label="a"); b = a * a; b.backward()
+"""
 
 
 def reports_at_least(n):
@@ -127,3 +136,12 @@ def check_training(page, base, check, axe_check, shots):
     page.wait_for_function(DONE, timeout=60_000)
     check(page.locator("#picture svg").is_visible() and not page.locator("#training").is_visible(),
           "playground train: the next ordinary run shows its graph, and no training")  # fmt: skip
+    errors = []
+    page.on("pageerror", errors.append)
+    page.fill("#code", HOSTILE)
+    page.click("#run")
+    page.wait_for_function(DONE, timeout=60_000)
+    page.remove_listener("pageerror", errors.append)
+    drawn = page.locator("#picture svg").is_visible()
+    check(not errors and page.locator("#training").count() == 0 and drawn,
+          f"playground train: wrong-shaped reports posted by the code are ignored {errors}")  # fmt: skip
