@@ -3,13 +3,15 @@
 At 1280x800 and at 390x844: the train example runs in the worker while the page stays responsive
 (the longest gap between two animation frames is measured), the loss falls, the decision boundary
 is drawn over all 100 points with both classes, axe finds nothing serious (light and dark), and
-Stop stops it: no element of the training section changes after it. A short run ends with "Done",
-and the next ordinary run shows its graph again; reports of the wrong shape, posted by the code
-itself, are ignored. Screenshots (light, dark, the whole page): build/browser/playground_train_*.png.
+Stop stops it: nothing in the training section changes for twice the time between two reports.
+A short run ends with "Done", and the next ordinary run shows its graph again; reports of the
+wrong shape, posted by the code itself, are ignored. Screenshots (light, dark, the whole page):
+build/browser/playground_train_*.png.
 """
 
 import json
 import re
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,8 +84,12 @@ def check_training(page, base, check, axe_check, shots):
         page.fill("#code", TRAIN["code"])
         page.click("#run")
         page.wait_for_function(reports_at_least(2), timeout=300_000)
+        second = time.monotonic()
+        page.wait_for_function(reports_at_least(3), timeout=300_000)
+        interval = time.monotonic() - second  # between two reports: how long Stop is watched
         gap = page.evaluate(FRAME_GAP, 1500)
-        check(gap < 500, f"playground train {name}: the page stays responsive while it trains "
+        # training on the page's own thread would freeze it for seconds; a busy machine costs ~250 ms
+        check(gap < 1000, f"playground train {name}: the page stays responsive while it trains "
               f"(longest frame gap {gap:.0f} ms)")  # fmt: skip
         curve = page.get_attribute("#loss-curve", "aria-label")
         found = re.match(rf"Loss curve: {NUMBER} at step 0, {NUMBER} at step (\d+)", curve or "")
@@ -117,12 +123,14 @@ def check_training(page, base, check, axe_check, shots):
         page.click("#stop")
         page.evaluate(WATCH)
         step = page.get_attribute("#boundary", "data-step")
-        page.wait_for_timeout(3000)
+        watched = max(3.0, 2 * interval)
+        page.wait_for_timeout(watched * 1000)
         changes = page.evaluate("window.trainingChanges")
         summary = page.inner_text("#training-summary")
         check(changes == 0 and summary.startswith(f"Stopped at step {step}")
               and f"Stopped at step {step}" in page.inner_text("#error"),
-              f"playground train {name}: Stop stops it, {changes} changes in 3 s ({summary})")  # fmt: skip
+              f"playground train {name}: Stop stops it, {changes} changes in {watched:.0f} s ({summary})",
+              )  # fmt: skip
     page.set_viewport_size(viewport)
     page.wait_for_function(READY, timeout=180_000)
     page.fill("#code", shortened(6))
@@ -137,11 +145,15 @@ def check_training(page, base, check, axe_check, shots):
     check(page.locator("#picture svg").is_visible() and not page.locator("#training").is_visible(),
           "playground train: the next ordinary run shows its graph, and no training")  # fmt: skip
     errors = []
-    page.on("pageerror", errors.append)
+
+    def page_error(error):
+        errors.append(str(error))
+
+    page.on("pageerror", page_error)
     page.fill("#code", HOSTILE)
     page.click("#run")
     page.wait_for_function(DONE, timeout=60_000)
-    page.remove_listener("pageerror", errors.append)
+    page.remove_listener("pageerror", page_error)
     drawn = page.locator("#picture svg").is_visible()
     check(not errors and page.locator("#training").count() == 0 and drawn,
           f"playground train: wrong-shaped reports posted by the code are ignored {errors}")  # fmt: skip
