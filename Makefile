@@ -218,6 +218,8 @@ bench: $(READY)
 	$(BIN)/python benchmarks/bench.py
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(BIN)/python benchmarks/bench_tensor.py
+	$(BIN)/python website/build.py  # the playground, for its training step in Chromium against CPython
+	$(BIN)/python benchmarks/bench_playground.py --chromium $(CHROMIUM)
 
 clean:
 	@if test -f $(MADE) || ! test -e $(VENV); then rm -rf $(VENV); else echo "left $(VENV) as it is: this Makefile did not make it"; fi

@@ -332,6 +332,8 @@ def build_playground():
         "no_network.js",
         "playground.css",
         "examples.json",
+        "train.js",
+        "train.css",
     ):
         shutil.copy(PLAYGROUND / name, out / name)
     files = python_files()
@@ -343,15 +345,17 @@ def build_playground():
 
 def python_files():
     """{path in the playground: source file}: runner.py and every module it imports from the course
-    package and from graphviz (the Python side of draw_dot, pure Python), found by importing it."""
+    package, from graphviz (the Python side of draw_dot, pure Python) and playground.py, found by
+    importing it as the browser would: with no NumPy (Pyodide's is not in the site)."""
     code = (
-        "import json, sys; sys.path.insert(0, sys.argv[1]); import runner;"
-        "print(json.dumps({m.__name__: m.__file__ for m in list(sys.modules.values())"
-        " if m.__name__.split('.')[0] in ('micrograd_lesson', 'graphviz') and getattr(m, '__file__', None)}))"
+        "import json, sys; sys.modules['numpy'] = None; sys.path.insert(0, sys.argv[1]); import runner;"
+        "print(json.dumps({n: m.__file__ for n, m in list(sys.modules.items()) if n.split('.')[0]"
+        " in ('micrograd_lesson', 'graphviz', 'playground') and getattr(m, '__file__', None)}))"
     )
-    found = subprocess.run(
-        [sys.executable, "-c", code, str(PLAYGROUND)], capture_output=True, text=True, check=True
-    )
+    found = subprocess.run([sys.executable, "-c", code, str(PLAYGROUND)], capture_output=True, text=True)
+    if found.returncode:
+        why = found.stderr.strip().splitlines()[-1]
+        sys.exit(f"the playground's Python (runner.py) does not import without NumPy: {why}")
     files = {"runner.py": PLAYGROUND / "runner.py"}
     for name, path in json.loads(found.stdout).items():
         path = Path(path)

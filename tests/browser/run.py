@@ -44,6 +44,7 @@ from pathlib import Path
 
 import nbformat
 import site_checks  # beside this file
+from playground_train import check_training
 from playwright.sync_api import sync_playwright
 
 from notebooks.chapters import chapters as course_chapters
@@ -994,6 +995,7 @@ def check_playground(page):
     import runner  # the very file the page runs, here in CPython with the course's package
 
     examples = json.loads((ROOT / "website" / "playground" / "examples.json").read_text(encoding="utf-8"))
+    examples = [e for e in examples if not e.get("train")]  # the train example: playground_train.py
     page.goto((SITE / "playground.html").as_uri())
     check(page.locator("#file-note").is_visible() and "make serve" in page.inner_text("#file-note"),
           "playground from file://: one line says how to serve it")  # fmt: skip
@@ -1075,6 +1077,7 @@ def check_playground(page):
         page.wait_for_function("() => document.querySelector('#values tbody tr[data-label=b]"
                                " td:nth-child(3)').textContent === '4.0000'", timeout=60_000)  # fmt: skip
         check(True, "playground: changing an input re-runs the code with it (b.grad follows a)")
+        check_training(page, base, check, axe_check, SHOTS)  # the train example: playground_train.py
         check(not outside, f"playground: nothing requested from elsewhere {outside[:3]}")
     finally:
         server.shutdown()

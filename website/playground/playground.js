@@ -3,6 +3,7 @@
 // draws here. Every file comes from this site.
 import { Graphviz } from "../graphviz/index.js";
 import { sealedWorkerURL } from "./sealed_worker.js";
+import * as training from "./train.js";
 
 const $ = (id) => document.getElementById(id);
 const code = $("code");
@@ -28,6 +29,8 @@ function startWorker() {
       status(`Python did not start: ${data.error}`);
     } else if (data.kind === "result" && data.id === running) {
       finish(data.result);
+    } else if (data.kind === "progress" && data.id === running) {
+      training.progress(data.progress);
     }
   };
 }
@@ -38,6 +41,7 @@ function run() {
   $("run").disabled = true;
   $("stop").disabled = false;
   status("Running…");
+  training.reset();
   worker.postMessage({ id: running, code: code.value, overrides });
 }
 
@@ -46,7 +50,9 @@ function stop() {
   worker.terminate();
   running = null;
   $("stop").disabled = true;
-  showError("Stopped: the code ran until you pressed Stop (an endless loop?). Python restarts.");
+  const step = training.stop();  // the step a training run had reached, or null
+  showError(step === null ? "Stopped: the code ran until you pressed Stop (an endless loop?). Python restarts."
+    : `Stopped at step ${step}, as you asked: the training pictures show that step. Python restarts.`);
   startWorker();
 }
 
@@ -63,6 +69,7 @@ async function finish(res) {
   $("printed").hidden = !res.printed;
   showError(res.error || "");
   if (res.error) { status("Stopped at an error."); return; }
+  if (res.training) { status(training.finish(res.training)); return; }  // drawn as it ran: no graph
   result = res;
   frame = null;
   status(`Done: the graph of ${res.root}.`);

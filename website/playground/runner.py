@@ -14,6 +14,8 @@ import io
 import sys
 import traceback
 
+import playground  # show_training(): a training loop drawn on the page while it runs
+
 from micrograd_lesson.engine import Value
 from micrograd_lesson.graph import inputs, reachable
 from micrograd_lesson.show.draw import draw_dot, fmt
@@ -37,11 +39,14 @@ def run(code, overrides=None):
     tree = _with_overrides(tree, overrides or {})
     namespace = {"__name__": "__main__", "Value": Value}
     printed = io.StringIO()
+    playground.start()
     try:
         with contextlib.redirect_stdout(printed):
             exec(compile(tree, FILENAME, "exec"), namespace)
     except Exception as e:  # the reader's code: any error is shown, in one line
         return {"error": _one_line(e), "printed": printed.getvalue()}
+    if (trained := playground.finish()) is not None:  # a training loop: its picture, not its graph
+        return {"training": trained, "printed": printed.getvalue()}
     root = _last_value(tree, namespace)
     if root is None:
         return {"error": "no Value to draw: assign one to a name, e.g. L = a * b (the last one is drawn)"}

@@ -4,6 +4,9 @@
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 const here = new URL(".", import.meta.url);
+// playground.py's show_training() reports through this while a run goes on, tagged with the run's id
+let runId = null;
+self.playgroundProgress = (json) => postMessage({ kind: "progress", id: runId, progress: JSON.parse(json) });
 
 async function start() {
   const pyodide = await loadPyodide({ indexURL: new URL("../pyodide/", here).href });
@@ -26,6 +29,7 @@ ready.then(
 onmessage = async (event) => {
   const pyodide = await ready;
   const { id, code, overrides } = event.data;
+  runId = id;
   pyodide.globals.set("CODE", code);
   pyodide.globals.set("OVERRIDES", JSON.stringify(overrides || {}));
   let result;
