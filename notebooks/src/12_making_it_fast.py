@@ -11,8 +11,8 @@
 #    loop, and an experiment that changes one setting to show it;
 # 3. **scalar against tensor engine** on the same training run, same losses, and an
 #    experiment that shows where the difference comes from;
-# 4. **a real data set**: 1,797 handwritten digits, and a classifier trained on them in a
-#    few seconds, tested on digits it has never seen.
+# 4. **a real data set**: 1,797 handwritten digits, and a classifier trained on them in
+#    seconds, tested on digits it has never seen.
 #
 # Timings differ from machine to machine and from run to run. So the chapter counts where
 # it can (calls, collections, objects), and shows its timings in cells whose output is not
@@ -131,6 +131,9 @@ print(
 print(f"  {len(start_weights)} parameters, made before the step")
 
 # %% [markdown]
+# The top row is the generator expression in a neuron's weighted sum,
+# `sum(wi * xi for ...)`, resumed once for every product it hands to `sum` and once more
+# to finish.
 # `__mul__` and `__add__` run about 30,800 times each, and each time the operation also
 # evaluates its derivative rule (`RULES['*']`, `RULES['+']`) on the numbers, so that the
 # node keeps its local derivatives. With the few `-` and `relu` nodes they make the 65,077
@@ -241,13 +244,11 @@ print(
 # none at all).
 # </details>
 #
-# The `note_start` callback of the profile can do more: Python calls it at the start and
-# the end of every collection, with the part of the objects it scans (a *generation*; the
-# note above says more) and the number of objects freed. At the start,
-# `gc.get_objects(generation)` lists what each generation holds, so we can count the
-# objects the scan is about to walk. Counts, not seconds, so the picture
-# does not depend on the machine's speed. The experiment runs six steps in turn under
-# three settings, changing one thing at a time:
+# The experiment counts the collector's work with a callback like the profile's
+# `note_start`: at the start of each collection it counts the objects the scan is about
+# to walk (`gc.get_objects`), at the end the objects it freed. Counts, not seconds, so the
+# picture does not depend on the machine's speed. It runs six steps in turn under three
+# settings, changing one thing at a time:
 #
 # - **default**: the collector as Python ships it;
 # - **no full scans**: the collector as shipped, except that its full scans are put off
@@ -564,8 +565,8 @@ plt.show()
 #
 # Both engines do the same arithmetic, and get the same losses. What differs is who loops
 # over the numbers. The scalar engine runs a Python method, and creates a Python object,
-# for each of its 68,818 operations; the tensor engine makes 45 calls into NumPy, whose
-# loops over the numbers run in compiled code. To see that this is what costs, change only
+# for each of its 68,818 operations; the tensor engine builds 45 nodes, each one NumPy
+# operation on a whole array, whose loop over the numbers runs in compiled code. To see that this is what costs, change only
 # that. The next step is the tensor engine's, but Python loops over the 100 points: one
 # small forward pass per point, on a row of one point instead of all 100 rows at once. The
 # same engine, the same weights, the same arithmetic; only who loops over the points
@@ -784,9 +785,9 @@ print(f"training took {'under' if training_seconds < 10 else 'over'} 10 CPU seco
 # <!-- claim: ch12-digits-in-seconds -->
 # </details>
 #
-# The next cell changes one thing at a time on the same split:
-# batches of 64 images instead of 32 (the same 10 epochs, so half as many updates), and
-# the plain recipe we started from.
+# The next cell trains two other recipes on the same split: this one with a single
+# change, batches of 64 images instead of 32 (the same 10 epochs, so half as many
+# updates), and the plain recipe we started from, which undoes four choices at once.
 
 
 # %%
@@ -820,10 +821,9 @@ print(f"split {SEED}, the plain recipe:     {held_out_accuracy(SEED, **plain):.1
 # <!-- claim: ch12-digits-97 -->
 # </details>
 #
-# The batch size is part of the recipe. With batches of 64 and the same 10 epochs the
+# The batch size is part of the recipe: with batches of 64 and the same 10 epochs the
 # network makes half as many updates, and on most splits it read fewer held-out digits
-# than with batches of 32. Change the batch size, and the number of updates or the
-# learning rate needs tuning again.
+# than with batches of 32.
 #
 # <details><summary>How we know</summary>
 #
@@ -934,7 +934,7 @@ plt.show()
 
 # %% [markdown]
 # At 8 × 8 pixels some of these are hard for a person too. A network of 9,610 parameters
-# trained for a few seconds gets the rest right, and every number in this section came from
+# trained in seconds gets the rest right, and every number in this section came from
 # the engine built in chapters 1 to 11.
 #
 # ## Exercises
