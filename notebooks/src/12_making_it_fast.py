@@ -365,22 +365,23 @@ for k, setting, seconds, log in runs:
     print(f"step {k} ({setting}): {seconds:.3f} CPU seconds, {log.scans[2]} full scans")
 
 # %% [markdown]
-# Switching the collector off makes every step of this loop take less CPU time, at least
-# a tenth less.
+# Switching the collector off cuts the CPU time of this training loop by at least a
+# tenth.
 #
 # <details><summary>How we know</summary>
 #
 # One run is one draw, so we measured more: 40 other draws of the data and the starting
 # weights (seeds 2000 to 2039), each in a fresh Python set up as this kernel is, with two
-# steps of the plain loop at the collector's defaults and two with it off, in turn. On the
-# machine this chapter was written on (two cores shared with other busy programs),
-# switching the collector off cut a step's CPU time by 22 to 77 % on Python 3.11 (median
-# 72 %), and by 23 to 68 % on 3.13 (median 58 %). The cut is large when a step gets a full
-# scan and smaller when it does not. On another machine it was 53 to 75 % on 3.13, and as
-# little as 18 % when measured inside a test process that held many other objects (full
-# scans come rarer there). So the sentence says only "at least a tenth". The
-# claims test runs 16 fresh draws in a fresh Python and asserts a cut of at least a tenth
-# on every one: power 0.81 against a sentence true on only 90 % of draws, and 1.00
+# steps of the plain loop at the collector's defaults and two with it off, in turn. On
+# the machine this chapter was written on (two cores shared with other busy programs),
+# switching the collector off cut the mean CPU time of a step by 22 to 77 % on Python
+# 3.11 (median 72 %), and by 23 to 68 % on 3.13 (median 58 %). The cut is large when a
+# step gets a full scan and smaller when it does not, so the sentence speaks of the loop,
+# a few steps together, not of every single step. On another machine it was 53 to 75 % on
+# 3.13, and as little as 18 % when measured inside a test process that held many other
+# objects (full scans come rarer there). So the sentence says only "at least a tenth".
+# The claims test runs 16 fresh draws in a fresh Python and asserts a cut of at least a
+# tenth on every one: power 0.81 against a sentence true on only 90 % of draws, and 1.00
 # against a true cut 1.5 times smaller than a tenth.
 #
 # <!-- claim: ch12-collector-cost -->
@@ -566,11 +567,11 @@ plt.show()
 # Both engines do the same arithmetic, and get the same losses. What differs is who loops
 # over the numbers. The scalar engine runs a Python method, and creates a Python object,
 # for each of its 68,818 operations; the tensor engine builds 45 nodes, each one NumPy
-# operation on a whole array, whose loop over the numbers runs in compiled code. To see that this is what costs, change only
-# that. The next step is the tensor engine's, but Python loops over the 100 points: one
-# small forward pass per point, on a row of one point instead of all 100 rows at once. The
-# same engine, the same weights, the same arithmetic; only who loops over the points
-# changes.
+# operation on a whole array, whose loop over the numbers runs in compiled code. To see
+# that this is what costs, change only that. The next step is the tensor engine's, but
+# Python loops over the 100 points: one small forward pass per point, on a row of one
+# point instead of all 100 rows at once. The same engine, the same weights, the same
+# arithmetic; only who loops over the points changes.
 
 
 # %% tags=["claim-setup"]
