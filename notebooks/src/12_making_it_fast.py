@@ -151,7 +151,7 @@ print(f"  {len(start_weights)} parameters, made before the step")
 # the middle of whichever call happens to be making an object, and the profiler charges
 # the collection's time to that call. `profile_step` asked Python to call `note_start` at
 # the start of every collection, and noted which function was running. Counted, not timed,
-# so the picture is the same on every machine:
+# so the picture does not depend on the machine's speed:
 
 # %%
 where = collections.Counter(name for _, name in starts)
