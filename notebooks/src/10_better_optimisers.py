@@ -630,8 +630,7 @@ print(
 # So Adam is not the fastest optimiser on every problem. The per-parameter methods win where
 # the bad scaling lines up with the parameters themselves; where it does not, as on the
 # turned valley, a step size per parameter does not fix it, and momentum, tuned as
-# carefully, beats Adam from every start. On the curved banana, Adam is ahead from most
-# starts.
+# carefully, does better.
 
 # %% [markdown]
 # What Adam does offer is a step whose size does not depend on the gradient's scale. With a
