@@ -15,9 +15,8 @@
 #    seconds, tested on digits it has never seen.
 #
 # Timings differ from machine to machine and from run to run. So the chapter counts where
-# it can (calls, collections, objects), and shows its timings in cells whose output is not
-# compared when the notebook is checked; everything else it prints is the same on every
-# run. The times it measures are CPU times (the time this Python process spent
+# it can (calls, collections, objects), and everything it prints is the same on every run
+# except its timings, which are this run's: yours will differ. The times it measures are CPU times (the time this Python process spent
 # computing), and the ratios of times it states are bounds with a wide margin. The first
 # cell keeps NumPy's matrix products on one thread (the setting must come before NumPy is
 # imported), so that the CPU time we measure is that of one thread doing the work.
@@ -357,8 +356,8 @@ plt.show()
 #
 # What does that cost in time? The next cell prints this run's CPU seconds for each
 # step (`time.process_time()`: the CPU time of this Python process, which other programs
-# on the machine disturb much less than the clock on the wall). They differ from machine
-# to machine, so the cell's output is not compared when the notebook is checked.
+# on the machine disturb much less than the clock on the wall). They are this run's;
+# yours will differ.
 
 # %% tags=["nbval-ignore-output"]
 for k, setting, seconds, log in runs:
@@ -409,7 +408,7 @@ kept.clear()
 print(f"tracked objects rose with each graph kept alive: {all(np.diff(tracked) > 0)}")
 
 # %% [markdown]
-# The plot of those times depends on the machine, so its cell's output is not compared:
+# Those times, this run's, against the objects the collector tracked:
 
 # %% tags=["nbval-ignore-output"]
 fig, ax = plt.subplots(figsize=(6, 3.4))
@@ -544,9 +543,8 @@ plt.show()
 
 # %% [markdown]
 # The ratio in the title is this run's, and it changes from machine to machine and from
-# run to run (so this cell's output is not compared when the notebook is checked). What
-# holds everywhere we measured: the tensor step takes more than fifty times less CPU time
-# than the scalar step.
+# run to run. What holds everywhere we measured: the tensor step takes more than fifty
+# times less CPU time than the scalar step.
 #
 # <details><summary>How we know</summary>
 #
