@@ -435,7 +435,8 @@ for name, g, p, start in zip(["w1", "w2"], valley_grad(*START), w, START):
 # `race(problem, method, starts)` tunes one runner afresh from each start and returns, for
 # each, its tuned setting and score (`"refined"`), the grid's best before the refinement
 # (`"grid"`), and whether that lies at an edge of its grid (`"at edge"`). From the starts
-# shown (RMSProp's "first step" is its tuned rate):
+# shown (RMSProp's "first step" is its tuned rate; "forget" is how much of its average of
+# squared gradients a runner forgets per step, $1 - \alpha$ or $1 - \beta_2$):
 
 # %%
 from micrograd_lesson.race import METHODS, PROBLEMS, describe, race, run_setting, runs, score, turn
@@ -629,8 +630,7 @@ print(
 # So Adam is not the fastest optimiser on every problem. The per-parameter methods win where
 # the bad scaling lines up with the parameters themselves; where it does not, as on the
 # turned valley, a step size per parameter does not fix it, and momentum, tuned as
-# carefully, beats Adam from every start. On the curved banana, Adam is ahead from most
-# starts.
+# carefully, does better.
 
 # %% [markdown]
 # What Adam does offer is a step whose size does not depend on the gradient's scale. With a
@@ -765,7 +765,8 @@ for (name, track), style in zip(tracks.items(), ("-", "--")):
 ax.set_xlabel("step")
 ax.set_ylabel("weight")
 ax.set_title("Weight decay under Adam + L2 and under AdamW")
-ax.legend(fontsize=8)
+# below the curves, with handles long enough to show which lines are dashed
+ax.legend(fontsize=8, handlelength=3.5, loc="lower left", bbox_to_anchor=(0.2, 0.08))
 ax.grid(True, alpha=0.3)
 describe_figure(
     fig,

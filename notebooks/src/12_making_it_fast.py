@@ -11,13 +11,12 @@
 #    loop, and an experiment that changes one setting to show it;
 # 3. **scalar against tensor engine** on the same training run, same losses, and an
 #    experiment that shows where the difference comes from;
-# 4. **a real data set**: 1,797 handwritten digits, and a classifier trained on them in a
-#    few seconds, tested on digits it has never seen.
+# 4. **a real data set**: 1,797 handwritten digits, and a classifier trained on them in
+#    seconds, tested on digits it has never seen.
 #
 # Timings differ from machine to machine and from run to run. So the chapter counts where
-# it can (calls, collections, objects), and shows its timings in cells whose output is not
-# compared when the notebook is checked; everything else it prints is the same on every
-# run. The times it measures are CPU times (the time this Python process spent
+# it can (calls, collections, objects), and everything it prints is the same on every run
+# except its timings, which are this run's: yours will differ. The times it measures are CPU times (the time this Python process spent
 # computing), and the ratios of times it states are bounds with a wide margin. The first
 # cell keeps NumPy's matrix products on one thread (the setting must come before NumPy is
 # imported), so that the CPU time we measure is that of one thread doing the work.
@@ -131,6 +130,9 @@ print(
 print(f"  {len(start_weights)} parameters, made before the step")
 
 # %% [markdown]
+# The top row is the generator expression in a neuron's weighted sum,
+# `sum(wi * xi for ...)`, resumed once for every product it hands to `sum` and once more
+# to finish.
 # `__mul__` and `__add__` run about 30,800 times each, and each time the operation also
 # evaluates its derivative rule (`RULES['*']`, `RULES['+']`) on the numbers, so that the
 # node keeps its local derivatives. With the few `-` and `relu` nodes they make the 65,077
@@ -148,7 +150,7 @@ print(f"  {len(start_weights)} parameters, made before the step")
 # the middle of whichever call happens to be making an object, and the profiler charges
 # the collection's time to that call. `profile_step` asked Python to call `note_start` at
 # the start of every collection, and noted which function was running. Counted, not timed,
-# so the picture is the same on every machine:
+# so the picture does not depend on the machine's speed:
 
 # %%
 where = collections.Counter(name for _, name in starts)
@@ -241,13 +243,11 @@ print(
 # none at all).
 # </details>
 #
-# The `note_start` callback of the profile can do more: Python calls it at the start and
-# the end of every collection, with the part of the objects it scans (a *generation*; the
-# note above says more) and the number of objects freed. At the start,
-# `gc.get_objects(generation)` lists what each generation holds, so we can count the
-# objects the scan is about to walk. Counts, not seconds, so the picture
-# does not depend on the machine's speed. The experiment runs six steps in turn under
-# three settings, changing one thing at a time:
+# The experiment counts the collector's work with a callback like the profile's
+# `note_start`: at the start of each collection it counts the objects the scan is about
+# to walk (`gc.get_objects`), at the end the objects it freed. Counts, not seconds, so the
+# picture does not depend on the machine's speed. It runs six steps in turn under three
+# settings, changing one thing at a time:
 #
 # - **default**: the collector as Python ships it;
 # - **no full scans**: the collector as shipped, except that its full scans are put off
@@ -356,30 +356,31 @@ plt.show()
 #
 # What does that cost in time? The next cell prints this run's CPU seconds for each
 # step (`time.process_time()`: the CPU time of this Python process, which other programs
-# on the machine disturb much less than the clock on the wall). They differ from machine
-# to machine, so the cell's output is not compared when the notebook is checked.
+# on the machine disturb much less than the clock on the wall). They are this run's;
+# yours will differ.
 
 # %% tags=["nbval-ignore-output"]
 for k, setting, seconds, log in runs:
     print(f"step {k} ({setting}): {seconds:.3f} CPU seconds, {log.scans[2]} full scans")
 
 # %% [markdown]
-# Switching the collector off makes every step of this loop take less CPU time, at least
-# a tenth less.
+# Switching the collector off cuts the CPU time of this training loop by at least a
+# tenth.
 #
 # <details><summary>How we know</summary>
 #
 # One run is one draw, so we measured more: 40 other draws of the data and the starting
 # weights (seeds 2000 to 2039), each in a fresh Python set up as this kernel is, with two
-# steps of the plain loop at the collector's defaults and two with it off, in turn. On the
-# machine this chapter was written on (two cores shared with other busy programs),
-# switching the collector off cut a step's CPU time by 22 to 77 % on Python 3.11 (median
-# 72 %), and by 23 to 68 % on 3.13 (median 58 %). The cut is large when a step gets a full
-# scan and smaller when it does not. On another machine it was 53 to 75 % on 3.13, and as
-# little as 18 % when measured inside a test process that held many other objects (full
-# scans come rarer there). So the sentence says only "at least a tenth". The
-# claims test runs 16 fresh draws in a fresh Python and asserts a cut of at least a tenth
-# on every one: power 0.81 against a sentence true on only 90 % of draws, and 1.00
+# steps of the plain loop at the collector's defaults and two with it off, in turn. On
+# the machine this chapter was written on (two cores shared with other busy programs),
+# switching the collector off cut the mean CPU time of a step by 22 to 77 % on Python
+# 3.11 (median 72 %), and by 23 to 68 % on 3.13 (median 58 %). The cut is large when a
+# step gets a full scan and smaller when it does not, so the sentence speaks of the loop,
+# a few steps together, not of every single step. On another machine it was 53 to 75 % on
+# 3.13, and as little as 18 % when measured inside a test process that held many other
+# objects (full scans come rarer there). So the sentence says only "at least a tenth".
+# The claims test runs 16 fresh draws in a fresh Python and asserts a cut of at least a
+# tenth on every one: power 0.81 against a sentence true on only 90 % of draws, and 1.00
 # against a true cut 1.5 times smaller than a tenth.
 #
 # <!-- claim: ch12-collector-cost -->
@@ -407,7 +408,7 @@ kept.clear()
 print(f"tracked objects rose with each graph kept alive: {all(np.diff(tracked) > 0)}")
 
 # %% [markdown]
-# The plot of those times depends on the machine, so its cell's output is not compared:
+# Those times, this run's, against the objects the collector tracked:
 
 # %% tags=["nbval-ignore-output"]
 fig, ax = plt.subplots(figsize=(6, 3.4))
@@ -542,9 +543,8 @@ plt.show()
 
 # %% [markdown]
 # The ratio in the title is this run's, and it changes from machine to machine and from
-# run to run (so this cell's output is not compared when the notebook is checked). What
-# holds everywhere we measured: the tensor step takes more than fifty times less CPU time
-# than the scalar step.
+# run to run. What holds everywhere we measured: the tensor step takes more than fifty
+# times less CPU time than the scalar step.
 #
 # <details><summary>How we know</summary>
 #
@@ -564,12 +564,12 @@ plt.show()
 #
 # Both engines do the same arithmetic, and get the same losses. What differs is who loops
 # over the numbers. The scalar engine runs a Python method, and creates a Python object,
-# for each of its 68,818 operations; the tensor engine makes 45 calls into NumPy, whose
-# loops over the numbers run in compiled code. To see that this is what costs, change only
-# that. The next step is the tensor engine's, but Python loops over the 100 points: one
-# small forward pass per point, on a row of one point instead of all 100 rows at once. The
-# same engine, the same weights, the same arithmetic; only who loops over the points
-# changes.
+# for each of its 68,818 operations; the tensor engine builds 45 nodes, each one NumPy
+# operation on a whole array, whose loop over the numbers runs in compiled code. To see
+# that this is what costs, change only that. The next step is the tensor engine's, but
+# Python loops over the 100 points: one small forward pass per point, on a row of one
+# point instead of all 100 rows at once. The same engine, the same weights, the same
+# arithmetic; only who loops over the points changes.
 
 
 # %% tags=["claim-setup"]
@@ -784,9 +784,9 @@ print(f"training took {'under' if training_seconds < 10 else 'over'} 10 CPU seco
 # <!-- claim: ch12-digits-in-seconds -->
 # </details>
 #
-# The next cell changes one thing at a time on the same split:
-# batches of 64 images instead of 32 (the same 10 epochs, so half as many updates), and
-# the plain recipe we started from.
+# The next cell trains two other recipes on the same split: this one with a single
+# change, batches of 64 images instead of 32 (the same 10 epochs, so half as many
+# updates), and the plain recipe we started from, which undoes four choices at once.
 
 
 # %%
@@ -820,10 +820,9 @@ print(f"split {SEED}, the plain recipe:     {held_out_accuracy(SEED, **plain):.1
 # <!-- claim: ch12-digits-97 -->
 # </details>
 #
-# The batch size is part of the recipe. With batches of 64 and the same 10 epochs the
+# The batch size is part of the recipe: with batches of 64 and the same 10 epochs the
 # network makes half as many updates, and on most splits it read fewer held-out digits
-# than with batches of 32. Change the batch size, and the number of updates or the
-# learning rate needs tuning again.
+# than with batches of 32.
 #
 # <details><summary>How we know</summary>
 #
@@ -934,7 +933,7 @@ plt.show()
 
 # %% [markdown]
 # At 8 × 8 pixels some of these are hard for a person too. A network of 9,610 parameters
-# trained for a few seconds gets the rest right, and every number in this section came from
+# trained in seconds gets the rest right, and every number in this section came from
 # the engine built in chapters 1 to 11.
 #
 # ## Exercises

@@ -36,6 +36,7 @@ import math
 import os
 import random
 import re
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -189,6 +190,17 @@ def median_power(values, low=-math.inf, high=math.inf, off=RATIO_OFF):
         fails = power(n, half, below_high) + power(n, half, above_low)
         powers.append(min(1.0, fails))
     return min(powers)
+
+
+def bound_power(values, bound, above=True, n=None):
+    """The power of "all n draws clear `bound`" (above it, or below it if not `above`) against a
+    truth RATIO_OFF times past the bound: the draws rescaled so that their median is bound / 1.5
+    (bound * 1.5 for a bound from above), and `range_power` of the rescaled draws."""
+    values = [float(v) for v in values]
+    target = bound / RATIO_OFF if above else bound * RATIO_OFF
+    rescaled = [v * target / statistics.median(values) for v in values]
+    low, high = (bound, math.inf) if above else (-math.inf, bound)
+    return range_power(rescaled, low, high, k=n, off=1.0)
 
 
 def _binomial(n, k, rate):

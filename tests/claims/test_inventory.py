@@ -14,6 +14,7 @@ import pytest
 from claimlib import (
     HELD_OUT_FROM,
     SOURCES,
+    bound_power,
     claims_block,
     fraction_test,
     held_out_seeds,
@@ -158,3 +159,11 @@ def test_range_and_median_power_see_a_range_too_wide_to_catch_anything():
     assert range_power(tight, 0.1, 10) == 0.0  # a range 100x wide passes whatever the truth
     assert median_power(tight, 0.8, 1.25) > 0.99
     assert median_power(tight, 0.1, 10) < 0.01
+
+
+def test_bound_power_sees_whether_draws_1_5_times_nearer_the_bound_would_cross_it():
+    spread = [1.0, 1.05, 0.95, 1.1, 0.9] * 4  # a median 1.5x lower leaves them all below 1/1.5 * 1.1
+    assert bound_power([100 * v for v in spread], 50) == 1.0  # rescaled to a median of 33: all fail
+    assert bound_power(spread, 10, above=False) == 1.0  # rescaled to a median of 15: all above 10
+    # two draws a million times apart: rescaled, one still clears 1, so both clear it 1 time in 4
+    assert math.isclose(bound_power([1.0, 1e6], 1.0), 0.75)
