@@ -167,13 +167,13 @@ def check_learning_rate(lr):
         return True  # the best (the check keeps a digest of it, not the rate): rounding aside
     loss = _bowl_after_5(value)
     if value > 1:
-        grows = ": it never shrinks" if value >= 2 else f", to {value - 1:.0%} of it beyond the bottom"
-        hint = f"overshooting: each step scales the distance to the bottom by 1 - lr = {1 - value:g}{grows}"
+        grows = ": it never shrinks" if value >= 2 else f", to {value - 1:.3g} of it beyond the bottom"
+        hint = f"overshooting: each step scales the distance to the bottom by 1 - lr = {1 - value:.3g}{grows}"
     elif loss < 1e-6:
         hint = "low, but another rate leaves less: which rate leaves none of the distance w1 - 1?"
     else:
         hint = "too cautious: work out what one update does to the distance w1 - 1, and leave none of it"
-    return f"lr = {value:g}: after 5 updates the loss is still {loss:.2e}; {hint}"
+    return f"lr = {value:.10g}: after 5 updates the loss is still {loss:.2e}; {hint}"
 
 
 @solution("ch08.learning_rate")

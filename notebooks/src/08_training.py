@@ -326,8 +326,7 @@ for rate in (0.05, 0.01):
 # - **At 0.05 and 0.01 it never settles,** the more dangerous failure. Over the last 100
 #   steps the loss swings between 0.0072 and 1.19 at 0.05, and between 0.0011 and 0.31 at
 #   0.01: far worse than a correct run, yet finite, with no error and nothing that stops
-#   the loop. This is the version a learner usually meets: a network that "trains badly",
-#   and no clue why.
+#   the loop. All you see is a network that "trains badly", and no clue why.
 
 # %%
 fig = plot_forgetting(good, forgetful)
