@@ -451,8 +451,8 @@ at_edge = [name for name, result in raced.items() if result["at edge"]]
 print(f"runners whose best grid setting lies at an edge of its grid: {len(at_edge)} of {len(raced)}")
 
 # %% [markdown]
-# No runner's best grid setting lies at an edge of its grid, so a wider grid would not
-# change the winners. Those are the starts shown here; each verdict below is also re-run
+# No runner's best grid setting lies at an edge of its grid: no winner is pressed against a
+# grid's end, the sign that a wider grid might find better. Those are the starts shown here; each verdict below is also re-run
 # from many other starts, each as far from the problem's minimum as its shown start, in a
 # direction drawn at random (`start_draw`), with every runner tuned afresh for each start.
 #
