@@ -157,6 +157,8 @@ def test_adam_constant_step_right_answers_pass(answer):
         (lambda g, t, lr: -lr * g, "plain gradient descent"),
         (lambda g, t, lr: -lr * g / (g * g + 1e-8), "square ROOT"),
         (lambda g, t, lr: -lr, "Adam moves p by"),
+        (lambda g, t, lr: -lr * g / (abs(g) + lr * 1e-8), "so look at eps"),  # eps scaled by the rate
+        (lambda g, t, lr: -lr * g / (abs(g) + 1e-8 / math.sqrt(1 - 0.999**t)), "so look at eps"),
     ],
 )
 def test_adam_constant_step_wrong_answers(answer, words):

@@ -177,6 +177,9 @@ def check_adam_constant_step(adam_constant_step):
     def otherwise(i):
         g, t, lr = _ADAM_CASES[i]
         step = f"with g = {g}, at step t = {t} and lr = {lr}, Adam moves p by {records['want'][i]:.12g}"
+        if abs(got[i] - records["want"][i]) < 1e-6 * abs(records["want"][i]):  # right but for eps
+            off = f"off by only {abs(got[i] - records['want'][i]):.1e}, so look at eps"
+            return f"{step}, got {got[i]:.12g}: {off}: Adam adds eps (1e-8), as it is, to sqrt(v_hat)"
         return f"{step}, got {got[i]:.12g}: work out m_hat and v_hat for a gradient that never changes"
 
     records = recorded("ch10.adam_constant_step")

@@ -57,7 +57,8 @@ def check_recall_precision(recall_precision):
         if any(_in_percent(row, want) for row in got[i] for want in records["want"][i]):
             return "recall and precision are fractions from 0 to 1, not percentages: leave out the * 100"
         recall, precision = np.round(records["want"][i], 4).tolist()
-        return f"for {_CONFUSIONS[i].tolist()} recall is {recall} and precision {precision}"
+        yours = " and ".join(str(np.round(row, 4).tolist()) for row in got[i])
+        return f"for {_CONFUSIONS[i].tolist()} recall is {recall} and precision {precision}, not {yours}"
 
     cases = [(c,) for c in _CONFUSIONS]
     got = run_cases(recall_precision, "", cases, as_array, _PAIR, lambda c: f"for {len(c[0])} classes")

@@ -451,8 +451,8 @@ at_edge = [name for name, result in raced.items() if result["at edge"]]
 print(f"runners whose best grid setting lies at an edge of its grid: {len(at_edge)} of {len(raced)}")
 
 # %% [markdown]
-# No runner's best grid setting lies at an edge of its grid, so a wider grid would not
-# change the winners. Those are the starts shown here; each verdict below is also re-run
+# No runner's best grid setting lies at an edge of its grid: no winner is pressed against a
+# grid's end, the sign that a wider grid might find better. Those are the starts shown here; each verdict below is also re-run
 # from many other starts, each as far from the problem's minimum as its shown start, in a
 # direction drawn at random (`start_draw`), with every runner tuned afresh for each start.
 #
@@ -624,7 +624,8 @@ print(
 # other) drop to the floor of the plot within 5 steps and Adam (vermillion) follows, while
 # momentum (blue dashed) and plain descent (black) fall at their fixed rates. Turned, Adam's
 # curve lies above momentum's from step 10 on, and AdaGrad and RMSProp stall far above both:
-# AdaGrad ends at 2.4 and RMSProp at 0.22. On the banana momentum and Adam fall together,
+# AdaGrad ends at 2.4 (its score, 3.0, is the worst of its last 10 steps) and RMSProp at
+# 0.22. On the banana momentum and Adam fall together,
 # while AdaGrad and RMSProp (again on top of each other) stall near $10^{-5}$.
 #
 # So Adam is not the fastest optimiser on every problem. The per-parameter methods win where

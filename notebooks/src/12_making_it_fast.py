@@ -162,6 +162,7 @@ for kind, scanned, color, hatch in (("small", (0, 1), "#0072B2", ""), ("full", (
     counts = np.array([sum(1 for g, n in starts if g in scanned and n == name) for name in names])
     ax.barh(names, counts, left=left, color=color, hatch=hatch, label=f"{kind} scans")
     left += counts
+ax.set_xlim(0, 1.08 * left.max())  # room after the longest bar, so it is not read as cut off
 ax.set_xlabel("collections that started while this function was running")
 ax.set_title("Where the collector's work lands in one scalar step")
 ax.legend(fontsize=8, loc="lower right")
@@ -341,7 +342,9 @@ plt.tight_layout()
 describe_figure(
     fig,
     "Objects the collector walked in one scalar step, under three collector settings, "
-    "split into small scans and full scans.",
+    "split into small scans and full scans: the steps with the collector off walk nothing, "
+    "the steps with no full scans only their small scans, and a default step that gets a "
+    "full scan walks far more.",
     axes=False,
 )
 plt.show()
@@ -564,8 +567,8 @@ plt.show()
 #
 # Both engines do the same arithmetic, and get the same losses. What differs is who loops
 # over the numbers. The scalar engine runs a Python method, and creates a Python object,
-# for each of its 68,818 operations; the tensor engine builds 45 nodes, each one NumPy
-# operation on a whole array, whose loop over the numbers runs in compiled code. To see
+# for each of its 65,077 operations; the tensor engine's graph has 45 nodes, and each of
+# its operations is one NumPy call on a whole array, whose loop runs in compiled code. To see
 # that this is what costs, change only that. The next step is the tensor engine's, but
 # Python loops over the 100 points: one small forward pass per point, on a row of one
 # point instead of all 100 rows at once. The same engine, the same weights, the same
