@@ -25,8 +25,8 @@ import numbers
 
 import numpy as np
 
-from .engine import RULES, power_rule
-from .graph import topological_order
+from .engine import RULES, grad_mode, power_rule
+from .graph import backward_pass, topological_order
 
 
 def _as_array(data):
@@ -66,7 +66,7 @@ class Tensor:
 
     def __init__(self, data, requires_grad=False, _children=(), _op="", _rules=()):
         self.data = _as_array(data)
-        if not _children and self.data is data:  # a leaf gets its own copy: training must not
+        if not _op and self.data is data:  # a leaf gets its own copy: training must not
             self.data = data.copy()  # change the caller's array behind their back
         self.grad = None  # d(output)/d(self), the shape of data, filled in by backward()
         self.requires_grad = bool(requires_grad)
@@ -82,17 +82,22 @@ class Tensor:
         flag = ", requires_grad=True" if self.requires_grad else ""
         return f"Tensor(shape={self.shape}{flag})"
 
-    def _result(self, data, inputs, op, *rules):
-        """A new tensor computed from `inputs`; it needs a gradient if any input does."""
-        requires_grad = any(t.requires_grad for t in inputs)
-        return Tensor(data, requires_grad, inputs, op, rules if requires_grad else ())
+    def _result(self, data, inputs, op, rules):
+        """A new tensor computed from `inputs`; it needs a gradient if any input does.
+
+        rules() gives its backward rules, one per input, asked only when it needs them.
+        Inside no_grad() the result is a leaf that keeps no inputs, as in PyTorch.
+        """
+        if not grad_mode.recording:
+            return Tensor(data, _op=op)
+        if not any(t.requires_grad for t in inputs):
+            return Tensor(data, False, inputs, op)
+        return Tensor(data, True, inputs, op, rules())
 
     def _elementwise(self, data, inputs, op, rule=None):
         """A result whose rules come from the scalar engine's table: input.grad += slope * g."""
-        if not any(t.requires_grad for t in inputs):
-            return Tensor(data, False, inputs, op)
-        slopes = (rule or RULES[op])(data, *(t.data for t in inputs))
-        return Tensor(data, True, inputs, op, tuple(_times(slope) for slope in slopes))
+        slopes = lambda: (rule or RULES[op])(data, *(t.data for t in inputs))  # noqa: E731
+        return self._result(data, inputs, op, lambda: tuple(_times(slope) for slope in slopes()))
 
     # ---- elementwise arithmetic, with broadcasting ----
 
@@ -160,7 +165,7 @@ class Tensor:
                 f"({self.shape[:-2]} and {other.shape[:-2]}) do not broadcast"
             ) from None
         if a.ndim == 2 and b.ndim == 2:  # the common case, (m, n) @ (n, p), without reshaping
-            return self._result(data, (self, other), "@", lambda g: g @ b.T, lambda g: a.T @ g)
+            return self._result(data, (self, other), "@", lambda: (lambda g: g @ b.T, lambda g: a.T @ g))
         # A vector is a matrix with one row (on the left) or one column (on the right), whose
         # extra axis the result drops; the rules put it back, then take it away again.
         a2 = a[np.newaxis, :] if a.ndim == 1 else a
@@ -176,7 +181,7 @@ class Tensor:
         def rule_b(g):  # dB = A^T @ G likewise
             return _unbroadcast(np.swapaxes(a2, -1, -2) @ as_matrices(g), b2.shape).reshape(b.shape)
 
-        return self._result(data, (self, other), "@", rule_a, rule_b)
+        return self._result(data, (self, other), "@", lambda: (rule_a, rule_b))
 
     def __rmatmul__(self, other):
         return _as_tensor(other) @ self
@@ -213,7 +218,7 @@ class Tensor:
             g = g if keepdims or axis is None else np.expand_dims(g, axis)
             return np.broadcast_to(g, shape)
 
-        return self._result(self.data.sum(axis=axis, keepdims=keepdims), (self,), "sum", rule)
+        return self._result(self.data.sum(axis=axis, keepdims=keepdims), (self,), "sum", lambda: (rule,))
 
     def mean(self, axis=None, keepdims=False):
         total = self.sum(axis=axis, keepdims=keepdims)
@@ -221,11 +226,11 @@ class Tensor:
 
     def reshape(self, *shape):
         old = self.shape
-        return self._result(self.data.reshape(*shape), (self,), "reshape", lambda g: g.reshape(old))
+        return self._result(self.data.reshape(*shape), (self,), "reshape", lambda: (lambda g: g.reshape(old),))
 
     @property
     def T(self):
-        return self._result(self.data.T, (self,), "T", _transpose)  # transposing twice gives the original
+        return self._result(self.data.T, (self,), "T", lambda: (_transpose,))  # transposing twice gives the original
 
     # ---- backpropagation ----
 
@@ -250,39 +255,59 @@ class Tensor:
             gradient = np.array(_as_array(gradient))  # our own copy: the caller keeps theirs
         if gradient.shape != self.shape:
             raise ValueError(f"backward(gradient) needs shape {self.shape}, got {gradient.shape}")
-        order = self.topological_order()
-        for node in order:
-            if node._prev:
-                node.grad = None
-        self._accumulate(gradient, source=None)
-        for node in reversed(order):
-            g = node.grad
-            if g is None:
-                continue
-            for child, rule in zip(node._prev, node._rules):
-                if child.requires_grad:
-                    child._accumulate(_unbroadcast(rule(g), child.shape), source=g)
+        grads = [(node, _as_ndarray(g)) for node, g, _ in backward_pass(self, {self: gradient})]
+        # A rule may pass its gradient on as it is, or as a view: then two tensors hold one array.
+        holders = {}
+        for _, g in grads:
+            holders[id(_owner(g))] = holders.get(id(_owner(g)), 0) + 1
+        for node, g in grads:
+            shared = holders[id(_owner(g))] > 1 or not g.flags.writeable
+            if node._prev:  # an inner tensor starts afresh; a shared array read-only, so no += corrupts it
+                node.grad = _read_only(g) if shared else g
+            else:
+                node._accumulate(g, shared)
 
-    def _accumulate(self, grad, source):
-        """Add a gradient contribution computed from `source`, the gradient of a tensor made from us."""
+    def chain_rule(self, g, create_graph=False):
+        """What this tensor sends to each input that needs a gradient, for its gradient g:
+        [(input, None, share)], each share summed back to the input's shape (unbroadcast)."""
+        if create_graph:
+            raise NotImplementedError("a Tensor's derivatives are arrays: there is no create_graph")
+        return [
+            (child, None, _unbroadcast(rule(g), child.shape))
+            for child, rule in zip(self._prev, self._rules)
+            if child.requires_grad
+        ]
+
+    def _accumulate(self, grad, shared):
+        """Add a leaf's gradient; as in PyTorch it accumulates across backward() calls."""
+        if self.grad is None and shared:  # a leaf's gradient is the learner's to change: its own array
+            grad = grad.copy()
         if self.grad is None:
-            if grad is source or grad.base is not None:  # `source` passed on as it is, or a view
-                if self._prev:  # an inner tensor may share it, read-only, so no += can corrupt it
-                    source.flags.writeable = False
-                    grad = grad.view()
-                    grad.flags.writeable = False
-                else:  # a leaf's gradient is the learner's to change: its own, writable array
-                    grad = grad.copy()
-            # A freshly computed array belongs to no one else: kept as it is, no copy.
-            self.grad = grad if type(grad) is np.ndarray else np.array(grad)
+            self.grad = grad  # a freshly computed array belongs to no one else: kept, no copy
         elif self.grad.flags.writeable:
             self.grad += grad  # our own array: add in place, no new one
         else:
-            self.grad = self.grad + grad  # shared: a new array, which is then ours
+            self.grad = self.grad + grad
 
     def topological_order(self):
         """Every tensor of the graph, each one after all of its inputs."""
         return topological_order(self)
+
+
+def _as_ndarray(g):
+    """g as an array: NumPy gives a 0-d result as a scalar."""
+    return g if type(g) is np.ndarray else np.array(g)
+
+
+def _owner(g):
+    """The array that owns g's memory: g itself, or the one g is a view of."""
+    return g if g.base is None else g.base
+
+
+def _read_only(g):
+    view = g.view()
+    view.flags.writeable = False
+    return view
 
 
 def _same(g):
