@@ -19,6 +19,7 @@ import numbers
 from ._checks import check_power, checked_exp, input_slots, no_local_derivative, real_number, short
 from .graph import topological_order
 
+
 class GradMode:
     """Whether operations record a graph: the one switch that every engine reads."""
 

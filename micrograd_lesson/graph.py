@@ -126,7 +126,9 @@ def _replay(node, g, grads, create_graph):
         try:
             node._backward()
         except Exception as e:
-            raise RuntimeError(f"the backward function of {_name(node)} raised {type(e).__name__}: {e}") from e
+            raise RuntimeError(
+                f"the backward function of {_name(node)} raised {type(e).__name__}: {e}"
+            ) from e
         return [(child, None, float(child.grad) - grads.get(child, 0.0)) for child in distinct]
     finally:
         for v, before in saved:

@@ -226,11 +226,13 @@ class Tensor:
 
     def reshape(self, *shape):
         old = self.shape
-        return self._result(self.data.reshape(*shape), (self,), "reshape", lambda: (lambda g: g.reshape(old),))
+        return self._result(
+            self.data.reshape(*shape), (self,), "reshape", lambda: (lambda g: g.reshape(old),)
+        )
 
     @property
     def T(self):
-        return self._result(self.data.T, (self,), "T", lambda: (_transpose,))  # transposing twice gives the original
+        return self._result(self.data.T, (self,), "T", lambda: (_transpose,))  # its rule: transpose back
 
     # ---- backpropagation ----
 
