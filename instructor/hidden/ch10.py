@@ -2,8 +2,17 @@
 
 import numpy as np
 
-from micrograd_lesson.exercises._core import Verdict, as_number, attempt, close, hidden, shown
-from micrograd_lesson.exercises.ch10 import _adam_change, _ema_limit, _momentum
+from micrograd_lesson.exercises.reference import (
+    Verdict,
+    adam_change,
+    as_number,
+    attempt,
+    close,
+    ema_limit,
+    hidden,
+    shown,
+    torch_momentum_step,
+)
 
 
 @hidden("ch10.momentum_step")
@@ -14,7 +23,7 @@ def momentum_step_with_other_rates(momentum_step):
         p, v = -2.0, 0.0
         for g in [0.7, -1.5, 4.0, 0.0]:
             got, error = attempt(momentum_step, p, v, g, lr, mu)
-            want = _momentum(p, v, g, lr, mu)
+            want = torch_momentum_step(p, v, g, lr, mu)
             if error or not isinstance(got, (tuple, list)) or len(got) != 2 or not all(map(close, got, want)):
                 return Verdict(
                     False,
@@ -31,10 +40,10 @@ def stability_limit_at_other_points(largest_rate):
     hints print the limits) fails."""
     for lam, mu in [(3.0, 0.7), (0.02, 0.95), (7.5, 0.1)]:
         got, error = attempt(largest_rate, lam, mu)
-        if error or not close(got, _ema_limit(lam, mu), rel=1e-9):
+        if error or not close(got, ema_limit(lam, mu), rel=1e-9):
             return Verdict(
                 False,
-                f"largest_rate({lam}, {mu}) should be {_ema_limit(lam, mu):.6g}, got {error or shown(got)}",
+                f"largest_rate({lam}, {mu}) should be {ema_limit(lam, mu):.6g}, got {error or shown(got)}",
             )
     return Verdict(True)
 
@@ -46,7 +55,7 @@ def adam_step_for_a_zero_gradient(adam_constant_step):
     for g, t, lr in [(0.0, 4, 0.1), (-7.0, 1000, 0.5)]:
         with np.errstate(all="ignore"):
             got, error = attempt(adam_constant_step, g, t, lr)
-        want = _adam_change(g, t, lr)
+        want = adam_change(g, t, lr)
         if error or as_number(got) is None or not close(got, want, rel=1e-9, abs_tol=1e-15):
             return Verdict(
                 False, f"adam_constant_step({g}, {t}, {lr}) should be {want:.12g}, got {error or shown(got)}"
