@@ -13,7 +13,7 @@ import importlib
 from ._core import EXERCISES, RECORDERS, Verdict, as_array, as_number, attempt, close, first, hidden, shown
 
 # public name -> (chapter module, the helper's name there)
-_WHERE = {
+HELPERS = {
     "op_with_derivative": ("ch06", "_op"),  # a one-input Value operation with a claimed derivative
     "BUILT_HINT": ("ch07", "BUILT_HINT"),
     "WIDTH_BUILT_HINT": ("ch07", "WIDTH_BUILT_HINT"),
@@ -34,14 +34,14 @@ _WHERE = {
 
 __all__ = [
     "EXERCISES", "RECORDERS", "Verdict", "as_array", "as_number", "attempt", "close", "first", "hidden",
-    "shown", *_WHERE,
+    "shown", *HELPERS,
 ]  # fmt: skip
 
 
 def __getattr__(name):
-    if name not in _WHERE:
+    if name not in HELPERS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    chapter, there = _WHERE[name]
+    chapter, there = HELPERS[name]
     return getattr(importlib.import_module(f"{__package__}.{chapter}"), there)
 
 
