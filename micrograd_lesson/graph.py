@@ -84,7 +84,11 @@ def backward_pass(output, grads, create_graph=False):
         sends = []
         for child, local, amount in _chain_rule(node, g, grads, create_graph):
             before = grads.get(child)
-            grads[child] = after = amount if before is None else before + amount
+            if before is not None:
+                after = before + amount
+            else:  # a float from 0.0, as backward(); an array or a Value as it is (no copy, no `0 +` node)
+                after = 0.0 + amount if type(amount) is float else amount
+            grads[child] = after
             sends.append((child, local, amount, before, after))
         yield node, g, sends
 
