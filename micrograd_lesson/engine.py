@@ -222,15 +222,19 @@ class Value:
         """
         if self._a is None:
             return []
-        if self._da is None:  # no rule gave a number (x ** 0.5 at 0), or none was given
+        if self._da is None:  # a closure set on screen (graph.py runs it), or no number to send
+            if "_backward" in self.__dict__:
+                return NotImplemented
             raise no_local_derivative(self)
         if create_graph and self._rule is None:
             raise NotImplementedError(
                 f"grad(create_graph=True) cannot differentiate through a {self._op!r} node: it has no "
                 f"derivative rule written in Values (only the engine's own operations have one)"
             )
-        local = self._rule(self, *self._prev) if create_graph else self._local_grads
-        return [(x, slope, slope * g) for x, slope in zip(self._prev, local)]
+        if create_graph:
+            return [(x, slope, slope * g) for x, slope in zip(self._prev, self._rule(self, *self._prev))]
+        # + 0.0: backward() adds a first share to a grad of 0.0, which turns a -0.0 into 0.0
+        return [(x, slope, slope * g + 0.0) for x, slope in zip(self._prev, self._local_grads)]
 
     def _backward(self):
         """Chain rule at one node: pass this node's grad on to its inputs (a leaf has none)."""

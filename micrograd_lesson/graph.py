@@ -73,41 +73,34 @@ def backward_pass(output, grads, create_graph=False):
     `grads` starts with the output's own gradient ({output: 1.0}) and collects every
     node's; no node's `.grad` is changed. Each node is asked, after every node that uses
     it, what it sends to its inputs. Yields (node, its gradient, sends) per node reached,
-    in that order; a send is (input, local derivative or None, amount, the input's
-    gradient before (None for its first share), after). A node no gradient reaches (a
-    tensor that needs none) is skipped. create_graph: ask for the sends as Values.
+    in that order, where sends are [(input, local derivative or None, amount)], then adds
+    them in. A node no gradient reaches (a tensor that needs none) is skipped.
+    create_graph: ask for the amounts as Values, so that they form a graph too.
     """
     for node in reversed(topological_order(output)):
         g = grads.get(node)
         if g is None:
             continue
-        sends = []
-        for child, local, amount in _chain_rule(node, g, grads, create_graph):
-            before = grads.get(child)
-            if before is not None:
-                after = before + amount
-            else:  # a float from 0.0, as backward(); an array or a Value as it is (no copy, no `0 +` node)
-                after = 0.0 + amount if type(amount) is float else amount
-            grads[child] = after
-            sends.append((child, local, amount, before, after))
+        chain_rule = getattr(node, "chain_rule", None)  # the package's Value and Tensor answer themselves
+        sends = chain_rule(g, create_graph) if chain_rule is not None else NotImplemented
+        if sends is NotImplemented:  # a node built on screen
+            sends = _on_screen(node, g, grads, create_graph)
         yield node, g, sends
+        for child, _, amount in sends:
+            before = grads.get(child)  # a first share is kept as it is: no array copied, no `0 +` node
+            grads[child] = amount if before is None else before + amount
 
 
-def _chain_rule(node, g, grads, create_graph):
-    """What node sends to each input for its gradient g: [(input, local derivative or None, amount)].
-
-    The package's Value and Tensor answer themselves; a class built on screen answers
-    with its `_local_grads` or through the closure adapter below.
-    """
+def _on_screen(node, g, grads, create_graph):
+    """What a node built on screen sends to each input for its gradient g, as chain_rule says it:
+    from its `_local_grads`, or through the closure adapter below."""
     if "_backward" in getattr(node, "__dict__", ()):  # a closure set on screen, micrograd style
         return _replay(node, g, grads, create_graph)
-    if hasattr(node, "chain_rule"):
-        return node.chain_rule(g, create_graph)
     children = inputs(node)
     local = getattr(node, "_local_grads", ())
     if len(local) == len(children):
         _refuse_create_graph(node, create_graph and children)
-        return [(child, slope, slope * g) for child, slope in zip(children, local)]
+        return [(child, slope, slope * g + 0.0) for child, slope in zip(children, local)]  # + 0.0: see Value
     if callable(getattr(node, "_backward", None)):
         return _replay(node, g, grads, create_graph)
     raise TypeError(

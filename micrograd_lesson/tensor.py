@@ -82,22 +82,18 @@ class Tensor:
         flag = ", requires_grad=True" if self.requires_grad else ""
         return f"Tensor(shape={self.shape}{flag})"
 
-    def _result(self, data, inputs, op, rules):
-        """A new tensor computed from `inputs`; it needs a gradient if any input does.
-
-        rules() gives its backward rules, one per input, asked only when it needs them.
-        Inside no_grad() the result is a leaf that keeps no inputs, as in PyTorch.
-        """
-        if not grad_mode.recording:
+    def _result(self, data, inputs, op, *rules):
+        """A new tensor computed from `inputs`, with a backward rule per input if it is recorded."""
+        if not _records(inputs):
             return Tensor(data, _op=op)
-        if not any(t.requires_grad for t in inputs):
-            return Tensor(data, False, inputs, op)
-        return Tensor(data, True, inputs, op, rules())
+        return Tensor(data, True, inputs, op, rules)
 
     def _elementwise(self, data, inputs, op, rule=None):
         """A result whose rules come from the scalar engine's table: input.grad += slope * g."""
-        slopes = lambda: (rule or RULES[op])(data, *(t.data for t in inputs))  # noqa: E731
-        return self._result(data, inputs, op, lambda: tuple(_times(slope) for slope in slopes()))
+        if not _records(inputs):
+            return Tensor(data, _op=op)
+        slopes = (rule or RULES[op])(data, *(t.data for t in inputs))
+        return Tensor(data, True, inputs, op, tuple(_times(slope) for slope in slopes))
 
     # ---- elementwise arithmetic, with broadcasting ----
 
@@ -165,7 +161,7 @@ class Tensor:
                 f"({self.shape[:-2]} and {other.shape[:-2]}) do not broadcast"
             ) from None
         if a.ndim == 2 and b.ndim == 2:  # the common case, (m, n) @ (n, p), without reshaping
-            return self._result(data, (self, other), "@", lambda: (lambda g: g @ b.T, lambda g: a.T @ g))
+            return self._result(data, (self, other), "@", lambda g: g @ b.T, lambda g: a.T @ g)
         # A vector is a matrix with one row (on the left) or one column (on the right), whose
         # extra axis the result drops; the rules put it back, then take it away again.
         a2 = a[np.newaxis, :] if a.ndim == 1 else a
@@ -181,7 +177,7 @@ class Tensor:
         def rule_b(g):  # dB = A^T @ G likewise
             return _unbroadcast(np.swapaxes(a2, -1, -2) @ as_matrices(g), b2.shape).reshape(b.shape)
 
-        return self._result(data, (self, other), "@", lambda: (rule_a, rule_b))
+        return self._result(data, (self, other), "@", rule_a, rule_b)
 
     def __rmatmul__(self, other):
         return _as_tensor(other) @ self
@@ -218,7 +214,7 @@ class Tensor:
             g = g if keepdims or axis is None else np.expand_dims(g, axis)
             return np.broadcast_to(g, shape)
 
-        return self._result(self.data.sum(axis=axis, keepdims=keepdims), (self,), "sum", lambda: (rule,))
+        return self._result(self.data.sum(axis=axis, keepdims=keepdims), (self,), "sum", rule)
 
     def mean(self, axis=None, keepdims=False):
         total = self.sum(axis=axis, keepdims=keepdims)
@@ -226,13 +222,11 @@ class Tensor:
 
     def reshape(self, *shape):
         old = self.shape
-        return self._result(
-            self.data.reshape(*shape), (self,), "reshape", lambda: (lambda g: g.reshape(old),)
-        )
+        return self._result(self.data.reshape(*shape), (self,), "reshape", lambda g: g.reshape(old))
 
     @property
     def T(self):
-        return self._result(self.data.T, (self,), "T", lambda: (_transpose,))  # its rule: transpose back
+        return self._result(self.data.T, (self,), "T", _transpose)  # its rule: transpose back
 
     # ---- backpropagation ----
 
@@ -257,32 +251,33 @@ class Tensor:
             gradient = np.array(_as_array(gradient))  # our own copy: the caller keeps theirs
         if gradient.shape != self.shape:
             raise ValueError(f"backward(gradient) needs shape {self.shape}, got {gradient.shape}")
-        grads = [(node, _as_ndarray(g)) for node, g, _ in backward_pass(self, {self: gradient})]
-        # A rule may pass its gradient on as it is, or as a view: then two tensors hold one array.
-        holders = {}
-        for _, g in grads:
-            holders[id(_owner(g))] = holders.get(id(_owner(g)), 0) + 1
-        for node, g in grads:
-            shared = holders[id(_owner(g))] > 1 or not g.flags.writeable
-            if node._prev:  # an inner tensor starts afresh; a shared array read-only, so no += corrupts it
-                node.grad = _read_only(g) if shared else g
-            else:
-                node._accumulate(g, shared)
+        grads = {self: gradient}
+        for _ in backward_pass(self, grads):
+            pass
+        for node, g in grads.items():
+            node._store(g if type(g) is np.ndarray else np.array(g))  # NumPy gives a 0-d result as a scalar
 
     def chain_rule(self, g, create_graph=False):
         """What this tensor sends to each input that needs a gradient, for its gradient g:
         [(input, None, share)], each share summed back to the input's shape (unbroadcast)."""
         if create_graph:
             raise NotImplementedError("a Tensor's derivatives are arrays: there is no create_graph")
-        return [
-            (child, None, _unbroadcast(rule(g), child.shape))
-            for child, rule in zip(self._prev, self._rules)
-            if child.requires_grad
-        ]
+        sends = []
+        for child, rule in zip(self._prev, self._rules):
+            if child.requires_grad:
+                share = _unbroadcast(rule(g), child.shape)
+                if type(share) is np.ndarray and (share is g or share.base is not None):
+                    share = _shared(share, g)  # g passed on as it is, or a view of it
+                sends.append((child, None, share))
+        return sends
 
-    def _accumulate(self, grad, shared):
-        """Add a leaf's gradient; as in PyTorch it accumulates across backward() calls."""
-        if self.grad is None and shared:  # a leaf's gradient is the learner's to change: its own array
+    def _store(self, grad):
+        """Keep this backward's gradient: an inner tensor's afresh, a leaf's added to what it has
+        (as in PyTorch), in an array of its own, for the learner to change."""
+        if self._prev:
+            self.grad = grad
+            return
+        if self.grad is None and not grad.flags.writeable:  # shared with another tensor
             grad = grad.copy()
         if self.grad is None:
             self.grad = grad  # a freshly computed array belongs to no one else: kept, no copy
@@ -296,20 +291,19 @@ class Tensor:
         return topological_order(self)
 
 
-def _as_ndarray(g):
-    """g as an array: NumPy gives a 0-d result as a scalar."""
-    return g if type(g) is np.ndarray else np.array(g)
-
-
-def _owner(g):
-    """The array that owns g's memory: g itself, or the one g is a view of."""
-    return g if g.base is None else g.base
-
-
-def _read_only(g):
-    view = g.view()
+def _shared(share, g):
+    """A share that is g or a view of it: both made read-only, so that no += on one tensor's
+    gradient changes another's (a leaf copies it when it keeps it)."""
+    if type(g) is np.ndarray:
+        g.flags.writeable = False
+    view = share.view()
     view.flags.writeable = False
     return view
+
+
+def _records(inputs):
+    """Whether a result of `inputs` is recorded: outside no_grad(), if an input needs a gradient."""
+    return grad_mode.recording and any(t.requires_grad for t in inputs)
 
 
 def _same(g):

@@ -52,11 +52,11 @@ class RecordedPass:
             )
         self.root = root
         self.names = {id(n): getattr(n, "label", "") or f"#{i}" for i, n in enumerate(self.nodes)}
-        self.steps = [  # [(node, its grad when its rule runs, [Send, ...]), ...]
-            (node, incoming, _sends(node, incoming, sends))
-            for node, incoming, sends in backward_pass(root, {root: 1.0})
-            if inputs(node)
-        ]
+        self.steps = []  # [(node, its grad when its rule runs, [Send, ...]), ...]
+        grads = {root: 1.0}
+        for node, incoming, sends in backward_pass(root, grads):  # yields before it adds the sends in
+            if inputs(node):
+                self.steps.append((node, incoming, _sends(node, incoming, sends, grads)))
         self.grads = self.state(len(self.steps))[2]  # id(node) -> its grad at the end of the pass
 
     def __len__(self):
@@ -116,15 +116,20 @@ class RecordedPass:
         return " + ".join(shown) + f" = {fmt(mine[-1].after)}"
 
 
-def _sends(node, incoming, sends):
-    """The walker's sends as Sends, each with the position of its edge among node's inputs."""
-    children = inputs(node)
+def _sends(node, incoming, sends, grads):
+    """The walker's sends as Sends: each with its edge's position among node's inputs, and the
+    input's gradient before and after it, added as the walker adds it."""
+    children, now = inputs(node), {}
     whole = len(sends) == len(children)  # else a closure's: one send per distinct input, at its first edge
-    return [
-        Send(child, i if whole else next(j for j, c in enumerate(children) if c is child),
-             local, amount, 0.0 if before is None else before, after, incoming)
-        for i, (child, local, amount, before, after) in enumerate(sends)
-    ]  # fmt: skip
+    result = []
+    for i, (child, local, amount) in enumerate(sends):
+        before = now.get(id(child), grads.get(child))
+        now[id(child)] = after = amount if before is None else before + amount  # as the walker adds
+        position = i if whole else next(j for j, c in enumerate(children) if c is child)
+        result.append(
+            Send(child, position, local, amount, 0.0 if before is None else before, after, incoming)
+        )
+    return result
 
 
 def short(x):
