@@ -255,7 +255,11 @@ class Tensor:
         for _ in backward_pass(self, grads):
             pass
         for node, g in grads.items():
-            node._store(g if type(g) is np.ndarray else np.array(g))  # NumPy gives a 0-d result as a scalar
+            g = g if type(g) is np.ndarray else np.array(g)  # NumPy gives a 0-d result as a scalar
+            if node._prev:
+                node.grad = g  # an inner tensor's gradient starts afresh
+            else:
+                node._accumulate(g)
 
     def chain_rule(self, g, create_graph=False):
         """What this tensor sends to each input that needs a gradient, for its gradient g:
@@ -271,12 +275,9 @@ class Tensor:
                 sends.append((child, None, share))
         return sends
 
-    def _store(self, grad):
-        """Keep this backward's gradient: an inner tensor's afresh, a leaf's added to what it has
-        (as in PyTorch), in an array of its own, for the learner to change."""
-        if self._prev:
-            self.grad = grad
-            return
+    def _accumulate(self, grad):
+        """Add a leaf's gradient to what it has (as in PyTorch), in an array of its own, for the
+        learner to change."""
         if self.grad is None and not grad.flags.writeable:  # shared with another tensor
             grad = grad.copy()
         if self.grad is None:
