@@ -56,6 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout
 
 from micrograd_lesson import nn  # noqa: E402
 from micrograd_lesson.datasets import load_digits, make_moons  # noqa: E402
+from micrograd_lesson.demo import scalar_step  # noqa: E402  (race 3: chapter 12's step)
 from micrograd_lesson.optim import SGD  # noqa: E402
 from micrograd_lesson.tensor_nn import MLP, cross_entropy  # noqa: E402
 
@@ -169,22 +170,6 @@ def digits_torch(net):
 
 def digits_accuracy(model):
     return np.mean(model(DIGITS_INPUTS[TEST]).data.argmax(axis=1) == DIGITS_Y[TEST])
-
-
-# ---- 3. scalar engine, moons, one step ----
-
-
-def scalar_step(model, k, xs, ys):
-    params = model.parameters()
-    scores = [model(x) for x in xs]
-    data_loss = sum((1 - label * s).relu() for s, label in zip(scores, ys)) * (1.0 / len(ys))
-    loss = data_loss + 1e-4 * sum(p * p for p in params)
-    model.zero_grad()
-    loss.backward()
-    lr = 1.0 - 0.9 * k / 100
-    for p in params:
-        p.data -= lr * p.grad
-    return loss
 
 
 # ---- the races ----

@@ -76,7 +76,7 @@ if str(ROOT) not in sys.path:
 def registry():
     """The full package's exercise registry: {"ch05.softsign": Exercise}, every chapter imported."""
     import micrograd_lesson.exercises  # noqa: F401 - registers every chapter's exercises
-    from micrograd_lesson.exercises._core import EXERCISES
+    from micrograd_lesson.exercises.reference import EXERCISES
 
     return EXERCISES
 

@@ -142,7 +142,7 @@ def build(out):
 def records():
     """Every exercise's records, made afresh from the references (full edition only), as JSON keeps them."""
     import micrograd_lesson.exercises  # noqa: F401 - registers every chapter's recorders
-    from micrograd_lesson.exercises._core import RECORDERS
+    from micrograd_lesson.exercises.reference import RECORDERS
 
     return {name: json.loads(json.dumps(make())) for name, make in sorted(RECORDERS.items())}
 

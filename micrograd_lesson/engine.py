@@ -4,9 +4,11 @@ Each operation on a `Value` makes a new `Value` that remembers its inputs (`_pre
 the operation (`_op`), its derivative rule, and the *local derivatives* of the result
 with respect to each input (`_local_grads`). `backward()` walks the graph from the
 output back to the leaves, applying the chain rule at each node:
-`input.grad += local_derivative * output.grad`. `no_grad()` switches the recording off;
-derivatives as Values are in autograd.py; why the code is shaped for speed is in
-benchmarks/README.md.
+`input.grad += local_derivative * output.grad`. `chain_rule` says what one node sends
+to its inputs; graph.backward_pass walks it for grad() (autograd.py) and the
+step-through, while backward() keeps the same walk written out for floats, its hot path.
+`no_grad()` switches the recording off, for this engine and the tensor engine; why the
+code is shaped for speed is in benchmarks/README.md.
 """
 
 import contextlib
@@ -17,19 +19,25 @@ import numbers
 from ._checks import check_power, checked_exp, input_slots, no_local_derivative, real_number, short
 from .graph import topological_order
 
-_recording = True  # False inside no_grad(): operations then build no graph
+
+class GradMode:
+    """Whether operations record a graph: the one switch that every engine reads."""
+
+    recording = True  # False inside no_grad(): every result is then a leaf
+
+
+grad_mode = GradMode()
 
 
 @contextlib.contextmanager
 def recording(on):
     """Record operations into a graph (on=True) or not, inside a `with` block; leaving the block,
     even by an exception, restores what was there before, so blocks nest."""
-    global _recording
-    before, _recording = _recording, on
+    before, grad_mode.recording = grad_mode.recording, on
     try:
         yield
     finally:
-        _recording = before
+        grad_mode.recording = before
 
 
 def no_grad():
@@ -37,7 +45,7 @@ def no_grad():
 
     Use it where no gradient will be asked for (evaluating a trained model, updating
     weights): no inputs are kept, so each intermediate result is freed as soon as nothing
-    else refers to it.
+    else refers to it. It holds for Value and Tensor alike, as torch.no_grad does.
     """
     return recording(False)
 
@@ -94,11 +102,12 @@ class Value:
     def __init__(self, data, _children=(), _op="", label="", _local_grads=()):
         self.data = data if type(data) is float else real_number(data)
         self.grad = 0.0  # d(output)/d(self), filled in by backward()
-        self._op = _op if _recording else ""
+        recording = grad_mode.recording
+        self._op = _op if recording else ""
         if label:
             self.label = label
         self._rule = self._a = self._b = self._da = self._db = None
-        if _children and _recording:  # else a leaf; inside no_grad() every result is one
+        if _children and recording:  # else a leaf; inside no_grad() every result is one
             self._a, self._b, self._da, self._db = input_slots(_op, _children, _local_grads)
 
     @property
@@ -121,7 +130,7 @@ class Value:
         if type(other) is not Value and (other := _as_value(other)) is NotImplemented:
             return other
         data = self.data + other.data
-        if not _recording:  # inside no_grad() a result is a leaf
+        if not grad_mode.recording:  # inside no_grad() a result is a leaf
             return Value(data)
         out = _new(Value)
         out.data, out.grad = data, 0.0
@@ -133,7 +142,7 @@ class Value:
         if type(other) is not Value and (other := _as_value(other)) is NotImplemented:
             return other
         data = self.data * other.data
-        if not _recording:  # inside no_grad() a result is a leaf
+        if not grad_mode.recording:  # inside no_grad() a result is a leaf
             return Value(data)
         out = _new(Value)
         out.data, out.grad = data, 0.0
@@ -204,6 +213,29 @@ class Value:
         return _node(max(self.data, 0.0), "ReLU", self)
 
     # ---- backpropagation ----
+    def chain_rule(self, g, create_graph=False):
+        """What this node sends to each input for its gradient g: [(input, local derivative, amount)].
+
+        The local derivatives are the numbers stored when the node was made; with
+        create_graph, its rule run again on the nodes themselves, so that each amount
+        is a Value whose graph can be differentiated again (autograd.grad).
+        """
+        if self._a is None:
+            return []
+        if self._da is None:  # a closure set on screen (graph.py runs it), or no number to send
+            if "_backward" in self.__dict__:
+                return NotImplemented
+            raise no_local_derivative(self)
+        if create_graph and self._rule is None:
+            raise NotImplementedError(
+                f"grad(create_graph=True) cannot differentiate through a {self._op!r} node: it has no "
+                f"derivative rule written in Values (only the engine's own operations have one)"
+            )
+        if create_graph:
+            return [(x, slope, slope * g) for x, slope in zip(self._prev, self._rule(self, *self._prev))]
+        # + 0.0: backward() adds a first share to a grad of 0.0, which turns a -0.0 into 0.0
+        return [(x, slope, slope * g + 0.0) for x, slope in zip(self._prev, self._local_grads)]
+
     def _backward(self):
         """Chain rule at one node: pass this node's grad on to its inputs (a leaf has none)."""
         if self._a is not None and self._da is None:
@@ -222,7 +254,8 @@ class Value:
             if node._a is not None:
                 node.grad = 0.0
         self.grad += 1.0  # d(self)/d(self) = 1
-        for node in reversed(order):  # node._backward(), written out: this loop is the hot path
+        # graph.backward_pass with each node's chain_rule, written out for floats: the hot path.
+        for node in reversed(order):
             a, da = node._a, node._da
             if a is None:
                 continue
@@ -249,7 +282,7 @@ _new = object.__new__
 
 def _node(data, op, a, b=None, rule=None):
     """The result of an operation, its rule (RULES[op] unless given) run on the numbers."""
-    if not _recording:
+    if not grad_mode.recording:
         return Value(data)
     out = _new(Value)
     out.data, out.grad = data, 0.0

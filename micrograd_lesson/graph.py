@@ -4,6 +4,10 @@ A node is anything with `_prev`, its inputs: the package's `Value` and
 `Tensor`, micrograd's `Value`, and the small classes early chapters build
 on screen. `backward()`, `draw_dot` and `step_through` all visit nodes in
 the order given here, so a drawing, a step-through and the engine agree.
+
+`backward_pass` is the chain rule over that order for every engine: each node
+says what it sends to its inputs for a given gradient (its `chain_rule`
+method), and the walker adds up what each node receives.
 """
 
 
@@ -58,6 +62,88 @@ def topological_order(root):
 def reachable(root):
     """Every node reachable from root, once, root first, in the order depth-first search meets them."""
     return list(_depth_first(root)[0])
+
+
+# ---- the chain rule over a graph ----
+
+
+def backward_pass(output, grads, create_graph=False):
+    """The chain rule from output back to its leaves, on the gradients in `grads`: {node: grad}.
+
+    `grads` starts with the output's own gradient ({output: 1.0}) and collects every
+    node's; no node's `.grad` is changed. Each node is asked, after every node that uses
+    it, what it sends to its inputs. Yields (node, its gradient, sends) per node reached,
+    in that order, where sends are [(input, local derivative or None, amount)], then adds
+    them in. A node no gradient reaches (a tensor that needs none) is skipped.
+    create_graph: ask for the amounts as Values, so that they form a graph too.
+    """
+    for node in reversed(topological_order(output)):
+        g = grads.get(node)
+        if g is None:
+            continue
+        chain_rule = getattr(node, "chain_rule", None)  # the package's Value and Tensor answer themselves
+        sends = chain_rule(g, create_graph) if chain_rule is not None else NotImplemented
+        if sends is NotImplemented:  # a node built on screen
+            sends = _on_screen(node, g, grads, create_graph)
+        yield node, g, sends
+        for child, _, amount in sends:
+            before = grads.get(child)  # a first share is kept as it is: no array copied, no `0 +` node
+            grads[child] = amount if before is None else before + amount
+
+
+def _on_screen(node, g, grads, create_graph):
+    """What a node built on screen sends to each input for its gradient g, as chain_rule says it:
+    from its `_local_grads`, or through the closure adapter below."""
+    if "_backward" in getattr(node, "__dict__", ()):  # a closure set on screen, micrograd style
+        return _replay(node, g, grads, create_graph)
+    children = inputs(node)
+    local = getattr(node, "_local_grads", ())
+    if len(local) == len(children):
+        _refuse_create_graph(node, create_graph and children)
+        return [(child, slope, slope * g + 0.0) for child, slope in zip(children, local)]  # + 0.0: see Value
+    if callable(getattr(node, "_backward", None)):
+        return _replay(node, g, grads, create_graph)
+    raise TypeError(
+        f"cannot tell what {_name(node)} sends back: its class has neither _local_grads nor a "
+        f"_backward function. Build the graph with micrograd_lesson.Value instead."
+    )
+
+
+def _replay(node, g, grads, create_graph):
+    """The closure adapter: run node's `_backward` with the pass's gradients in place, see what it
+    added, put them back. In place, as backward() runs it, so a closure's bug (= for +=) shows."""
+    children = inputs(node)
+    _refuse_create_graph(node, create_graph and children)
+    distinct = list({id(c): c for c in children}.values())  # an input used twice: one send, its total
+    saved = [(v, v.grad) for v in [node, *distinct]]
+    try:
+        node.grad = g
+        for child in distinct:
+            child.grad = grads.get(child, 0.0)
+        try:
+            node._backward()
+        except Exception as e:
+            raise RuntimeError(
+                f"the backward function of {_name(node)} raised {type(e).__name__}: {e}"
+            ) from e
+        return [(child, None, float(child.grad) - grads.get(child, 0.0)) for child in distinct]
+    finally:
+        for v, before in saved:
+            v.grad = before
+
+
+def _refuse_create_graph(node, refuse):
+    if refuse:
+        raise NotImplementedError(
+            f"grad(create_graph=True) cannot differentiate through {_name(node)}: it has no derivative "
+            f"rule written in Values (only the engine's own operations have one)"
+        )
+
+
+def _name(node):
+    """How an error names a node: its label, else its operation."""
+    label = getattr(node, "label", "")
+    return f"{label!r} ({node._op})" if label else f"the {node._op!r} node"
 
 
 # ---- a graph in words ----

@@ -110,6 +110,21 @@ class MLP(Module):
         return f"MLP of [{', '.join(str(layer) for layer in self.layers)}]"
 
 
+def make_copies(net):
+    """Make each layer's neurons of an MLP copies of its first one, with the same weight downstream.
+
+    Then backward() hands every copy the same gradient, so they stay copies (chapters 7 and 8).
+    """
+    for i, layer in enumerate(net.layers):
+        first = layer.neurons[0]
+        if i > 0:  # it reads a layer of copies: the same weight on each of their outputs
+            for wi in first.w:
+                wi.data = first.w[0].data
+        for other in layer.neurons[1:]:
+            for p, p_first in zip(other.parameters(), first.parameters()):
+                p.data = p_first.data
+
+
 def zero_grads(params):
     """Reset gradients: a Value's to 0.0, any other parameter's (a Tensor's) to None, from which
     its next backward makes a fresh array."""

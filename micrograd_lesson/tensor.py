@@ -25,8 +25,8 @@ import numbers
 
 import numpy as np
 
-from .engine import RULES, power_rule
-from .graph import topological_order
+from .engine import RULES, grad_mode, power_rule
+from .graph import backward_pass, topological_order
 
 
 def _as_array(data):
@@ -66,7 +66,7 @@ class Tensor:
 
     def __init__(self, data, requires_grad=False, _children=(), _op="", _rules=()):
         self.data = _as_array(data)
-        if not _children and self.data is data:  # a leaf gets its own copy: training must not
+        if not _op and self.data is data:  # a leaf gets its own copy: training must not
             self.data = data.copy()  # change the caller's array behind their back
         self.grad = None  # d(output)/d(self), the shape of data, filled in by backward()
         self.requires_grad = bool(requires_grad)
@@ -83,14 +83,15 @@ class Tensor:
         return f"Tensor(shape={self.shape}{flag})"
 
     def _result(self, data, inputs, op, *rules):
-        """A new tensor computed from `inputs`; it needs a gradient if any input does."""
-        requires_grad = any(t.requires_grad for t in inputs)
-        return Tensor(data, requires_grad, inputs, op, rules if requires_grad else ())
+        """A new tensor computed from `inputs`, with a backward rule per input if it is recorded."""
+        if not _records(inputs):
+            return Tensor(data, _op=op)
+        return Tensor(data, True, inputs, op, rules)
 
     def _elementwise(self, data, inputs, op, rule=None):
         """A result whose rules come from the scalar engine's table: input.grad += slope * g."""
-        if not any(t.requires_grad for t in inputs):
-            return Tensor(data, False, inputs, op)
+        if not _records(inputs):
+            return Tensor(data, _op=op)
         slopes = (rule or RULES[op])(data, *(t.data for t in inputs))
         return Tensor(data, True, inputs, op, tuple(_times(slope) for slope in slopes))
 
@@ -225,7 +226,7 @@ class Tensor:
 
     @property
     def T(self):
-        return self._result(self.data.T, (self,), "T", _transpose)  # transposing twice gives the original
+        return self._result(self.data.T, (self,), "T", _transpose)  # its rule: transpose back
 
     # ---- backpropagation ----
 
@@ -250,39 +251,60 @@ class Tensor:
             gradient = np.array(_as_array(gradient))  # our own copy: the caller keeps theirs
         if gradient.shape != self.shape:
             raise ValueError(f"backward(gradient) needs shape {self.shape}, got {gradient.shape}")
-        order = self.topological_order()
-        for node in order:
+        grads = {self: gradient}
+        for _ in backward_pass(self, grads):
+            pass
+        for node, g in grads.items():
+            g = g if type(g) is np.ndarray else np.array(g)  # NumPy gives a 0-d result as a scalar
             if node._prev:
-                node.grad = None
-        self._accumulate(gradient, source=None)
-        for node in reversed(order):
-            g = node.grad
-            if g is None:
-                continue
-            for child, rule in zip(node._prev, node._rules):
-                if child.requires_grad:
-                    child._accumulate(_unbroadcast(rule(g), child.shape), source=g)
+                node.grad = g  # an inner tensor's gradient starts afresh
+            else:
+                node._accumulate(g)
 
-    def _accumulate(self, grad, source):
-        """Add a gradient contribution computed from `source`, the gradient of a tensor made from us."""
+    def chain_rule(self, g, create_graph=False):
+        """What this tensor sends to each input that needs a gradient, for its gradient g:
+        [(input, None, share)], each share summed back to the input's shape (unbroadcast)."""
+        if create_graph:
+            raise NotImplementedError("a Tensor's derivatives are arrays: there is no create_graph")
+        sends = []
+        for child, rule in zip(self._prev, self._rules):
+            if child.requires_grad:
+                share = _unbroadcast(rule(g), child.shape)
+                if type(share) is np.ndarray and (share is g or share.base is not None):
+                    share = _shared(share, g)  # g passed on as it is, or a view of it
+                sends.append((child, None, share))
+        return sends
+
+    def _accumulate(self, grad):
+        """Add a leaf's gradient to what it has (as in PyTorch), in an array of its own, for the
+        learner to change."""
+        if self.grad is None and not grad.flags.writeable:  # shared with another tensor
+            grad = grad.copy()
         if self.grad is None:
-            if grad is source or grad.base is not None:  # `source` passed on as it is, or a view
-                if self._prev:  # an inner tensor may share it, read-only, so no += can corrupt it
-                    source.flags.writeable = False
-                    grad = grad.view()
-                    grad.flags.writeable = False
-                else:  # a leaf's gradient is the learner's to change: its own, writable array
-                    grad = grad.copy()
-            # A freshly computed array belongs to no one else: kept as it is, no copy.
-            self.grad = grad if type(grad) is np.ndarray else np.array(grad)
+            self.grad = grad  # a freshly computed array belongs to no one else: kept, no copy
         elif self.grad.flags.writeable:
             self.grad += grad  # our own array: add in place, no new one
         else:
-            self.grad = self.grad + grad  # shared: a new array, which is then ours
+            self.grad = self.grad + grad
 
     def topological_order(self):
         """Every tensor of the graph, each one after all of its inputs."""
         return topological_order(self)
+
+
+def _shared(share, g):
+    """A share that is g or a view of it: both made read-only, so that no += on one tensor's
+    gradient changes another's (a leaf copies it when it keeps it)."""
+    if type(g) is np.ndarray:
+        g.flags.writeable = False
+    view = share.view()
+    view.flags.writeable = False
+    return view
+
+
+def _records(inputs):
+    """Whether a result of `inputs` is recorded: outside no_grad(), if an input needs a gradient."""
+    return grad_mode.recording and any(t.requires_grad for t in inputs)
 
 
 def _same(g):

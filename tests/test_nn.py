@@ -195,3 +195,21 @@ def test_micrograd_demo_code_runs_unchanged_and_matches_micrograd():
         (loss, acc, grads), (their_loss, their_acc, their_grads) = results
         assert loss == pytest.approx(their_loss, rel=1e-12) and acc == their_acc
         assert grads == pytest.approx(their_grads, rel=1e-9, abs=1e-15)
+
+
+def test_make_copies_makes_every_layer_one_neuron_repeated_and_backward_keeps_it_so():
+    from micrograd_lesson.nn import make_copies
+
+    random.seed(3)
+    net = MLP(2, [3, 3, 1], activation="tanh")
+    make_copies(net)
+    loss = sum((net(x) - y) ** 2 for x, y in [([0.5, -1.0], 1.0), ([1.5, 0.25], -1.0)])
+    loss.backward()
+    for layer in net.layers:
+        first = layer.neurons[0].parameters()
+        for other in layer.neurons[1:]:
+            assert [p.data for p in other.parameters()] == [p.data for p in first]
+            assert [p.grad for p in other.parameters()] == [p.grad for p in first]  # the same gradient
+    for layer in net.layers[1:]:  # each neuron weighs its input copies alike
+        assert len({w.data for w in layer.neurons[0].w}) == 1
+    assert len({n.w[0].grad for n in net.layers[0].neurons}) == 1

@@ -102,6 +102,37 @@ def test_training_imports_nothing_from_show():
     assert not shown, f"micrograd_lesson.train imports {sorted(shown)}"
 
 
+def package_imports_outside(folder):
+    """(file, module, name) for each name that the Python files under folder import from the package."""
+    found = []
+    for path in sorted((REPO / folder).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("micrograd_lesson"):
+                found += [(path.relative_to(REPO), node.module, alias.name) for alias in node.names]
+            elif isinstance(node, ast.Import):
+                found += [
+                    (path.relative_to(REPO), a.name, "")
+                    for a in node.names
+                    if a.name.startswith("micrograd_lesson")
+                ]
+    return found
+
+
+def test_instructor_takes_the_package_by_public_names_and_exercise_helpers_from_one_place():
+    """instructor/ imports no underscore-named module or name of the package, and what it takes
+    from the exercises (the references its hidden cases grade with) comes from exercises.reference."""
+    imports = package_imports_outside("instructor")
+    assert len(imports) > 20  # the hidden cases, the grader and the student edition were read
+    private = [i for i in imports if any(part.startswith("_") for part in [*i[1].split("."), i[2]])]
+    assert not private, f"instructor/ imports private names of the package: {private}"
+    elsewhere = [
+        i
+        for i in imports
+        if i[1].startswith("micrograd_lesson.exercises.") and i[1] != "micrograd_lesson.exercises.reference"
+    ]
+    assert not elsewhere, f"instructor/ takes exercise helpers from outside exercises.reference: {elsewhere}"
+
+
 def test_the_scalar_network_and_its_optimisers_need_no_tensor_engine():
     """nn (the scalar MLP) imports no tensor module and so no NumPy: zero_grad clears any other
     parameter without knowing its class."""

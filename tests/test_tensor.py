@@ -513,3 +513,48 @@ def test_the_two_engines_give_the_same_gradients_bit_for_bit(name):
             np.testing.assert_allclose(ours, theirs, rtol=1e-14)
         else:
             assert ours == theirs, (name, x, y)
+
+
+def test_no_grad_stops_a_tensor_recording_as_it_stops_pytorchs():
+    torch = pytest.importorskip("torch")
+    from micrograd_lesson.engine import no_grad
+
+    x = Tensor([[1.0, -2.0]], requires_grad=True)
+    tx = torch.tensor([[1.0, -2.0]], dtype=torch.float64, requires_grad=True)
+    operations = {
+        "*": lambda x: x * 2.0, "+": lambda x: x + x, "@": lambda x: x @ x.T, "sum": lambda x: x.sum(),
+        "mean": lambda x: x.mean(), "relu": lambda x: x.relu(), "exp": lambda x: x.exp(),
+        "**": lambda x: x**2,
+    }  # fmt: skip
+    # (PyTorch's reshape and .T under no_grad give views that still say requires_grad=True,
+    # with no grad_fn: nothing is recorded. Ours are no views: they simply record nothing.)
+    with no_grad(), torch.no_grad():
+        ours = {name: f(x) for name, f in operations.items()}
+        theirs = {name: f(tx) for name, f in operations.items()}
+        made_inside, their_made_inside = Tensor([1.0], requires_grad=True), torch.ones(1, requires_grad=True)
+    for name in operations:
+        assert ours[name].requires_grad is theirs[name].requires_grad is False, name
+        assert ours[name]._prev == () and theirs[name].grad_fn is None, name  # no inputs kept
+        np.testing.assert_array_equal(ours[name].data, theirs[name].numpy())  # still computed
+    assert made_inside.requires_grad is their_made_inside.requires_grad is True  # a leaf asked for keeps it
+    with no_grad():
+        assert all(not t.requires_grad and t._prev == () for t in (x.reshape(2), x.T))
+    for loss, their_loss in ((ours["sum"], theirs["sum"]), (ours["mean"], theirs["mean"])):
+        with pytest.raises(RuntimeError):
+            their_loss.backward()
+        with pytest.raises(RuntimeError, match="requires_grad"):
+            loss.backward()
+    assert x.grad is None and tx.grad is None
+    assert (x * 2.0).requires_grad and (x * 2.0)._prev  # recording again after the block
+
+
+def test_no_grad_for_tensors_nests_and_is_restored_after_an_exception():
+    from micrograd_lesson.engine import no_grad, recording
+
+    x = Tensor([1.0], requires_grad=True)
+    with pytest.raises(ZeroDivisionError), no_grad():
+        with recording(True):  # what grad(create_graph=True) does inside no_grad()
+            assert (x * 2.0).requires_grad and (Value(1.0) * 2)._prev
+        assert not (x * 2.0).requires_grad and not (Value(1.0) * 2)._prev  # one switch for both engines
+        raise ZeroDivisionError("an error inside the block")
+    assert (x * 2.0).requires_grad

@@ -6,7 +6,7 @@ ch00.scalers (a fixed list of three functions, tried at two inputs) and ch00.zip
 
 import operator
 
-from micrograd_lesson.exercises._core import Missed, Verdict, as_number, attempt, close, hidden, shown
+from micrograd_lesson.exercises.reference import Missed, Verdict, as_number, attempt, close, hidden, shown
 
 
 @hidden("ch00.rsub")

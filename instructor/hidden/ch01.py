@@ -5,7 +5,7 @@ ch01.best_h is a single number and ch01.slope is tried on five functions already
 
 import math
 
-from micrograd_lesson.exercises._core import Missed, Verdict, attempt, close, first, hidden, shown
+from micrograd_lesson.exercises.reference import Missed, Verdict, attempt, close, first, hidden, shown
 
 
 @hidden("ch01.numerical_gradient")

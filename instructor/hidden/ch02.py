@@ -5,7 +5,7 @@ ch02.node_count (a fixed prediction) and ch02.q (one fixed graph) have no hidden
 
 import operator
 
-from micrograd_lesson.exercises._core import Missed, Verdict, attempt, close, hidden, shown
+from micrograd_lesson.exercises.reference import Missed, Verdict, attempt, close, hidden, shown
 
 
 @hidden("ch02.subtraction")

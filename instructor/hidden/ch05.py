@@ -2,7 +2,7 @@
 negative numbers the check does not try."""
 
 from micrograd_lesson.engine import Value
-from micrograd_lesson.exercises._core import Missed, Verdict, attempt, close, hidden, shown
+from micrograd_lesson.exercises.reference import Missed, Verdict, attempt, close, hidden, shown
 
 
 @hidden("ch05.softsign")

@@ -5,8 +5,16 @@ ch06.central_h is a single number: no hidden case.
 
 import math
 
-from micrograd_lesson.exercises._core import Missed, Verdict, attempt, close, first, hidden, shown
-from micrograd_lesson.exercises.ch06 import _op
+from micrograd_lesson.exercises.reference import (
+    Missed,
+    Verdict,
+    attempt,
+    close,
+    first,
+    hidden,
+    op_with_derivative,
+    shown,
+)
 
 
 @hidden("ch06.grad_check")
@@ -33,10 +41,10 @@ def _kinked(x):  # slope 1, then 2 on [1.2, 1.9], then 1 again
 
 
 _THIRD = {  # every suspect defined on [0.5, 3]; the kink's bug shows only on [1.2, 1.9]
-    "sqrt": _op("sqrt", math.sqrt, lambda x: 0.5 / math.sqrt(x)),
-    "sin": _op("sin", math.sin, math.cos),
-    "log1p": _op("log1p", lambda x: math.log(1 + x), lambda x: 1 / x),  # should be 1 / (1 + x)
-    "kinked": _op("kinked", _kinked, lambda x: 1.0),  # forgot the steeper middle
+    "sqrt": op_with_derivative("sqrt", math.sqrt, lambda x: 0.5 / math.sqrt(x)),
+    "sin": op_with_derivative("sin", math.sin, math.cos),
+    "log1p": op_with_derivative("log1p", lambda x: math.log(1 + x), lambda x: 1 / x),  # should be 1 / (1 + x)
+    "kinked": op_with_derivative("kinked", _kinked, lambda x: 1.0),  # forgot the steeper middle
 }
 _THIRD_BUGGY = {"log1p", "kinked"}
 

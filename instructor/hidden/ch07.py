@@ -1,7 +1,7 @@
 """Hidden cases for chapter 7: other sizes than the notebook's check tries."""
 
 from micrograd_lesson.engine import Value
-from micrograd_lesson.exercises._core import Missed, Verdict, as_number, attempt, hidden, shown
+from micrograd_lesson.exercises.reference import Missed, Verdict, as_number, attempt, hidden, shown
 
 
 def _params(nin, nouts):
@@ -14,7 +14,7 @@ def widest_hidden_far_from_the_examples(widest_hidden):
     """Budgets exactly at and one below a count, for inputs and sizes the check does not try:
     an answer fitted to the check's cases, or a float square root that rounds wrongly, fails; so does
     one that builds networks, as in the check."""
-    from micrograd_lesson.exercises.ch07 import WIDTH_BUILT_HINT, predicting
+    from micrograd_lesson.exercises.reference import WIDTH_BUILT_HINT, predicting
 
     guarded, tried = predicting(widest_hidden) if callable(widest_hidden) else (widest_hidden, [])
     for size, nin, h in [
@@ -68,7 +68,7 @@ def leaky_neuron_of_another_size(LeakyNeuron):
 def count_loss_nodes_on_other_networks(count_loss_nodes):
     """Deeper, wider and single-neuron networks than the check tries, and two too big to build, with
     Value construction refused as in the check."""
-    from micrograd_lesson.exercises.ch07 import BUILT_HINT, _loss_nodes, _true_loss_node_count, predicting
+    from micrograd_lesson.exercises.reference import BUILT_HINT, loss_nodes, predicting, true_loss_node_count
 
     built = [(2, [3, 3, 3, 1], 2), (6, [8, 1], 7), (1, [1], 1), (3, [2, 4, 2, 1], 3)]
     too_big = [(3072, [2048, 1024, 1], 50000), (20, [300, 1], 10**7)]
@@ -77,7 +77,7 @@ def count_loss_nodes_on_other_networks(count_loss_nodes):
         got, error = attempt(guarded, *case)
         if tried:
             return Verdict(False, BUILT_HINT)
-        want = _true_loss_node_count(*case) if case in built else _loss_nodes(*case)
+        want = true_loss_node_count(*case) if case in built else loss_nodes(*case)
         if error or as_number(got) != want:
             gave = error or shown(got)
             kind = (

@@ -8,8 +8,16 @@ import math
 import random
 
 from micrograd_lesson.engine import Value
-from micrograd_lesson.exercises._core import Missed, Verdict, as_number, attempt, close, hidden, shown
-from micrograd_lesson.exercises.ch08 import _step
+from micrograd_lesson.exercises.reference import (
+    Missed,
+    Verdict,
+    as_number,
+    attempt,
+    close,
+    hidden,
+    shown,
+    training_step,
+)
 from micrograd_lesson.nn import MLP
 
 
@@ -30,7 +38,7 @@ def train_step_on_another_batch_and_rate(train_step):
     mine, ref = _small_network(), _small_network()
     for step in range(2):
         got, error = attempt(train_step, mine, xs, ys, 0.02)
-        want = _step(ref, xs, ys, 0.02)
+        want = training_step(ref, xs, ys, 0.02)
         loss = as_number(getattr(got, "data", got))
         where = f"with 5 examples and lr = 0.02, step {step}"
         kind = f"another network, 5 examples and lr = 0.02 (step {step})"

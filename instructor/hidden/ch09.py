@@ -5,8 +5,15 @@ import math
 import numpy as np
 
 from micrograd_lesson.engine import Value
-from micrograd_lesson.exercises._core import Missed, Verdict, as_array, attempt, hidden, shown
-from micrograd_lesson.exercises.ch09 import _engine_grads
+from micrograd_lesson.exercises.reference import (
+    Missed,
+    Verdict,
+    as_array,
+    attempt,
+    engine_hinge_grads,
+    hidden,
+    shown,
+)
 
 
 @hidden("ch09.squared_hinge_grads")
@@ -22,7 +29,7 @@ def squared_hinge_on_other_batches(squared_hinge_grads):
         ),
     ]:
         got, error = attempt(squared_hinge_grads, list(scores), list(ys))
-        want, grads = _engine_grads(scores, ys), as_array(got)
+        want, grads = engine_hinge_grads(scores, ys), as_array(got)
         if error or grads is None or grads.shape != (len(scores),) or not np.allclose(grads, want, rtol=1e-9):
             gave = error or shown(got)
             return Missed(

@@ -2,8 +2,18 @@
 
 import numpy as np
 
-from micrograd_lesson.exercises._core import Missed, Verdict, as_number, attempt, close, hidden, shown
-from micrograd_lesson.exercises.ch10 import _adam_change, _ema_limit, _momentum
+from micrograd_lesson.exercises.reference import (
+    Missed,
+    Verdict,
+    adam_change,
+    as_number,
+    attempt,
+    close,
+    ema_limit,
+    hidden,
+    shown,
+    torch_momentum_step,
+)
 
 
 @hidden("ch10.momentum_step")
@@ -14,7 +24,7 @@ def momentum_step_with_other_rates(momentum_step):
         p, v = -2.0, 0.0
         for g in [0.7, -1.5, 4.0, 0.0]:
             got, error = attempt(momentum_step, p, v, g, lr, mu)
-            want = _momentum(p, v, g, lr, mu)
+            want = torch_momentum_step(p, v, g, lr, mu)
             if error or not isinstance(got, (tuple, list)) or len(got) != 2 or not all(map(close, got, want)):
                 gave = error or shown(got)
                 kind = "plain descent (mu = 0)" if mu == 0 else "another learning rate and momentum"
@@ -30,9 +40,9 @@ def stability_limit_at_other_points(largest_rate):
     hints print the limits) fails."""
     for lam, mu in [(3.0, 0.7), (0.02, 0.95), (7.5, 0.1)]:
         got, error = attempt(largest_rate, lam, mu)
-        if error or not close(got, _ema_limit(lam, mu), rel=1e-9):
+        if error or not close(got, ema_limit(lam, mu), rel=1e-9):
             gave = error or shown(got)
-            told = f"largest_rate({lam}, {mu}) should be {_ema_limit(lam, mu):.6g}, got {gave}"
+            told = f"largest_rate({lam}, {mu}) should be {ema_limit(lam, mu):.6g}, got {gave}"
             return Missed("a curvature and momentum the check does not try", gave, told)
     return Verdict(True)
 
@@ -44,7 +54,7 @@ def adam_step_for_a_zero_gradient(adam_constant_step):
     for g, t, lr in [(0.0, 4, 0.1), (-7.0, 1000, 0.5)]:
         with np.errstate(all="ignore"):
             got, error = attempt(adam_constant_step, g, t, lr)
-        want = _adam_change(g, t, lr)
+        want = adam_change(g, t, lr)
         if error or as_number(got) is None or not close(got, want, rel=1e-9, abs_tol=1e-15):
             gave = error or shown(got)
             kind = "a gradient of exactly 0" if g == 0 else "a negative gradient, late in training"

@@ -7,8 +7,15 @@ answer we could write passes those and fails another input.
 
 import math
 
-from micrograd_lesson.exercises._core import Missed, Verdict, as_number, attempt, hidden, shown
-from micrograd_lesson.exercises.ch11 import _counted_visits
+from micrograd_lesson.exercises.reference import (
+    Missed,
+    Verdict,
+    as_number,
+    attempt,
+    counted_visits,
+    hidden,
+    shown,
+)
 
 
 @hidden("ch11.recursive_visits")
@@ -17,7 +24,7 @@ def recursive_visits_for_deeper_stacks(recursive_visits):
     answer hard-coded to the check's cases (each wrong one's hint prints the count) fails."""
     for k, w in [(17, 2), (10, 9), (45, 1), (20, 3), (16, 8)]:
         got, error = attempt(recursive_visits, k, w)
-        want = _counted_visits(k, w)
+        want = counted_visits(k, w)
         number = as_number(got)
         if error or number is None or not math.isclose(number, want, rel_tol=1e-9):
             gave = error or shown(got)

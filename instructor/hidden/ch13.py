@@ -3,19 +3,29 @@
 import math
 
 from micrograd_lesson.engine import Value
-from micrograd_lesson.exercises._core import Missed, Verdict, as_number, attempt, hidden, shown
-from micrograd_lesson.exercises.ch13 import _chain_rules, _dual_class, _pow_rule, _truth
+from micrograd_lesson.exercises.reference import (
+    Missed,
+    Verdict,
+    as_number,
+    attempt,
+    chain_rule_count,
+    dual_class,
+    dual_pow_rule,
+    faster_mode,
+    hidden,
+    shown,
+)
 
 
 @hidden("ch13.dual_pow")
 def dual_pow_at_other_points(dual_pow):
     """A base below 1 and a fractional exponent, both moving: an answer fitted to the check's
     four cases (whose hints print the tangents) fails."""
-    cls = _dual_class(dual_pow)
+    cls = dual_class(dual_pow)
     for a, b in [((0.5, -1.0), (2.5, 0.3)), ((4.0, 0.25), (0.5, -2.0))]:
         got, error = attempt(dual_pow, cls(*a), cls(*b))
         pair = (as_number(getattr(got, "val", None)), as_number(getattr(got, "dot", None)))
-        want = _pow_rule(a, b)
+        want = dual_pow_rule(a, b)
         if (
             error
             or None in pair
@@ -36,7 +46,7 @@ def cheaper_mode_for_other_shapes(cheaper_mode):
     """Shapes the check does not try: an answer hard-coded to the check's 52 fails."""
     for n, m in [(4, 6), (6, 4), (12, 12), (9, 1000), (2_000_000, 3), (17, 17)]:
         got, error = attempt(cheaper_mode, n, m)
-        want = _truth(n, m)
+        want = faster_mode(n, m)
         if (
             error
             or not isinstance(got, (tuple, list))
@@ -106,7 +116,7 @@ def reverse_rules_for_other_lengths(reverse_rules):
     to the check's cases (each wrong one's hint prints the count) fails."""
     for m, per_link in [(400, 2), (77, 8), (301, 12), (2, 9), (20000, 1)]:
         got, error = attempt(reverse_rules, m, per_link)
-        want = _chain_rules(m, per_link)
+        want = chain_rule_count(m, per_link)
         number = as_number(got)
         if error or number is None or not math.isclose(number, want, rel_tol=1e-12):
             gave = error or shown(got)

@@ -1,7 +1,7 @@
 """The backward pass, recorded step by step: what the step-through shows, without pictures.
 
-`RecordedPass(root)` runs backward()'s rules on the side (autograd.side_pass: every
-grad starts at 0, the graph's own `.grad` values are left as they were) and keeps one
+`RecordedPass(root)` runs the one backward walk (graph.backward_pass: every grad
+starts at 0, the graph's own `.grad` values are left as they were) and keeps one
 step per node whose rule runs: the node, its gradient then, and what it sends to each
 input. Frame 0 seeds the output's gradient with 1; frame k has run k rules. The views
 (the drawings, the slider, the strip of frames) are in stepthrough.py.
@@ -11,8 +11,7 @@ It works on any object with `data`, `grad`, `_prev` and `_op`: the package's `Va
 operations set a `_backward` function (it runs that function and records what it added).
 """
 
-from ..autograd import side_pass
-from ..graph import inputs, reachable
+from ..graph import backward_pass, inputs, reachable
 from .draw import fmt
 
 __all__ = ["RecordedPass"]
@@ -53,10 +52,11 @@ class RecordedPass:
             )
         self.root = root
         self.names = {id(n): getattr(n, "label", "") or f"#{i}" for i, n in enumerate(self.nodes)}
-        self.steps = [  # [(node, its grad when its rule runs, [Send, ...]), ...]
-            (node, incoming, [Send(*send, incoming=incoming) for send in sends])
-            for node, incoming, sends in side_pass(root, {id(root): 1.0})
-        ]
+        self.steps = []  # [(node, its grad when its rule runs, [Send, ...]), ...]
+        grads = {root: 1.0}
+        for node, incoming, sends in backward_pass(root, grads):  # yields before it adds the sends in
+            if inputs(node):
+                self.steps.append((node, incoming, _sends(node, incoming, sends, grads)))
         self.grads = self.state(len(self.steps))[2]  # id(node) -> its grad at the end of the pass
 
     def __len__(self):
@@ -114,6 +114,22 @@ class RecordedPass:
             return fmt(mine[-1].after)
         shown = [fmt(terms[0])] + [fmt(t) if t >= 0 else f"({fmt(t)})" for t in terms[1:]]
         return " + ".join(shown) + f" = {fmt(mine[-1].after)}"
+
+
+def _sends(node, incoming, sends, grads):
+    """The walker's sends as Sends: each with its edge's position among node's inputs, and the
+    input's gradient before and after it, added as the walker adds it."""
+    children, now = inputs(node), {}
+    whole = len(sends) == len(children)  # else a closure's: one send per distinct input, at its first edge
+    result = []
+    for i, (child, local, amount) in enumerate(sends):
+        before = now.get(id(child), grads.get(child))
+        now[id(child)] = after = amount if before is None else before + amount  # as the walker adds
+        position = i if whole else next(j for j, c in enumerate(children) if c is child)
+        result.append(
+            Send(child, position, local, amount, 0.0 if before is None else before, after, incoming)
+        )
+    return result
 
 
 def short(x):

@@ -260,24 +260,11 @@ from micrograd_lesson import xor
 
 xor_X, xor_y = xor()
 
-
-def make_copies(net):
-    """Make each layer's neurons copies of its first one, and give each the same weight downstream."""
-    for i, layer in enumerate(net.layers):
-        first = layer.neurons[0]
-        if i > 0:  # it reads a layer of copies: the same weight on each of their outputs
-            for wi in first.w:
-                wi.data = first.w[0].data
-        for other in layer.neurons[1:]:
-            for p, p_first in zip(other.parameters(), first.parameters()):
-                p.data = p_first.data
-
-
 for start in ("random", "copies"):
     random.seed(0)
     net = nn.MLP(2, [4, 1], activation="tanh")
-    if start == "copies":
-        make_copies(net)
+    if start == "copies":  # each hidden neuron set to the first one's weights and bias
+        nn.make_copies(net)
     xor_loss = sum((net(xi) - yi) ** 2 for xi, yi in zip(xor_X.tolist(), xor_y.tolist()))
     net.zero_grad()
     xor_loss.backward()

@@ -764,16 +764,7 @@ for name in XOR_MODELS:
 
 
 # %% tags=["claim-setup"]
-def make_copies(net):
-    """Make each layer's neurons copies of its first one, and give each the same weight downstream."""
-    for i, layer in enumerate(net.layers):
-        first = layer.neurons[0]
-        if i > 0:  # it reads a layer of copies: the same weight on each of their outputs
-            for wi in first.w:
-                wi.data = first.w[0].data
-        for other in layer.neurons[1:]:
-            for p, p_first in zip(other.parameters(), first.parameters()):
-                p.data = p_first.data
+from micrograd_lesson.nn import make_copies
 
 
 def train_xor(seed, start, width=4, steps=400, lr=0.05):

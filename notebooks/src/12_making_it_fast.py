@@ -36,7 +36,7 @@ import time
 import matplotlib.pyplot as plt
 import numpy as np
 
-from micrograd_lesson import SGD, describe_figure, load_digits, make_moons, nn
+from micrograd_lesson import SGD, demo, describe_figure, load_digits, make_moons, nn
 from micrograd_lesson.engine import RULES
 from micrograd_lesson.tensor_nn import MLP, cross_entropy
 
@@ -60,16 +60,10 @@ start_weights = [p.data for p in scalar_model.parameters()]
 
 
 def scalar_step(model, k):
-    params = model.parameters()
-    scores = [model(x) for x in xs]
-    data_loss = sum((1 - label * s).relu() for s, label in zip(scores, ys)) * (1.0 / len(ys))
-    loss = data_loss + 1e-4 * sum(p * p for p in params)
-    model.zero_grad()
-    loss.backward()
-    lr = 1.0 - 0.9 * k / 100
-    for p in params:
-        p.data -= lr * p.grad
-    return loss
+    """Chapter 9's training step on the 100 points, as micrograd_lesson.demo writes it: the
+    forward passes, the mean hinge loss plus 1e-4 * sum(p * p), model.zero_grad(),
+    loss.backward(), then p.data -= lr * p.grad for every parameter."""
+    return demo.scalar_step(model, k, xs, ys)
 
 
 def reset(model):

@@ -945,15 +945,17 @@ del kept, kept_plain
 # <!-- claim: ch13-no-grad-memory -->
 # </details>
 #
-# One limit: our `no_grad()` switches off the recording of the scalar `Value` only.
-# Chapter 11's `Tensor` does not look at it, and still records its graph inside it (here
-# `w` and the constant 2):
+# The same switch holds for chapter 11's `Tensor`: both engines read one flag. Inside the
+# block a tensor's result keeps no inputs and needs no gradient, as in PyTorch:
 
 # %%
 w = Tensor([1.0, 2.0], requires_grad=True)
 with no_grad():
     doubled = w * 2
-print(f"a Tensor inside no_grad(): its result still has {len(doubled._prev)} inputs recorded")
+print(
+    f"a Tensor inside no_grad(): {len(doubled._prev)} inputs recorded, "
+    f"requires_grad={doubled.requires_grad}; outside: {len((w * 2)._prev)} inputs"
+)
 
 # %% [markdown]
 # ## 5. The map from this engine to PyTorch
@@ -969,7 +971,7 @@ print(f"a Tensor inside no_grad(): its result still has {len(doubled._prev)} inp
 # | `p.grad = 0.0` for each `p` (`zero_grad()`) | `optimizer.zero_grad()` | forget the last step's gradients |
 # | `p.data -= lr * p.grad` (`SGD.step()`) | `optimizer.step()` | the update |
 # | `grad(y, [x], create_graph=True)` | `torch.autograd.grad(y, [x], create_graph=True)` | derivatives as values |
-# | `with no_grad():` (for `Value`; a `Tensor` still records) | `with torch.no_grad():` | no graph |
+# | `with no_grad():` (for `Value` and `Tensor`) | `with torch.no_grad():` | no graph |
 #
 # Below, the same neuron, $o = \tanh(w_1 x_1 + w_2 x_2 + b)$ with loss $(o - 1)^2$, built
 # in both, each line of ours followed by its PyTorch twin. Every PyTorch result is printed on
