@@ -43,6 +43,7 @@ import uuid
 from pathlib import Path
 
 import nbformat
+import playground_state  # beside this file
 from playwright.sync_api import sync_playwright
 
 from notebooks.chapters import chapters as course_chapters
@@ -1003,6 +1004,7 @@ def check_playground(page):
         start = time.monotonic()
         shared = 'a=Value(2.0,label="a"); b=Value(-3.0,label="b"); c=a*b+a; c.backward()'
         page.goto(base + "playground.html#" + urllib.parse.urlencode({"code": shared}))
+        page.wait_for_function("document.getElementById('code').value !== ''")  # the module has run
         check(page.input_value("#code") == shared, "playground: code from a link is shown in the box")
         page.wait_for_function(PLAYGROUND_READY, timeout=180_000)
         ready = time.monotonic() - start
@@ -1072,6 +1074,7 @@ def check_playground(page):
         page.wait_for_function("document.querySelector('#values tbody tr[data-label=b] td:nth-child(3)')"
                                ".textContent === '4.0000'", timeout=60_000)  # fmt: skip
         check(True, "playground: changing an input re-runs the code with it (b.grad follows a)")
+        playground_state.check_playground_state(page, base, sys.modules[__name__], SHOTS)  # issue 32
         check(not outside, f"playground: nothing requested from elsewhere {outside[:3]}")
     finally:
         server.shutdown()

@@ -5,6 +5,11 @@ import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 const here = new URL(".", import.meta.url);
 
+// js.close() in the reader's code would end this worker without a word (the page restarts a
+// worker that stops answering, but a run that never ends looks the same as a long one)
+const closed = () => { throw new Error("close() would end the playground's Python: not here"); };
+for (let p = self; p; p = Object.getPrototypeOf(p)) if (Object.hasOwn(p, "close")) p.close = closed;
+
 async function start() {
   const pyodide = await loadPyodide({ indexURL: new URL("../pyodide/", here).href });
   const files = await (await fetch(new URL("python/files.json", here))).json();
@@ -25,12 +30,19 @@ ready.then(
 
 onmessage = async (event) => {
   const pyodide = await ready;
+  if (event.data.kind === "ping") {  // after each run the page asks: is Python still usable?
+    let ok = true;
+    try { pyodide.runPython("1 + 1"); } catch { ok = false; }  // a fatal error leaves it unusable
+    postMessage({ kind: "pong", ok });
+    return;
+  }
   const { id, code, overrides } = event.data;
-  pyodide.globals.set("CODE", code);
-  pyodide.globals.set("OVERRIDES", JSON.stringify(overrides || {}));
   let result;
   try {
-    result = JSON.parse(pyodide.runPython("json.dumps(runner.run(CODE, json.loads(OVERRIDES)))"));
+    pyodide.globals.set("CODE", code);
+    pyodide.globals.set("OVERRIDES", JSON.stringify(overrides || {}));
+    // a fresh engine each run; nan and inf leave Python as null, never as invalid JSON
+    result = JSON.parse(pyodide.runPython("json.dumps(runner.run_fresh(CODE, json.loads(OVERRIDES)), allow_nan=False)"));
   } catch (error) {  // a failure of the playground itself, not of the reader's code
     result = { error: `the playground failed: ${String(error).split("\n").slice(-2).join(" ")}` };
   }
