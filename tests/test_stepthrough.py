@@ -17,7 +17,7 @@ from hypothesis import assume, given, settings
 
 from micrograd_lesson.engine import Value
 from micrograd_lesson.show import stepthrough
-from micrograd_lesson.show.draw import INSTALL_HINT
+from micrograd_lesson.show.draw import INSTALL_HINT, fmt
 from micrograd_lesson.show.notebook import FIT_HEIGHT_PX, FIT_WIDTH_PX, svg_size_px
 from micrograd_lesson.show.stepthrough import BackwardSteps, step_through
 
@@ -121,7 +121,7 @@ def test_the_pass_gives_exactly_what_backward_gives(tree, xs):
     final = steps.text().splitlines()[-1]
     for node in out.topological_order():
         if not node._prev:
-            assert f"{steps.names[id(node)]}.grad = {node.grad:.4f}" in final
+            assert f"{steps.names[id(node)]}.grad = {fmt(node.grad)}" in final
 
 
 def test_every_sum_shown_adds_up_and_ends_at_the_final_grad():
