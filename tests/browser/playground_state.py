@@ -193,10 +193,22 @@ def errors_clear(c):
 def keyboard(c):
     """Focus stays where the reader was; arrow keys move a slider again and again."""
     c.run_code('a = Value(2.0, label="a")\nb = a * a\nb.backward()\n')
+    c.page.evaluate("""() => {  // count the runs started
+      window.runs = 0;
+      const status = document.getElementById('status');
+      new MutationObserver(() => { if (status.textContent.startsWith('Running')) window.runs++; })
+        .observe(status, {childList: true, characterData: true, subtree: true});
+    }""")
     c.page.focus("#run")
-    c.page.keyboard.press("Enter")
-    c.done()
-    c.ok(c.page.evaluate("document.activeElement.id") == "run", "the focus stays on Run after a run")
+    for _ in range(2):
+        c.page.keyboard.press("Enter")
+        c.page.wait_for_timeout(100)
+        c.done()
+    runs = c.page.evaluate("window.runs")
+    c.page.keyboard.press("Tab")
+    after = c.page.evaluate("document.activeElement.id")
+    c.ok(runs == 2 and after == "share",
+         f"the focus stays on Run: Enter runs twice ({runs}), Tab moves on ({after})")  # fmt: skip
     c.page.focus(SLIDER_A)
     seen = []
     for _ in range(3):
@@ -314,8 +326,8 @@ def messages(c):
     c.ok(error == "KeyboardInterrupt: the run was interrupted (line 2)", f"KeyboardInterrupt: {error}")
     finished, values, error = c.run_code(
         'a = Value(float("nan"), label="a")\nb = Value(1e308, label="b")\n'
-        'c = Value(float("inf"), label="c")\n'
-        "d = a * b + c\nd.backward()\n"
+        'c = Value(float("inf"), label="c")\ne = Value(3.0, label="e")\n'
+        "d = a * b + c + e\nd.backward()\n"
     )
     bounds = c.page.evaluate(
         "() => [...document.querySelectorAll('#leaves input[type=range]')].map(s => [+s.min, +s.max])"
@@ -323,7 +335,11 @@ def messages(c):
     c.ok(finished and not error and values.get("a", ("",))[0] == "nan" and values.get("c", ("",))[0] == "inf",
          f"nan and inf are shown as nan and inf, not a JSON error ({values} {error})")  # fmt: skip
     c.ok(values.get("b", ("",))[0] == "1.0000e+308", f"1e308 is formatted ({values.get('b')})")
-    c.ok(all(abs(x) < 1e300 for pair in bounds for x in pair), f"every slider is bounded ({bounds})")
+    boxes = c.page.evaluate(
+        "[...document.querySelectorAll('#leaves input[type=number]')].map(b => b.ariaLabel)"
+    )
+    c.ok(bounds and all(abs(x) < 1e300 for pair in bounds for x in pair) and sorted(boxes) == ["b", "e"],
+         f"every slider is bounded ({bounds}); nan, inf: none; 1e308: a box ({boxes})")  # fmt: skip
     c.shot("nan")
     c.axe("nan and inf")
     finished, values, error = c.run_code('for i in range(3):\n    x = Value(float(i), label="x")\n')

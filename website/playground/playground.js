@@ -207,15 +207,23 @@ function applyZoom() {
 
 function zoomBy(factor, at) {
   const box = $("viewport");
+  const svg = $("picture").querySelector("svg");
+  if (!svg) return;
   const before = scale();
   const after = Math.min(Math.max(before * factor, ZOOMS[0]), ZOOMS[1]);
-  // keep the point under the pointer (or the middle of the box) where it is
+  // keep the point of the drawing under the pointer (or the middle of the box) where it is
   const [x, y] = at ?? [box.clientWidth / 2, box.clientHeight / 2];
-  const [sx, sy] = [(box.scrollLeft + x) / before, (box.scrollTop + y) / before];
+  const origin = () => { // where the drawing starts in the box's scrolled content
+    const b = box.getBoundingClientRect(), s = svg.getBoundingClientRect();
+    return [s.left - b.left + box.scrollLeft, s.top - b.top + box.scrollTop];
+  };
+  const [ox, oy] = origin();
+  const [px, py] = [(box.scrollLeft + x - ox) / before, (box.scrollTop + y - oy) / before];
   zoom = after;
   applyZoom();
-  box.scrollLeft = sx * after - x;
-  box.scrollTop = sy * after - y;
+  const [nx, ny] = origin();
+  box.scrollLeft = nx + px * after - x;
+  box.scrollTop = ny + py * after - y;
 }
 
 function fit() { zoom = null; applyZoom(); }
@@ -248,7 +256,9 @@ function zoomAndPan() {
     pointers.set(e.pointerId, [e.clientX, e.clientY]);
     if (pointers.size === 2) {
       const now = distance();
-      if (spread && now) zoomBy(now / spread);
+      const [[x1, y1], [x2, y2]] = [...pointers.values()];
+      const r = box.getBoundingClientRect(); // zoom about the point between the fingers
+      if (spread && now) zoomBy(now / spread, [(x1 + x2) / 2 - r.left, (y1 + y2) / 2 - r.top]);
       spread = now;
     } else if (pointers.size === 1 && e.buttons) {
       box.scrollLeft -= e.clientX - last[0];
