@@ -6,7 +6,7 @@ import { Graphviz } from "../graphviz/index.js";
 const $ = (id) => document.getElementById(id);
 const code = $("code");
 const STORED = "micrograd-lesson playground code"; // the reader's code, kept in this browser
-const PING_MS = 3000; // after a run, Python must answer within this or it is restarted
+const PING_MS = 10000; // after a run, Python must answer within this (it takes ms) or it is restarted
 let worker = null;
 let ready = false;
 let running = null; // id of the run in progress
