@@ -367,6 +367,7 @@ def code_kept(c):
     mine = 'a = Value(7.0, label="a")\nb = a * 2\n'
     c.page.fill("#code", mine)
     c.page.reload()
+    c.page.wait_for_function("document.getElementById('examples').options.length > 1")  # the module ran
     c.ok(c.page.input_value("#code") == mine, "the reader's code survives a reload")
     c.ready()
     c.page.click("#share")
@@ -375,7 +376,8 @@ def code_kept(c):
     c.page.evaluate(f"location.hash = {json.dumps(urllib.parse.urlencode({'code': linked}))}")
     c.page.wait_for_timeout(300)
     c.ok(c.page.input_value("#code") == linked, "a second link opened in the same tab loads its code")
-    c.ok(c.page.locator("#values tbody tr").count() == 0, "and waits for Run, the old result gone")
+    gone = c.page.locator("#values tbody tr, #leaves input").count() == 0
+    c.ok(gone, "and waits for Run, the old result and its sliders gone")
 
 
 def dead_python(c):

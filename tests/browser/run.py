@@ -15,7 +15,8 @@ through Playwright at 1280x800:
 4. the site's playground, served on 127.0.0.1 (WebAssembly does not load from file://):
    every example runs and shows the gradients the course's engine gives in this Python,
    a syntax error and a log of -1 are one readable line, Stop ends an endless loop within
-   2 s, code from a link is shown but not run, and nothing is requested from elsewhere.
+   2 s, code from a link is shown but not run, and nothing is requested from elsewhere; then
+   playground_state.py: its state, keyboard, screens, zoom and messages, at 1280x800 and 390x844.
 
 Screenshots go to build/browser/. The server is stopped by its PID whatever happens,
 and the whole run is bounded in time.
