@@ -396,14 +396,13 @@ def dead_python(c):
     began = time.monotonic()
     c.done(60_000)
     print(f"     playground {c.where}: deep recursion ended in {time.monotonic() - began:.1f} s: {c.error()}")
-    try:
-        c.page.wait_for_function(
-            "document.getElementById('error').textContent.includes('restarted')", timeout=20_000
-        )
-        restarted = True
-    except Exception:
-        restarted = False
-    c.ok(restarted, f"a fatal error in Python: the worker is restarted, one line says so ({c.error()})")
-    c.ready()
+    c.page.wait_for_timeout(1000)  # the ping after the run: is Python still usable?
+    said = c.error()
+    # Pyodide either dies (then the worker is restarted) or survives with a stack overflow
+    restarted = "restarted" in said
+    c.ok(restarted or said.startswith("RecursionError: the code called itself"),
+         f"deep recursion: one line says so, and a dead Python is restarted ({said})")  # fmt: skip
+    if restarted:
+        c.ready()
     finished, values, error = c.run_code("a = Value(2.0)\nb = a * a\nb.backward()\n", timeout=60_000)
     c.ok(finished and values.get("b", ("",))[0] == "4.0000", f"and the next Run gives a result ({error})")

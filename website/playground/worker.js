@@ -45,6 +45,10 @@ onmessage = async (event) => {
     result = JSON.parse(pyodide.runPython("json.dumps(runner.run_fresh(CODE, json.loads(OVERRIDES)), allow_nan=False)"));
   } catch (error) {  // a failure of the playground itself, not of the reader's code
     result = { error: `the playground failed: ${String(error).split("\n").slice(-2).join(" ")}` };
+    if (String(error).includes("Maximum call stack size exceeded")) {  // a raised recursion limit
+      result = { error: "RecursionError: the code called itself more deeply than the browser's stack allows"
+                        + " (keep the recursion limit as it is, or use a loop)" };
+    }
   }
   postMessage({ kind: "result", id, result });
 };
