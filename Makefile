@@ -4,18 +4,20 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-# Two installs into one .venv: what a learner needs (make lab; requirements.txt), then the
-# developer's tools on top (make test and the other developer targets; requirements-dev.txt).
+# Installs into one .venv, each on top of the one before: what a learner needs (make lab;
+# requirements.txt), what the site needs (make html, make serve; requirements-site.txt), then the
+# developer's tools (make test and the other developer targets; requirements-dev.txt).
 # UV=path/to/uv installs with uv's pip instead of pip (the same pins, several times faster;
 # CI uses it). Without it, pip.
 PIP_INSTALL = $(if $(UV),$(UV) pip install --compile-bytecode --python $(BIN)/python,$(BIN)/python -m pip install)
 LEARNER_SET := $(VENV)/.installed
+SITE_SET := $(VENV)/.installed-site
 MADE   := $(VENV)/.made-by-micrograd-lesson
 READY  := $(VENV)/.installed-dev
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 SUPPORTED := 3.11 3.12 3.13
 
-.PHONY: lab test lint unit notebooks execute bench clean check-dot venv test-browser html wheel test-wheel student grade serve
+.PHONY: lab test lint unit notebooks execute bench clean check-dot check-npm venv test-browser html wheel test-wheel student grade serve export-otter export-nbgrader
 
 # A .venv is remade from scratch when its Python no longer runs (the system Python it was
 # made from went away), when an install into it stopped half way (no $(READY)), or when
@@ -46,8 +48,14 @@ $(LEARNER_SET): pyproject.toml requirements.txt $(if $(STALE),remake-venv)
 	$(PIP_INSTALL) -r requirements.txt -e .
 	touch $@
 
-# The developer's tools on top: tests, lint, the browser test, the site and wheel builds.
-$(READY): $(LEARNER_SET) requirements-dev.txt
+# What the course site needs on top (make html): MathJax, and setuptools to build the wheel it offers.
+$(SITE_SET): $(LEARNER_SET) requirements-site.txt
+	@echo "Installing what the course site needs into $(VENV) (MathJax, setuptools)"
+	$(PIP_INSTALL) -r requirements-site.txt
+	touch $@
+
+# The developer's tools on top: tests, lint, the browser test, the wheel build.
+$(READY): $(SITE_SET) requirements-dev.txt
 	@echo "Installing the developer's tools into $(VENV) (pytest, ruff, Playwright, build...)"
 	$(PIP_INSTALL) -r requirements-dev.txt
 	touch $@
@@ -71,7 +79,7 @@ remake-venv:
 	  echo "  - name a new folder for the course's environment: make ... VENV=.venv-course"; \
 	  echo "  - or install the course into this one yourself, after which make uses it as it is:"; \
 	  echo "      $(BIN)/python -m pip install -r requirements.txt -r requirements-dev.txt -e ."; \
-	  echo "      touch $(LEARNER_SET) $(READY)"; \
+	  echo "      touch $(LEARNER_SET) $(SITE_SET) $(READY)"; \
 	  exit 2; \
 	fi
 
@@ -157,8 +165,22 @@ test-browser: $(READY) check-dot html
 	$(BIN)/python tests/browser/run.py --chromium $(CHROMIUM)
 
 # The course as a static web site, build/html/index.html: every chapter with its stored outputs.
-html: $(READY)
+# Installs only what the site needs (no developer's tools), and needs npm (check-npm).
+html: $(SITE_SET) check-npm
 	$(BIN)/python website/build.py
+
+# npm installs, at the versions website/package-lock.json pins, what the site copies in: the
+# playground's Python (Pyodide) and Graphviz, and Pagefind, which builds the search index.
+# Not needed again once website/node_modules is installed.
+check-npm:
+	@test -f website/node_modules/.package-lock.json || command -v npm >/dev/null 2>&1 || { \
+	  echo "make html needs npm (Node.js): it installs the playground's Python (Pyodide) and Graphviz,"; \
+	  echo "and Pagefind, which builds the site's search index, at the versions website/package-lock.json pins."; \
+	  echo "Install it, then run make again:"; \
+	  echo "  Debian/Ubuntu: sudo apt-get install npm"; \
+	  echo "  macOS:         brew install node"; \
+	  echo "  Windows:       winget install OpenJS.NodeJS.LTS   (then reopen the terminal)"; \
+	  exit 1; }
 
 # For instructors: the student edition (no worked solutions) in build/student/, and grading.
 student: $(READY)
@@ -166,19 +188,38 @@ student: $(READY)
 
 # make grade SUBMISSIONS=folder: one sub-folder per learner; grades.csv and feedback/ in build/grades/
 # (OUT=folder), [POINTS=points.toml] [LEARNER=ada] [CHAPTER=07] [CELL_TIMEOUT= NOTEBOOK_TIMEOUT= CHECK_TIMEOUT=]
-# in seconds (instructor/README.md). Exit status 1: graded, but see the layout report; 2: nothing graded.
+# in seconds, [REVEAL_CASES=1] (instructor/README.md). Exit status 1: graded, but see the layout report; 2: nothing graded.
 grade: $(READY)
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=<folder with one sub-folder per learner> [POINTS=points.toml] [LEARNER=name] [CHAPTER=NN] [OUT=folder]"; exit 2; }
 	$(BIN)/python instructor/grade.py "$(SUBMISSIONS)" $(if $(OUT),--out "$(OUT)") $(if $(POINTS),--points "$(POINTS)") \
 	  $(if $(LEARNER),--learner "$(LEARNER)") $(if $(CHAPTER),--chapter "$(CHAPTER)") \
 	  $(if $(CELL_TIMEOUT),--cell-timeout $(CELL_TIMEOUT)) $(if $(NOTEBOOK_TIMEOUT),--notebook-timeout $(NOTEBOOK_TIMEOUT)) \
-	  $(if $(CHECK_TIMEOUT),--check-timeout $(CHECK_TIMEOUT))
+	  $(if $(CHECK_TIMEOUT),--check-timeout $(CHECK_TIMEOUT)) $(if $(REVEAL_CASES),--reveal-cases)
+
+# For instructors who grade elsewhere: the exercises as an otter-grader assignment (Gradescope) or an
+# nbgrader course (JupyterHub), in build/export/otter/ or build/export/nbgrader/ (OUT=folder,
+# CHAPTER=NN, POINTS=points.toml; instructor/README.md). otter-grader, which makes autograder.zip,
+# goes into a venv of its own, $(EXPORT_VENV) (requirements-export.txt), never into $(VENV).
+EXPORT_VENV ?= build/export-venv
+EXPORT_ARGS = $(if $(OUT),--out "$(OUT)") $(if $(CHAPTER),--chapter "$(CHAPTER)") $(if $(POINTS),--points "$(POINTS)")
+$(EXPORT_VENV)/.ready: requirements.txt requirements-export.txt
+	$(PYTHON) -m venv $(EXPORT_VENV)
+	$(EXPORT_VENV)/bin/python -m pip install --quiet -r requirements.txt -r requirements-export.txt
+	touch $@
+
+export-otter: $(EXPORT_VENV)/.ready
+	$(EXPORT_VENV)/bin/python instructor/export.py otter $(EXPORT_ARGS)
+
+export-nbgrader: $(READY)
+	$(BIN)/python instructor/export.py nbgrader $(EXPORT_ARGS)
 
 bench: $(READY)
 	$(BIN)/python -m pip install --quiet micrograd==0.1.0
 	$(BIN)/python benchmarks/bench.py
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(BIN)/python benchmarks/bench_tensor.py
+	$(BIN)/python website/build.py  # the playground, for its training step in Chromium against CPython
+	$(BIN)/python benchmarks/bench_playground.py --chromium $(CHROMIUM)
 
 clean:
 	@if test -f $(MADE) || ! test -e $(VENV); then rm -rf $(VENV); else echo "left $(VENV) as it is: this Makefile did not make it"; fi

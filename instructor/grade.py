@@ -41,6 +41,7 @@ work inside a container or a virtual machine without network, as a user who owns
 import argparse
 import csv
 import difflib
+import hashlib
 import json
 import math
 import os
@@ -176,6 +177,7 @@ class Layout:
     learners: dict = field(default_factory=dict)  # name -> {chapter "ch07": notebook Path}
     notes: dict = field(default_factory=dict)  # learner -> [what was found about their files]
     ignored: list = field(default_factory=list)  # (path relative to the folder, why)
+    shared: list = field(default_factory=list)  # [(learner, notebook Path)]: one file, several learners
     warnings: int = 0  # things an instructor should look at (a notebook not graded, a learner with none)
 
     def ignore(self, rel, why, warn=True):
@@ -183,14 +185,29 @@ class Layout:
         self.warnings += warn
 
 
+def read_notebook(path):
+    """The notebook at `path` in nbformat 4, converted from an older format (3: cells in worksheets)
+    as nbclient and Jupyter would; ValueError or KeyError if it is not a notebook."""
+    import nbformat
+
+    return nbformat.reads(path.read_text(encoding="utf-8"), as_version=4)
+
+
+def shown_name(text):
+    """A name (a learner's folder, a file) or message as the report, CSV and feedback print it: a
+    newline, tab, escape or other control character, or a byte that is not UTF-8, written as its
+    escape (\\n, \\x1b, \\udcff), so it cannot split a line, move a terminal's cursor or stop a write."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in str(text))
+
+
 def notebook_chapter(path, checks):
     """(chapter the notebook's checks belong to or None, chapter its name says or None, error or None)."""
     named = CHAPTER_IN_NAME.search(path.name)
     named = f"ch{named.group(1)}" if named else None
     try:
-        nb = json.loads(path.read_text(encoding="utf-8"))
-        sources = ["".join(c.get("source", "")) for c in nb["cells"] if c.get("cell_type") == "code"]
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        sources = [c.source for c in read_notebook(path).cells if c.cell_type == "code"]
+        sources = [s if isinstance(s, str) else "" for s in sources]
+    except Exception as e:  # noqa: BLE001 - whatever the file holds, it is "not a readable notebook"
         return None, named, f"not a readable notebook ({type(e).__name__})"
     counts = {}
     for name in set(re.findall(r"\b(check_\w+)\b", "\n".join(sources))):
@@ -223,7 +240,11 @@ def scan(submissions, only_learner=None, only_chapter=None):
     for folder in (e for e in entries if e.is_dir() and not _hidden_name(e.name)):
         if only_learner is not None and folder.name != only_learner:
             continue
+        if not _inside(folder, submissions):  # a learner "folder" that is a link to elsewhere
+            layout.ignore(folder.name, "a link to a folder outside the submissions folder: not graded")
+            continue
         _scan_learner(folder, submissions, checks, layout, only_chapter)
+    _flag_shared(layout, submissions, [e for e in entries if e.is_dir() and not _hidden_name(e.name)])
     if only_learner is not None and only_learner not in layout.learners:
         names = [e.name for e in entries if e.is_dir() and not _hidden_name(e.name)]
         near = difflib.get_close_matches(only_learner, names, n=1)
@@ -234,11 +255,26 @@ def scan(submissions, only_learner=None, only_chapter=None):
     return layout
 
 
+def _inside(path, submissions):
+    """True if `path`, its links followed, is in the submissions folder (a link may point at another
+    learner's notebook, which is then graded and flagged, but never at a file elsewhere)."""
+    try:
+        target = path.resolve()
+        return target.exists() and target.is_relative_to(Path(submissions).resolve())
+    except (OSError, RuntimeError):  # a loop of links (RuntimeError before Python 3.13)
+        return False
+
+
 def _scan_learner(folder, submissions, checks, layout, only_chapter):
     name, notes = folder.name, []
     layout.learners[name], layout.notes[name] = {}, notes
-    files = [p for p in sorted(folder.rglob("*")) if p.is_file()]
-    files = [p for p in files if not any(_hidden_name(part) for part in p.relative_to(folder).parts)]
+    found = [p for p in sorted(folder.rglob("*"))]
+    found = [p for p in found if not any(_hidden_name(part) for part in p.relative_to(folder).parts)]
+    for p in found:
+        if p.is_symlink() and not _inside(p, submissions):
+            where = "a file outside the submissions folder" if p.exists() else "nothing (or a loop of links)"
+            layout.ignore(str(p.relative_to(submissions)), f"a link to {where}: not graded")
+    files = [p for p in found if p.is_file() and (not p.is_symlink() or _inside(p, submissions))]
     if not files:
         notes.append("nothing to grade: the folder is empty")
         layout.warnings += 1
@@ -310,6 +346,63 @@ def _scan_learner(folder, submissions, checks, layout, only_chapter):
         layout.warnings += 1
 
 
+def _same_bytes(paths):
+    """Groups of two or more of `paths` whose files hold the same bytes (links followed)."""
+    by_size = {}
+    for p in paths:
+        by_size.setdefault(p.stat().st_size, []).append(p)
+    groups = {}
+    for same_size in (g for g in by_size.values() if len(g) > 1):  # only these need reading
+        for p in same_size:
+            try:
+                groups.setdefault(hashlib.sha256(p.read_bytes()).hexdigest(), []).append(p)
+            except OSError:  # unreadable: the grader says so when it tries to grade it
+                continue
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def _unchanged(path, chapter):
+    """True if every code cell of the notebook is as the course hands it out."""
+    try:
+        cells = [c for c in read_notebook(path).cells if c.cell_type == "code"]
+    except Exception:  # noqa: BLE001 - not a notebook: not one as handed out
+        return False
+    return all(_normal(c.source) in stub_cells(chapter) for c in cells)
+
+
+def _flag_shared(layout, submissions, folders):
+    """Note every graded notebook that is the same file as another learner's notebook, a link to
+    it or a byte-for-byte copy, in both learners' notes (two untouched notebooks are not flagged)."""
+    owner, paths = {}, []
+    for folder in folders:
+        for p in folder.rglob("*.ipynb"):
+            if p.is_file() and _inside(p, submissions) and not _hidden_name(p.name):
+                owner[p] = folder.name
+                paths.append(p)
+    graded = {p: (name, ch) for name, chapters in layout.learners.items() for ch, p in chapters.items()}
+    for group in _same_bytes(paths):
+        for p in (p for p in group if p in graded):
+            name, chapter = graded[p]
+            others = [q for q in group if owner[q] != name]
+            if not others or _unchanged(p, chapter):
+                continue
+            said = []
+            for q in others:
+                rel = q.relative_to(submissions)
+                if p.is_symlink() and p.resolve() == q.resolve():
+                    said.append(f"a link to {rel}")
+                elif q.is_symlink() and q.resolve() == p.resolve():
+                    said.append(f"{rel} is a link to it")
+                else:
+                    said.append(f"byte-for-byte the same as {rel}")
+            layout.notes[name].append(
+                f"{p.relative_to(submissions / name)} is shared with another learner ({'; '.join(said)}):"
+                " graded, but look at who wrote it"
+            )
+            layout.shared.append((name, p))
+            layout.warnings += 1
+
+
 def layout_report(layout, submissions):
     """The layout in words, for the instructor to read before the grades."""
     lines = [f"Submissions in {submissions}:"]
@@ -331,10 +424,13 @@ def layout_report(layout, submissions):
                 f"  chapter {chapter[2:]}: handed in by {len(names)} of {len(graded)}, not by "
                 + ", ".join(missing)
             )
+    if layout.shared:
+        names = sorted({name for name, _ in layout.shared})
+        lines.append(f"  shared notebooks: {len(layout.shared)}, handed in by {', '.join(names)} (see above)")
     if layout.ignored:
         lines.append(f"  not graded ({len(layout.ignored)} file(s)):")
         lines += [f"    {rel}: {why}" for rel, why in layout.ignored]
-    return "\n".join(lines)
+    return "\n".join(shown_name(line) for line in lines)
 
 
 # ---- running one notebook ---------------------------------------------------------------------------
@@ -365,7 +461,7 @@ def _grade_(chapter, points, hidden_dir, references, check_timeout, marker):
     try:
         core = importlib.import_module("micrograd_lesson.exercises._core")
         importlib.import_module("micrograd_lesson.exercises")
-        core.TIME_LIMIT = check_timeout
+        core.TIME_LIMIT, core.REVEAL_CASES = check_timeout, {reveal!r}  # --reveal-cases
         if hidden_dir:  # the references the hidden cases compare with, which the edition leaves out
             exec(references, vars(importlib.import_module("micrograd_lesson.exercises." + chapter)))
             importlib.import_module("instructor.hidden." + chapter)
@@ -501,6 +597,7 @@ def run_one(path, chapter, points, limits, student):
                     hidden_dir=hidden_dir,
                     references=reference_source(chapter) if hidden_dir else "",
                     check_timeout=limits["check"],
+                    reveal=limits.get("reveal", False),
                     marker=marker,
                 )
                 grading = nbformat.v4.new_code_cell(source)
@@ -545,20 +642,96 @@ def run_one(path, chapter, points, limits, student):
     raise RuntimeError(f"the grading cell gave no result: {errors or grading.outputs}")
 
 
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # the colours of IPython's tracebacks
+# The file a kernel compiles a cell into (/tmp/ipykernel_42/3670945952.py): a name the learner never saw.
+CELL_FILE = re.compile(r"(?:/[^\s,'\"()]*/)?\b\d{5,}\.py\b")
+
+
+def plain(text, cell="a cell"):
+    """Text of the kernel's for a learner: no colour codes, a cell's internal file name said as `cell`."""
+    return CELL_FILE.sub(cell, ANSI.sub("", text))
+
+
+def learner_traceback(error, label, most=3, width=1200):
+    """The learner's own lines of an error output: the frames in their cells ("Cell In[7], line 2"
+    and the code around it), not those inside the course's package or a library, then the error."""
+    frames = [plain(f, label).rstrip() for f in error.get("traceback", [])]
+    own = [f.strip("\n") for f in frames if f.lstrip().startswith("Cell In[")]
+    own = own[:1] + own[1:][-(most - 1) :] if len(own) > most else own  # where it began, and where it ended
+    last = plain(f"{error.get('ename', 'Error')}: {error.get('evalue', '')}", label)[:200]
+    lines = "\n".join(own).splitlines()
+    if not any(line.startswith(error.get("ename", "Error")) for line in lines[-2:]):
+        lines.append(last)
+    text = "\n".join(lines)
+    return text if len(text) <= width else "...\n" + text[-width:]
+
+
+def name_cells(cells, cutoffs):
+    """Name each cut-off's cell by the number Jupyter shows beside it ([7]) and keep the learner's
+    own traceback lines of an error (cutoff["trace"]), free of the kernel's internal file names."""
+    for cut in cutoffs:
+        index = cut.get("index")
+        count = cells[index].get("execution_count") if index is not None else None
+        if not count:  # never ran (skipped at the time limit): no number beside it
+            continue
+        label = f"cell [{count}]"
+        errors = [o for o in cells[index].get("outputs", []) if o.get("output_type") == "error"]
+        if cut["kind"] == "raised" and errors:
+            cut["detail"] = plain(f"raised {errors[0].ename}: {errors[0].evalue}", label)[:200]
+            cut["trace"] = learner_traceback(errors[0], label)
+        cut["label"] = label
+        head = f"{label} ({first_line(cells[index].source)!r})"
+        cut["what"] = f"{head}{'' if cut['detail'][0] in ':;' else ' '}{cut['detail']}"
+    return cutoffs
+
+
+def _normal(source):
+    return "\n".join(line.rstrip() for line in source.strip().splitlines())
+
+
+_STUBS = {}
+
+
+def stub_cells(chapter):
+    """The code cells of `chapter` ("ch07") as the course hands them out (normalised sources)."""
+    if chapter not in _STUBS:
+        import nbformat
+
+        found = sorted((ROOT / "notebooks").glob(f"{chapter[2:]}_*.ipynb"))
+        nb = nbformat.read(found[0], as_version=4) if found else nbformat.v4.new_notebook()
+        _STUBS[chapter] = {_normal(c.source) for c in nb.cells if c.cell_type == "code"}
+    return _STUBS[chapter]
+
+
 def explain_unattempted(rows, cells, cutoffs):
-    """Say why an exercise was "not attempted" when the cell that calls its check was cut short."""
+    """Say why an exercise scored nothing when the reason is plain from the notebook: the cell that
+    calls its check raised, was interrupted or was skipped; or the learner never changed its stub.
+    Cells are named as Jupyter shows them ([7]); hints lose the kernel's internal file names."""
+    name_cells(cells, cutoffs)
     for row in rows:
-        if not row["hint"].startswith("not attempted") or not row["check"]:
+        row["hint"] = plain(row["hint"])
+        if not row["check"] or row["points"]:
             continue
         calls = re.compile(rf"\b{re.escape(row['check'])}\s*\(")
         mine = [i for i, c in enumerate(cells) if c.cell_type == "code" and calls.search(c.source)]
+        stubs = stub_cells(row["exercise"].split(".")[0])
+        if mine and all(_normal(cells[i].source) in stubs for i in mine):
+            row["hint"] = (
+                f"you have not changed the stub: the cell that calls {row['check']} is as handed out"
+            )
+            continue
+        if not row["hint"].startswith("not attempted"):
+            continue
         for cut in cutoffs:
             if cut.get("index") is None or not mine:
                 continue
             if cut["kind"] == "skipped" and mine[-1] >= cut["index"]:
                 row["hint"] = f"not attempted: the cell that calls {row['check']} was {cut['detail']}"
             elif cut["index"] in mine:
-                row["hint"] = f"not attempted: the cell that calls {row['check']} {cut['detail']}"
+                where = f" ({cut['label']})" if cut.get("label") else ""
+                row["hint"] = (
+                    f"the cell that calls {row['check']}{where} {cut['detail']}, before it reached the check"
+                )
                 break
     return rows
 
@@ -657,7 +830,11 @@ def grade_folder(submissions, points, limits=None, layout=None, progress=None, c
                     result = dict(rows=zero_rows(ch, points, why), cutoffs=[], grader_error=None)
                 else:
                     if progress:
-                        progress(f"grading {learner}/{path.relative_to(Path(submissions) / learner)} ...")
+                        progress(
+                            shown_name(
+                                f"grading {learner}/{path.relative_to(Path(submissions) / learner)} ..."
+                            )
+                        )
                     begun = time.monotonic()
                     result = grade_notebook(path, ch, points, limits, student)
                     result.update(notebook=path.name, total=time.monotonic() - begun)
@@ -694,7 +871,9 @@ def write_csv(rows, out):
     with open(out, "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=FIELDS)
         writer.writeheader()
-        writer.writerows({k: row[k] for k in FIELDS} for row in rows)
+        writer.writerows(
+            {k: shown_name(row[k]) if isinstance(row[k], str) else row[k] for k in FIELDS} for row in rows
+        )
 
 
 def feedback(learner, rows, results, layout):
@@ -718,7 +897,18 @@ def feedback(learner, rows, results, layout):
         if not result.get("notebook"):  # nothing ran: the note says why
             lines += ["", f"Not graded: {these[0]['note']}."]
         elif cutoffs:
-            lines += ["", "What stopped:", ""] + [f"- {c['what']}" for c in cutoffs]
+            lines += ["", "What stopped:", ""]
+            for c in cutoffs:
+                lines.append(f"- {c['what']}")
+                if c.get("trace"):  # the learner's own lines of the traceback, as a code block
+                    fence = "`" * max(3, 1 + max(map(len, re.findall("`+", c["trace"])), default=0))
+                    lines += [
+                        "",
+                        f"  {fence}text",
+                        *(f"  {t}" for t in c["trace"].splitlines()),
+                        f"  {fence}",
+                    ]
+                    lines += [""] if c is not cutoffs[-1] else []
             if any(c.get("kind") in ("raised", "interrupted") for c in cutoffs):
                 lines += ["", "After a cell that raised or was interrupted, the cells below it still ran."]
         else:
@@ -730,7 +920,7 @@ def feedback(learner, rows, results, layout):
         lines += (
             ["## Files not graded", ""] + [f"- `{rel[len(prefix) :]}`: {why}" for rel, why in ignored] + [""]
         )
-    return "\n".join(lines).rstrip() + "\n"
+    return "\n".join(shown_name(line) for line in lines).rstrip() + "\n"
 
 
 def summary(rows):
@@ -748,7 +938,7 @@ def summary(rows):
         elif noted:
             line += f"; see the note in chapter(s) {', '.join(c[2:] for c in sorted(noted))}"
         lines.append(line)
-    return "\n".join(lines)
+    return "\n".join(shown_name(line) for line in lines)
 
 
 def main(argv):
@@ -766,6 +956,9 @@ def main(argv):
     )
     parser.add_argument(
         "--check-timeout", type=float, default=CHECK_TIMEOUT, help="s per check while grading"
+    )
+    parser.add_argument(
+        "--reveal-cases", action="store_true", help="feedback shows a failed hidden case's input and answer"
     )
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: run one notebook
     parser.add_argument("--student", help=argparse.SUPPRESS)
@@ -814,6 +1007,7 @@ def main(argv):
         )
         return 2
     limits = default_limits(args.cell_timeout, args.notebook_timeout, args.check_timeout)
+    limits["reveal"] = args.reveal_cases
     rows, results = grade_folder(
         args.submissions, points, limits, layout, progress=lambda s: print(s, flush=True), chapter=chapter
     )
@@ -822,13 +1016,13 @@ def main(argv):
     write_csv(rows, out / f"grades{part}.csv")
     for learner in sorted({r["learner"] for r in rows}):
         text = feedback(learner, rows, results, layout)
-        (out / "feedback" / f"{learner}{part.replace(f'-{learner}', '', 1)}.md").write_text(
+        (out / "feedback" / shown_name(f"{learner}{part.replace(f'-{learner}', '', 1)}.md")).write_text(
             text, encoding="utf-8"
         )
     print(summary(rows))
     errors = [(key, r["grader_error"]) for key, r in results.items() if r.get("grader_error")]
     for (learner, ch), error in errors:
-        print(f"grader error on {learner} chapter {ch[2:]}: {error}", file=sys.stderr)
+        print(shown_name(f"grader error on {learner} chapter {ch[2:]}: {error}"), file=sys.stderr)
     print(f"grades written to {out / f'grades{part}.csv'}, feedback to {out / 'feedback'}/")
     if errors or layout.warnings:
         print(

@@ -43,6 +43,7 @@ _WHERE = {
     "plot_losses": "show.plots",
     "step_through": "show.stepthrough",
     "frame_slider": "show.widgets",
+    "ProgressBar": "show.widgets",
     "Tensor": "tensor",
     "History": "train",
     "fit": "train",

@@ -109,7 +109,8 @@ def describe_graph(root, number=lambda x: f"{x:.4f}", grads=True, limit=ALT_LIMI
         through = ", ".join(ops) or "no operations"
         what = f"{name} from {len(leaves)} input{'s' * (len(leaves) != 1)} through {through}"
     text = (
-        f"Computation graph of {what}: {len(nodes)} values, {n_ops} operation{'s' * (n_ops != 1)}; "
+        f"Computation graph of {what}: {len(nodes)} value{'s' * (len(nodes) != 1)}, "
+        f"{n_ops} operation{'s' * (n_ops != 1)}; "
         f"{name} = {number(root.data)}."
     )
     if grads and getattr(root, "grad", 0):

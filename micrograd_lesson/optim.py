@@ -21,11 +21,19 @@ an array after a Tensor's first step.
 import math
 import numbers
 
-import numpy as np
-
 from .engine import Value
 from .nn import zero_grads
-from .tensor import Tensor
+
+try:  # NumPy, and with it Tensor, is optional: the playground trains Values in a browser without it
+    import numpy as np
+
+    from .tensor import Tensor
+except ModuleNotFoundError as missing:
+    if missing.name != "numpy":
+        raise
+    np = Tensor = None
+PARAMETER_TYPES = (Value,) if Tensor is None else (Value, Tensor)
+ARRAY_TYPES = () if np is None else (np.ndarray,)  # isinstance(x, ()) is always False
 
 
 class Optimizer:
@@ -219,7 +227,7 @@ class AdamW(Adam):
 
 def _decay_and_add(memory, decay, new):
     """decay * memory + new: in place once memory is an array (no new array every step)."""
-    if isinstance(memory, np.ndarray):
+    if isinstance(memory, ARRAY_TYPES):
         memory *= decay
         memory += new
         return memory
@@ -228,14 +236,14 @@ def _decay_and_add(memory, decay, new):
 
 def _sqrt(x):
     """The square root of a float (math's, as the scalar rules always took) or of an array."""
-    return np.sqrt(x) if isinstance(x, np.ndarray) else math.sqrt(x)
+    return np.sqrt(x) if isinstance(x, ARRAY_TYPES) else math.sqrt(x)
 
 
 # ---- input checks: a wrong argument should say what was wrong ----
 
 
 def _check_params(params, who):
-    if isinstance(params, (Value, Tensor)):
+    if isinstance(params, PARAMETER_TYPES):
         kind = type(params).__name__
         raise TypeError(f"{who} needs a list of parameters, got a single {kind}; pass [p] instead")
     if hasattr(params, "parameters") and not isinstance(params, (list, tuple)):
@@ -253,12 +261,12 @@ def _check_params(params, who):
         raise ValueError(f"{who} got an empty parameter list: there is nothing to optimise")
     seen = set()
     for i, p in enumerate(params):
-        if not isinstance(p, (Value, Tensor)):
+        if not isinstance(p, PARAMETER_TYPES):
             raise TypeError(
                 f"{who} needs Value or Tensor parameters, but item {i} is {type(p).__name__}: {p!r} "
                 f"(only those have a .grad to follow)"
             )
-        if isinstance(p, Tensor) and not p.requires_grad:
+        if not isinstance(p, Value) and not p.requires_grad:  # a Tensor
             raise TypeError(f"{who} needs tensors with requires_grad=True; item {i}, {p!r}, is not")
         if id(p) in seen:
             raise ValueError(f"{who}: item {i} ({p!r}) appears twice; it would be updated twice per step")

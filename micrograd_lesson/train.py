@@ -7,14 +7,14 @@ Every training loop in the course has the same four lines at its heart:
     loss.backward()             # 3. backward: fill in every parameter's .grad
     p.data -= lr * p.grad       # 4. update: a small step downhill
 
-`fit` runs them `steps` times and keeps a `History`. Inside Jupyter it shows a
-progress bar while it runs (micrograd_lesson.show.widgets); anywhere else it is silent.
+`fit` runs them `steps` times and keeps a `History`. It shows nothing unless given a
+progress display: `fit(..., progress=ProgressBar)` (micrograd_lesson.show.widgets) draws a
+bar in Jupyter. Training imports nothing from `show`: the display is handed in.
 """
 
 import math
 
 from .optim import SGD
-from .show.widgets import ProgressBar
 
 __all__ = ["History", "fit"]
 
@@ -52,7 +52,7 @@ class History:
         return f"History({len(self)} steps, {last}{extra}{stopped})"
 
 
-def fit(model, loss_fn, steps, lr=None, optimizer=None, progress=True, callback=None):
+def fit(model, loss_fn, steps, lr=None, optimizer=None, progress=None, callback=None):
     """Train `model` by gradient descent for `steps` updates; return a `History`.
 
     model: a Module (anything with .parameters()) or a list of Values.
@@ -63,7 +63,9 @@ def fit(model, loss_fn, steps, lr=None, optimizer=None, progress=True, callback=
     optimizer: optional, e.g. micrograd_lesson.optim.Adam(params); it does the
         zeroing and the update, and lr (if given) overrides its rate. Without
         one, fit uses SGD(params, lr): plain gradient descent, p.data -= lr * p.grad.
-    progress: show a progress bar in Jupyter (never anywhere else).
+    progress: None (or False) to train silently, or a factory: progress(steps) returns
+        a display with .update(done, text) after each step and .finish(done, text)
+        at the end, e.g. micrograd_lesson.ProgressBar (a bar in Jupyter, nothing elsewhere).
     callback: callback(step, history) after every update, where step is the
         number of updates made so far (1 .. steps).
 
@@ -73,12 +75,19 @@ def fit(model, loss_fn, steps, lr=None, optimizer=None, progress=True, callback=
     params = list(model.parameters()) if hasattr(model, "parameters") else list(model)
     if not isinstance(steps, int) or isinstance(steps, bool) or steps < 0:
         raise ValueError(f"steps must be a whole number >= 0, got {steps!r}")
+    if progress is True:
+        raise ValueError(
+            "progress takes a display factory, not True: fit(..., progress=ProgressBar), "
+            "with `from micrograd_lesson import ProgressBar`"
+        )
+    if progress and not callable(progress):
+        raise TypeError(f"progress must be None or a factory progress(steps), got {progress!r}")
     if lr is None and optimizer is None:
         raise ValueError("fit needs a learning rate: fit(model, loss_fn, steps, lr=0.05)")
     if optimizer is None:  # plain gradient descent: p.data -= lr * p.grad
         optimizer = SGD(params, lr=lr(0) if callable(lr) else lr)
     history = History()
-    bar = ProgressBar(steps) if progress else None
+    bar = progress(steps) if progress else None
     for k in range(steps):
         if lr is not None:
             try:  # the optimiser checks every rate it is given, a schedule's at every step
@@ -106,11 +115,11 @@ def fit(model, loss_fn, steps, lr=None, optimizer=None, progress=True, callback=
         history.lr.append(optimizer.lr)
         for name, value in metrics.items():
             history.metrics.setdefault(name, []).append(float(value))
-        if bar:
+        if bar is not None:
             bar.update(k + 1, _status(history))
         if callback is not None:
             callback(k + 1, history)
-    if bar:
+    if bar is not None:
         bar.finish(len(history), _status(history, steps))
     return history
 

@@ -161,6 +161,15 @@ def test_describe_graph_says_what_it_computes_its_output_and_after_backward_the_
     assert graph.describe_graph(L, grads=False) == before
 
 
+def test_describe_graph_of_a_single_value_says_one_value():
+    from micrograd_lesson.show.draw import draw_dot
+
+    x = Value(3.0, label="x")
+    said = graph.describe_graph(x)
+    assert said.startswith("Computation graph of x from 1 input through no operations: 1 value, 0 ")
+    assert "1 value," in repr(draw_dot(x))
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_describe_graph_of_any_graph_stays_within_its_limit(seed):
     root = random_graph(seed, lambda x: Value(x), value_op, size=300)

@@ -315,6 +315,111 @@ def test_a_learner_or_chapter_can_be_graded_alone(messy):
     assert "no folder 'fey'" in missing.notes["fey"][0] and "did you mean 'fay'" in missing.notes["fey"][0]
 
 
+def v3_notebook(*sources):
+    """The same small notebook in nbformat 3 (cells inside a worksheet), as older Jupyter saved it."""
+    v3 = nbformat.v3
+    cells = [v3.new_code_cell(input=textwrap.dedent(c)) for c in sources]
+    return nbformat.writes(v3.new_notebook(worksheets=[v3.new_worksheet(cells=cells)]), version=3)
+
+
+def own_calls(learner):
+    """calls("ch07") with a line of the learner's own, so that no two learners' files are the same."""
+    nb = calls("ch07")
+    nb.cells.append(nbformat.v4.new_code_cell(f"mine = {learner!r}"))
+    return nb
+
+
+CONTROL_NAMES = ["jo\nx.ipynb-like", "kim\x1b[2J\x1b]0;owned\x07", "lee\udcff\t"]  # \udcff: the byte 0xff
+
+
+@pytest.fixture
+def hostile(tmp_path):
+    """Links, copies, an nbformat-3 notebook and folder names with control characters."""
+    s, outside = tmp_path / "submissions", tmp_path / "outside"
+    outside.mkdir()
+    put(own_calls("outside"), outside, "07_x.ipynb")
+    put(own_calls("ada"), s, "ada/07_x.ipynb")
+    (s / "ben").mkdir()
+    (s / "ben" / "07_x.ipynb").symlink_to(s / "ada" / "07_x.ipynb")  # a link to ada's notebook
+    (s / "cy").mkdir()
+    shutil.copyfile(s / "ada" / "07_x.ipynb", s / "cy" / "07_mine.ipynb")  # a byte-for-byte copy
+    course = next((REPO / "notebooks").glob("07_*.ipynb"))
+    for learner in ("dee", "eve"):  # both hand in the notebook as handed out: not "shared"
+        (s / learner).mkdir()
+        shutil.copyfile(course, s / learner / course.name)
+    (s / "fay").mkdir()
+    (s / "fay" / "07_x.ipynb").symlink_to(outside / "07_x.ipynb")  # a file outside the folder
+    (s / "gus").mkdir()
+    (s / "gus" / "07_x.ipynb").symlink_to(s / "gus" / "gone.ipynb")  # a link to nothing
+    (s / "gus" / "07_y.ipynb").symlink_to(s / "gus" / "07_z.ipynb")  # a loop of links
+    (s / "gus" / "07_z.ipynb").symlink_to(s / "gus" / "07_y.ipynb")
+    (s / "hal").symlink_to(outside, target_is_directory=True)  # a learner folder that is elsewhere
+    (s / "ivy").mkdir()
+    (s / "ivy" / "07_x.ipynb").write_text(v3_notebook(*[c.source for c in own_calls("ivy").cells]))
+    for name in CONTROL_NAMES:
+        folder = s / name
+        folder.mkdir()
+        put(own_calls(name), folder, "07_x.ipynb")
+        (folder / "notes\nand\x1bmore.txt").write_text("x")
+    return s
+
+
+def test_links_copies_and_old_notebooks_are_graded_and_sharing_is_flagged(hostile):
+    layout = grade.scan(hostile)
+    found = {name: sorted(chapters) for name, chapters in layout.learners.items()}
+    for name in ("ada", "ben", "cy", "dee", "eve", "ivy", *CONTROL_NAMES):
+        assert found[name] == ["ch07"], (name, found)
+    assert found["fay"] == found["gus"] == [] and "hal" not in found
+    notes = {name: " ".join(n) for name, n in layout.notes.items()}
+    both = "ben/07_x.ipynb is a link to it; byte-for-byte the same as cy/07_mine.ipynb"
+    assert f"shared with another learner ({both})" in notes["ada"], notes["ada"]
+    assert "07_x.ipynb is shared with another learner (a link to ada/07_x.ipynb; " in notes["ben"], notes[
+        "ben"
+    ]
+    assert (
+        "07_mine.ipynb is shared with another learner (byte-for-byte the same as ada/07_x.ipynb"
+        in notes["cy"]
+    )
+    assert "shared" not in notes["dee"] + notes["eve"] + notes["ivy"]  # untouched, or their own
+    assert sorted(name for name, _ in layout.shared) == ["ada", "ben", "cy"]
+    ignored = dict(layout.ignored)
+    assert ignored["fay/07_x.ipynb"] == "a link to a file outside the submissions folder: not graded"
+    for rel in ("gus/07_x.ipynb", "gus/07_y.ipynb", "gus/07_z.ipynb"):
+        assert ignored[rel] == "a link to nothing (or a loop of links): not graded", ignored
+    assert ignored["hal"] == "a link to a folder outside the submissions folder: not graded"
+    report = grade.layout_report(layout, hostile)
+    assert "shared notebooks: 3, handed in by ada, ben, cy" in report
+    assert grade.read_notebook(layout.learners["ivy"]["ch07"]).nbformat == 4  # converted, as graded
+
+
+def test_names_with_control_characters_are_escaped_in_the_report_csv_and_feedback(hostile, tmp_path):
+    layout = grade.scan(hostile)
+    report = grade.layout_report(layout, hostile)
+    for text in (report,):
+        assert not any(not c.isprintable() for c in text.replace("\n", "")), repr(text)
+    lines = report.splitlines()
+    assert (
+        "  jo\\nx.ipynb-like: chapters 07" in lines
+        and "  kim\\x1b[2J\\x1b]0;owned\\x07: chapters 07" in lines
+    )
+    assert "    lee\\udcff\\t/notes\\nand\\x1bmore.txt: not a notebook (.ipynb)" in lines, lines
+    rows, results = grade.grade_folder(
+        hostile, {}, layout=grade.Layout(learners={n: {} for n in CONTROL_NAMES}, notes=layout.notes)
+    )
+    grade.write_csv(rows, tmp_path / "grades.csv")
+    raw = (tmp_path / "grades.csv").read_text(encoding="utf-8")
+    assert len(raw.splitlines()) == 1 + len(CONTROL_NAMES) and "\x1b" not in raw and "\t" not in raw, raw
+    with open(tmp_path / "grades.csv", newline="", encoding="utf-8") as f:
+        assert [r["learner"] for r in csv.DictReader(f)] == [
+            grade.shown_name(n) for n in sorted(CONTROL_NAMES)
+        ]
+    for name in CONTROL_NAMES:
+        text = grade.feedback(name, rows, results, layout)
+        assert text.startswith(f"# Feedback for {grade.shown_name(name)}\n\n"), text
+        assert not any(not c.isprintable() for c in text.replace("\n", "")), repr(text)
+        assert "notes\\nand\\x1bmore.txt" in text
+
+
 def grade_main(capsys, *args):
     """(exit status, everything printed) of the grader's command, run in this process."""
     try:
@@ -432,13 +537,15 @@ def make_grade_command(*settings):
 def test_make_grade_passes_its_settings_to_the_grader():
     line = make_grade_command(
         *["SUBMISSIONS=subs", "LEARNER=ada", "CHAPTER=07", "POINTS=p.toml", "CELL_TIMEOUT=9"],
-        *["NOTEBOOK_TIMEOUT=99", "CHECK_TIMEOUT=7", "OUT=elsewhere"],
+        *["NOTEBOOK_TIMEOUT=99", "CHECK_TIMEOUT=7", "OUT=elsewhere", "REVEAL_CASES=1"],
     )
+    assert "--reveal-cases" in line
     for words in ['"subs"', '--learner "ada"', '--chapter "07"', '--points "p.toml"', "--cell-timeout 9"]:
         assert words in line, (words, line)
     assert "--notebook-timeout 99" in line and "--check-timeout 7" in line and '--out "elsewhere"' in line
     line = make_grade_command("SUBMISSIONS=subs")
     assert "--learner" not in line and "--out" not in line  # the grader's own default: build/grades/
+    assert "--reveal-cases" not in line
 
 
 def test_grades_go_to_a_folder_that_git_ignores():
@@ -446,6 +553,114 @@ def test_grades_go_to_a_folder_that_git_ignores():
     paths = ["build/grades/grades.csv", "build/grades/feedback/ada.md"]
     done = subprocess.run(["git", "check-ignore", *paths], cwd=REPO, capture_output=True, text=True)
     assert done.stdout.split() == paths
+
+
+# ---- grading: what feedback says of a notebook that ran (executed cells made here, no kernel) --------
+
+RED, END = "\x1b[31m", "\x1b[39m"
+
+
+def ran(source, count, error=None):
+    """A code cell as a kernel leaves it: its execution count and, if it raised, the error output
+    with IPython's coloured traceback (`error`: (ename, evalue, [frames])."""
+    cell = nbformat.v4.new_code_cell(source, execution_count=count)
+    if error:
+        ename, evalue, frames = error
+        head = [RED + "-" * 75 + END, f"{RED}{ename}{END}   Traceback (most recent call last)"]
+        tail = [f"{RED}{ename}{END}: {evalue}"]
+        cell.outputs = [
+            nbformat.v4.new_output("error", ename=ename, evalue=evalue, traceback=head + frames + tail)
+        ]
+    return cell
+
+
+def learner_frame(count, line, code):
+    return f"\x1b[36mCell In[{count}]{END}\x1b[32m, line {line}{END}\n\x1b[32m----> {line}{END} {code}\n"
+
+
+LIBRARY_FRAME = (
+    "File \x1b[32m/work/main/.venv/lib/python3.11/site-packages/numpy/_core/fromnumeric.py:57\x1b[39m, in "
+    "_wrapfunc(obj, method)\n     55     return bound(*args, **kwds)\n---> 57 return secret_library_line\n"
+)
+
+
+def graded_cells():
+    """An import, an empty cell (Jupyter gives it no number), a cell that raises inside NumPy, one
+    that calls a check and raises first, a SyntaxError that names the kernel's internal file."""
+    syntax = "invalid syntax (/tmp/ipykernel_77/3670945952.py, line 1)"
+    return [
+        ran("from micrograd_lesson.exercises import check_widest_hidden", 1),
+        nbformat.v4.new_code_cell(""),
+        ran(
+            "import numpy as np\nnp.sum(object())",
+            2,
+            ("TypeError", "bad operand", [learner_frame(2, 2, "np.sum(object())"), LIBRARY_FRAME]),
+        ),
+        ran(
+            "def widest_hidden(nin, budget):\n    return nin + 'x'\n"
+            "widest_hidden(1, 2)\ncheck_widest_hidden(widest_hidden)",
+            3,
+            ("TypeError", "unsupported operand", [learner_frame(3, 3, "widest_hidden(1, 2)")]),
+        ),
+        ran("def f(:\n    pass", 4, ("SyntaxError", syntax, [])),
+    ]
+
+
+def test_feedback_names_cells_as_jupyter_numbers_them_and_quotes_only_the_learners_traceback():
+    cells = graded_cells()
+    cutoffs = [
+        grade.cutoff(2, "raised", "code cell 3 ('import numpy as np')", "raised TypeError: bad operand"),
+        grade.cutoff(
+            3, "raised", "code cell 4 ('def widest_hidden')", "raised TypeError: unsupported operand"
+        ),
+        grade.cutoff(4, "raised", "code cell 5 ('def f(:')", "raised SyntaxError: invalid syntax"),
+    ]
+    rows = [
+        dict(
+            exercise=n,
+            check=check_of(n),
+            points=0,
+            max_points=1,
+            hint="not attempted: its check was never called",
+        )
+        for n in CH07[:2]
+    ]
+    rows = grade.explain_unattempted(rows, cells, cutoffs)
+    whats = [c["what"] for c in cutoffs]
+    assert whats[0] == "cell [2] ('import numpy as np') raised TypeError: bad operand", whats
+    assert whats[1].startswith("cell [3] ('def widest_hidden(nin, budget):') raised TypeError"), whats
+    assert whats[2] == "cell [4] ('def f(:') raised SyntaxError: invalid syntax (cell [4], line 1)", whats
+    trace = cutoffs[0]["trace"]
+    assert "Cell In[2], line 2" in trace and "np.sum(object())" in trace and "TypeError: bad operand" in trace
+    assert "secret_library_line" not in trace and "site-packages" not in trace and "\x1b" not in trace
+    hint = rows[0]["hint"]  # the cell that calls the check raised: said so, not "not attempted"
+    assert hint.startswith("the cell that calls check_widest_hidden (cell [3]) raised TypeError"), hint
+    assert "not attempted" in rows[1]["hint"]  # its check's cell is not in this notebook at all
+    text = grade.feedback(
+        "ada",
+        [dict(r, learner="ada", chapter="ch07", notebook="07_x.ipynb", note="") for r in rows],
+        {("ada", "ch07"): dict(notebook="07_x.ipynb", cutoffs=cutoffs)},
+        grade.Layout(),
+    )
+    assert "Cell In[2], line 2" in text and "secret_library_line" not in text
+    assert not re.search(r"\d{5,}\.py|ipykernel_", text), text
+
+
+def test_an_untouched_stub_says_so_and_a_changed_one_does_not():
+    nb = nbformat.read(next((REPO / "notebooks").glob(f"{GRADED_CHAPTER}_*.ipynb")), as_version=4)
+    stubs = exercise_cells(nb)
+    for name in CH07:
+        cell = nb.cells[stubs[name]]
+        for source, untouched in [
+            (cell.source, True),
+            (cell.source + "\n", True),
+            (cell.source + "\n1", False),
+        ]:
+            row = dict(exercise=name, check=check_of(name), points=0, max_points=1, hint="not yet: no")
+            (row,) = grade.explain_unattempted([row], [ran(source, 5)], [])
+            assert ("you have not changed the stub" in row["hint"]) is untouched, (name, row)
+        right = dict(exercise=name, check=check_of(name), points=1, max_points=1, hint="correct")
+        assert grade.explain_unattempted([right], [ran(cell.source, 5)], [])[0]["hint"] == "correct"
 
 
 # ---- grading: what runs where (small notebooks, real kernels) ----------------------------------------
@@ -580,12 +795,12 @@ def an_interrupted_cell_is_recorded_in_the_rows_and_the_feedback_and_the_rest_is
         "the cell that calls" in stopped["hint"]
         and "interrupted after 20 s (the cell time limit)" in stopped["hint"]
     )
-    assert stopped["note"].startswith("this exercise's cell: code cell 3 ('from micrograd_lesson.exercises")
+    assert stopped["note"].startswith("this exercise's cell: cell [3] ('from micrograd_lesson.exercises")
     for other in (CH07[0], CH07[2]):
         assert mine[other]["points"] == mine[other]["max_points"], mine
-        assert "code cell 3" in mine[other]["note"] and "interrupted" in mine[other]["note"]
+        assert "cell [3]" in mine[other]["note"] and "interrupted" in mine[other]["note"]
     text = grade.feedback("spin", rows, results, grade.scan(s))
-    assert "What stopped:" in text and "code cell 3 (" in text and "interrupted after 20 s" in text
+    assert "What stopped:" in text and "cell [3] (" in text and "interrupted after 20 s" in text
     for name in CH07:
         assert (
             f"**{name}**: {mine[name]['points']:g} / {mine[name]['max_points']:g}. {mine[name]['hint']}"
@@ -644,7 +859,7 @@ def test_a_notebook_past_its_time_limit_is_graded_on_the_cells_that_ran(edition,
     assert rows[CH07[0]]["points"] == 1, rows  # it ran before the limit
     assert rows[CH07[1]]["points"] == rows[CH07[2]]["points"] == 0
     whats = [c["what"] for c in result["cutoffs"]]
-    assert whats[0].startswith("code cell 3 ('import time') was interrupted after"), whats
+    assert whats[0].startswith("cell [3] ('import time') was interrupted after"), whats
     assert whats[0].endswith("s (the notebook time limit)"), whats
     assert whats[1] == (
         f"code cell 4 ({grade.first_line(cells[2])!r}) and the cells after it were not run:"
@@ -779,7 +994,7 @@ MISTAKES = {
                     return self.w + [self.b]
             """,
             "FirstThree",
-            ["hidden case", "LeakyNeuron(5)"],
+            ["hidden case", "a neuron of five inputs", "your code gave Value(data="],
         ),
     ],
     "ch07.count_loss_nodes": [
@@ -850,7 +1065,9 @@ def untouched_student_notebooks_get_zero(graded):
     rows, _, _, names, _ = graded
     mine = rows_of(rows, "untouched")
     assert sorted(mine) == sorted(names)
-    assert all(r["points"] == 0 and r["hint"] != "correct" for r in mine.values()), mine
+    assert all(
+        r["points"] == 0 and r["hint"].startswith("you have not changed the stub") for r in mine.values()
+    )
 
 
 def each_plausible_mistake_loses_exactly_its_exercise_and_the_hint_names_it(graded):
@@ -870,7 +1087,7 @@ def a_cell_that_raises_is_in_the_note_and_the_cells_below_still_ran(graded):
     rows, results, folder, names, _ = graded
     crashed = rows_of(rows, "crashes")  # the first cell raised before its imports: the cells below still ran
     assert sorted(crashed) == sorted(names)
-    first = "code cell 1 ('raise RuntimeError(\"my first cell breaks\")') raised RuntimeError: "
+    first = "cell [1] ('raise RuntimeError(\"my first cell breaks\")') raised RuntimeError: "
     first += "my first cell breaks"
     assert all(first in r["note"] for r in crashed.values()), crashed
     assert all(r["note"].endswith("more (see the feedback file)") for r in crashed.values()), crashed
@@ -887,7 +1104,7 @@ def an_exercise_whose_cell_raised_is_graded_with_the_error_it_raised(graded):
     hint = mine[names[0]]["hint"]
     assert mine[names[0]]["points"] == 0
     assert "raised NameError" in hint and "undefined_helper" in hint, hint
-    assert mine[names[0]]["note"].startswith("this exercise's cell: code cell")
+    assert mine[names[0]]["note"].startswith("this exercise's cell: cell [")
     assert all(mine[n]["points"] == mine[n]["max_points"] for n in names[1:]), mine
     untouched = rows_of(rows, "untouched")  # no cell raised there: the plain hint stays
     assert all("raised" not in r["hint"] for r in untouched.values()), untouched
@@ -901,3 +1118,48 @@ def test_the_chapter_7_notebook_graded_for_a_class(graded):
     each_plausible_mistake_loses_exactly_its_exercise_and_the_hint_names_it(graded)
     a_cell_that_raises_is_in_the_note_and_the_cells_below_still_ran(graded)
     an_exercise_whose_cell_raised_is_graded_with_the_error_it_raised(graded)
+
+
+@pytest.mark.slow
+def test_the_instructor_may_reveal_a_failed_hidden_cases_input_and_answer(edition, tmp_path):
+    """With --reveal-cases the hint of a failed hidden case gives its input and the expected value
+    (the class above checks that without it, it gives only the kind of case and what the code gave)."""
+    code, answer, _ = MISTAKES["ch07.leaky_neuron"][2]  # passes the check, fails a hidden case
+    cells = solution_cells()
+    cells[2] = cells[2].replace(solution_code("ch07.leaky_neuron")[0], textwrap.dedent(code))
+    cells[2] = cells[2].replace(f"({solution_code('ch07.leaky_neuron')[1]})", f"({answer})")
+    path = put(small_notebook(*cells), tmp_path, "ada/07_x.ipynb")
+    limits = dict(grade.default_limits(cell=60, notebook=120, check=20), reveal=True)
+    rows = {r["exercise"]: r for r in grade.grade_notebook(path, "ch07", {}, limits, edition)["rows"]}
+    assert rows["ch07.leaky_neuron"]["points"] == 0
+    assert (
+        "LeakyNeuron(5) on [" in rows["ch07.leaky_neuron"]["hint"]
+        and "should give" in rows["ch07.leaky_neuron"]["hint"]
+    )
+    assert rows["ch07.widest_hidden"]["points"] == rows["ch07.count_loss_nodes"]["points"] == 1, rows
+
+
+@pytest.mark.slow
+def test_an_old_notebook_and_a_link_to_it_are_graded_and_flagged_under_a_hostile_name(tmp_path):
+    """The command end to end: a learner whose folder name holds a newline and a terminal escape hands
+    in a solved nbformat-3 notebook; another's is a link to it. Both score, both are flagged."""
+    s, name = tmp_path / "submissions", "ada\x1b]0;owned\x07\nx"
+    (s / name).mkdir(parents=True)
+    (s / name / "07_x.ipynb").write_text(v3_notebook(*solution_cells()[:2]), encoding="utf-8")  # 1 of 3
+    (s / "ben").mkdir()
+    (s / "ben" / "07_x.ipynb").symlink_to(s / name / "07_x.ipynb")
+    status, out = run_grader(s, "--out", tmp_path / "out", "--cell-timeout", 60, "--check-timeout", 20)
+    assert status == 1, out  # graded, with a layout warning: the shared notebook
+    assert "\x1b" not in out and "ada\\x1b]0;owned\\x07\\nx: 1 / 3 points" in out, out
+    assert "ben: 1 / 3 points" in out and "shared notebooks: 2, handed in by ada" in out, out
+    with open(tmp_path / "out" / "grades.csv", newline="", encoding="utf-8") as f:
+        table = list(csv.DictReader(f))
+    points = [(r["learner"], r["exercise"], r["points"]) for r in table if r["points"] != "0"]
+    assert points == [(grade.shown_name(name), CH07[0], "1"), ("ben", CH07[0], "1")], table
+    feedback = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "out" / "feedback").iterdir()}
+    assert sorted(feedback) == sorted([grade.shown_name(name) + ".md", "ben.md"])
+    assert "is shared with another learner (a link to" in feedback["ben.md"]
+    assert (
+        "is shared with another learner (ben/07_x.ipynb is a link to it)"
+        in feedback[grade.shown_name(name) + ".md"]
+    )

@@ -17,8 +17,8 @@ import pytest
 import micrograd_lesson.exercises  # noqa: F401 - registers every chapter's exercises
 from micrograd_lesson import nn
 from micrograd_lesson.engine import Value
-from micrograd_lesson.exercises import ch02
-from micrograd_lesson.exercises._core import EXERCISES, Verdict
+from micrograd_lesson.exercises import _core, ch02
+from micrograd_lesson.exercises._core import EXERCISES, Missed, Verdict
 from micrograd_lesson.gradcheck import gradcheck
 
 REPO = Path(__file__).resolve().parent.parent
@@ -195,3 +195,71 @@ def test_junk_never_makes_a_hidden_case_raise_or_hang(name, case, answer):
         verdict = case(answer, record=False)
     assert isinstance(verdict, Verdict) and not verdict and verdict.hint.strip()
     assert time.monotonic() - start < 3
+
+
+# ---- what a learner is told when a hidden case fails ----
+
+
+def _spellings(x):
+    """The ways a hint could print the number x."""
+    x = float(x)
+    return {
+        repr(x),
+        str(x),
+        f"{x:g}",
+        f"{x:.4f}",
+        f"{x:.6f}",
+        f"{x:.6g}",
+        f"{x:.12g}",
+        str(int(x)) * x.is_integer(),
+    }
+
+
+def _numbers_in(value):
+    """Every number inside a value a worked solution returns (nested tuples, lists, arrays)."""
+    if isinstance(value, (bool, type(None))):
+        return []
+    if isinstance(value, (int, float, np.number)):
+        return [value]
+    if isinstance(value, (tuple, list, np.ndarray)):
+        return [n for v in value for n in _numbers_in(v)]
+    return []
+
+
+LOOKUP = {case.__name__: make for case, make in ((c, WRONG[c.__name__][-1]) for _, c in CASES)}
+TABLES = [(n, c) for n, c in CASES if "memorised" in str(WRONG[c.__name__][-1].__code__.co_names)]
+
+
+@pytest.mark.parametrize("name, case", CASES, ids=ids(CASES))
+def test_a_failed_hidden_case_says_its_kind_and_what_the_answer_gave(name, case, monkeypatch):
+    for make in WRONG[case.__name__]:
+        verdict = case(make(), record=False)
+        if not isinstance(verdict, Missed):  # e.g. "the check refuses a function that builds Values"
+            assert "should be" not in verdict.hint and "want" not in verdict.hint, verdict.hint
+            continue
+        assert verdict.hint == f"on {verdict.kind}, your code gave {verdict.got}"
+        assert verdict.kind and verdict.got and verdict.told != verdict.hint
+        monkeypatch.setattr(_core, "REVEAL_CASES", True)  # the instructor's --reveal-cases
+        assert case(make(), record=False).hint == verdict.told
+        monkeypatch.setattr(_core, "REVEAL_CASES", False)
+
+
+@pytest.mark.parametrize("name, case", TABLES, ids=ids(TABLES))
+def test_a_lookup_table_learns_no_expected_value_from_the_hint(name, case):
+    """The attack of issue 31: hand in an answer that knows only the inputs seen so far and read the
+    hint for the next one. No number the worked solution gives on the hidden inputs may be in the
+    hint, unless the learner's own answer printed it."""
+    solution, outputs = EXERCISES[name].solution, []
+
+    def spy(*args):
+        out = solution(*args)
+        outputs.extend(_numbers_in(out))
+        return out
+
+    assert case(spy, record=False)
+    verdict = case(LOOKUP[case.__name__](), record=False)
+    assert isinstance(verdict, Missed) and not verdict
+    for x in outputs:
+        for text in _spellings(x) - {"", "0", "1", "0.0", "1.0", "-1", "-1.0"}:
+            assert text not in verdict.hint or text in verdict.got, (x, verdict.hint)
+    assert any(text in verdict.told for x in outputs for text in _spellings(x)) or not outputs

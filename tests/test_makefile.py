@@ -7,6 +7,7 @@ found and how to go on. Each test runs the real Makefile from a scratch folder, 
 the repository is touched.
 """
 
+import os
 import shutil
 import subprocess
 import sys
@@ -97,3 +98,44 @@ def test_an_environment_the_makefile_creates_is_marked_as_its_own(scratch):
     assert (scratch / "fresh" / MARKER).exists() and (scratch / "fresh" / "bin" / "python").exists()
     again = make(scratch, "remake-venv", "VENV=fresh")  # stale (no install finished), and ours
     assert again.returncode == 0 and not (scratch / "fresh").exists()
+
+
+def recording_installer(folder):
+    """A stand-in for uv (UV=...): writes each install's arguments to a log, installs nothing."""
+    log = folder / "installs.log"
+    script = folder / "fake-uv"
+    script.write_text(f'#!/bin/sh\necho "$@" >> "{log}"\n')
+    script.chmod(0o755)
+    return script, log
+
+
+@pytest.mark.slow  # creates a real environment (with pip): several seconds
+def test_make_html_installs_what_the_site_needs_and_no_developer_tools(scratch):
+    (scratch / "requirements-site.txt").write_text("")
+    (scratch / "website" / "node_modules").mkdir(parents=True)
+    (scratch / "website" / "node_modules" / ".package-lock.json").write_text("{}")  # npm ci has run
+    (scratch / "website" / "build.py").write_text("print('the site is built')\n")
+    uv, log = recording_installer(scratch)
+    done = make(scratch, "html", "VENV=fresh", f"UV={uv}")
+    assert done.returncode == 0, done.stdout + done.stderr
+    installs = log.read_text().splitlines()
+    assert len(installs) == 2, installs
+    assert "-r requirements.txt" in installs[0] and "-r requirements-site.txt" in installs[1]
+    assert not any("requirements-dev" in line for line in installs)
+    assert "the site is built" in done.stdout
+
+
+def test_make_html_says_it_needs_npm_and_why(scratch):
+    """Without npm on PATH, and the site's npm packages not yet installed."""
+    no_npm = {**os.environ, "PATH": str(scratch / "nothing-here")}
+    command = [shutil.which("make"), "--no-print-directory", "-f", str(REPO / "Makefile"), "check-npm"]
+    done = subprocess.run(command, cwd=scratch, env=no_npm, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    said = done.stdout
+    assert "needs npm" in said and "Pyodide" in said and "Pagefind" in said and "search" in said
+    assert "apt-get install npm" in said
+    # once npm ci has installed them, npm itself is not needed again
+    (scratch / "website" / "node_modules").mkdir(parents=True)
+    (scratch / "website" / "node_modules" / ".package-lock.json").write_text("{}")
+    again = subprocess.run(command, cwd=scratch, env=no_npm, capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0, again.stdout

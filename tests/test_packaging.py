@@ -95,6 +95,13 @@ def test_imports_go_one_way_maths_then_display_then_course_plumbing():
     assert not upward, f"a lower layer imports a higher one: {sorted(upward)}"
 
 
+def test_training_imports_nothing_from_show():
+    """train (fit) is handed its progress display (fit(..., progress=ProgressBar)); it imports no
+    display module, so training runs where no widget or plotting library can load."""
+    shown = {m for m in package_imports()["micrograd_lesson.train"] if m.startswith("micrograd_lesson.show")}
+    assert not shown, f"micrograd_lesson.train imports {sorted(shown)}"
+
+
 def test_the_scalar_network_and_its_optimisers_need_no_tensor_engine():
     """nn (the scalar MLP) imports no tensor module and so no NumPy: zero_grad clears any other
     parameter without knowing its class."""

@@ -16,6 +16,7 @@ import runner  # noqa: E402
 from micrograd_lesson.engine import Value  # noqa: E402
 
 EXAMPLES = json.loads((PLAYGROUND / "examples.json").read_text(encoding="utf-8"))
+EXAMPLES = [e for e in EXAMPLES if not e.get("train")]  # the train example: test_playground_train.py
 
 
 def leaf_grads_by_central_differences(code, result, h=1e-6):

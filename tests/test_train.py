@@ -142,6 +142,39 @@ def test_bad_arguments_are_refused_clearly():
             fit([w1, w2], loss_fn, steps=steps, lr=0.1)
 
 
+def test_the_progress_display_is_handed_in_and_told_every_step_and_the_end():
+    """fit builds no display of its own: a factory progress(steps) gets each step's status."""
+    calls = []
+
+    class Recorder:
+        def __init__(self, total):
+            calls.append(("made", total))
+
+        def update(self, done, text):
+            calls.append(("update", done, text))
+
+        def finish(self, done, text):
+            calls.append(("finish", done, text))
+
+    (w1, w2), loss_fn = bowl()
+    fit([w1, w2], loss_fn, steps=2, lr=0.5, progress=Recorder)
+    assert calls == [
+        ("made", 2),
+        ("update", 1, "step 1 · loss 2.5000"),
+        ("update", 2, "step 2 · loss 0.6250"),
+        ("finish", 2, "step 2 of 2 · loss 0.6250"),
+    ]
+
+
+def test_progress_true_is_refused_with_what_to_pass_instead():
+    (w1, w2), loss_fn = bowl()
+    with pytest.raises(ValueError, match="progress=ProgressBar"):
+        fit([w1, w2], loss_fn, steps=2, lr=0.5, progress=True)
+    with pytest.raises(TypeError, match="factory"):
+        fit([w1, w2], loss_fn, steps=2, lr=0.5, progress="bar")
+    assert (w1.data, w2.data) == (2.0, 3.0), "nothing trained before the refusal"
+
+
 def test_without_an_optimizer_each_update_is_plain_gradient_descent():
     (w1, w2), loss_fn = bowl()
     fit([w1, w2], loss_fn, steps=1, lr=0.25, progress=False)

@@ -38,8 +38,9 @@ def test_a_chapter_page_names_each_navigation_landmark():
     body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": "A"}, "course": course})
     navs = re.findall(r"<nav\b[^>]*>", body)
     names = [re.search(r'aria-label="([^"]+)"', nav) for nav in navs]
-    assert len(navs) == 2 and all(names), navs
-    assert len({name.group(1) for name in names}) == 2, "a screen reader tells the two apart by name"
+    # previous/next at the top and at the end, every chapter, this page's outline
+    assert len(navs) == 4 and all(names), navs
+    assert len({name.group(1) for name in names}) == 4, "a screen reader tells them apart by name"
 
 
 def test_every_picture_reaches_the_site_with_a_description():
@@ -64,3 +65,38 @@ def test_every_picture_reaches_the_site_with_a_description():
     nb.cells = [nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output("display_data", data=bare)])]
     with pytest.raises(SystemExit, match="cell 1: a picture with no description"):
         website.with_alt_text(nb, "test")
+
+
+def test_the_outline_nests_each_h3_under_the_h2_before_it():
+    body = (
+        '<h1 id="T">Title</h1><h2 id="A">First <code>x</code><a class="anchor-link" href="#A">¶</a></h2>'
+        '<h3 id="A1">Inside <em>it</em></h3><h3 id="A2">Also</h3><h2 id="B">Second</h2>'
+    )
+    assert website.outline(body) == (
+        '<ul><li><a href="#A">First <code>x</code></a><ul><li><a href="#A1">Inside it</a></li>'
+        '<li><a href="#A2">Also</a></li></ul></li><li><a href="#B">Second</a></li></ul>'
+    )
+    assert website.outline("<h1 id='T'>Only a title</h1>") == ""
+
+
+def test_every_page_gets_a_policy_that_lets_only_its_own_scripts_run():
+    import base64
+    import hashlib
+
+    import pytest
+
+    page = '<head><meta charset="utf-8"><script>let a = 1;</script></head><body><script src="x.js"></script>'
+    protected = website.with_policy(page)
+    meta = protected.index('http-equiv="Content-Security-Policy"')
+    assert protected.index("<meta charset") < meta < protected.index("<script>")  # before what it governs
+    rules = dict(r.strip().split(" ", 1) for r in website.policy(page).split(";"))
+    digest = base64.b64encode(hashlib.sha256(b"let a = 1;").digest()).decode()
+    assert rules["script-src"] == f"'self' 'wasm-unsafe-eval' 'sha256-{digest}'"  # the inline one, by hash
+    assert rules["connect-src"] == "'self'" and rules["default-src"] == "'self'"
+    assert rules["worker-src"] == "'self'"  # Pagefind's worker; the playground allows only blob: workers
+    assert (
+        dict(r.strip().split(" ", 1) for r in website.policy(page, playground=True).split(";"))["worker-src"]
+        == "blob:"
+    )
+    with pytest.raises(SystemExit, match="no <meta charset>"):
+        website.with_policy("<html><head><script>x</script>")

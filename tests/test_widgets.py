@@ -4,7 +4,7 @@ import matplotlib.pyplot as plt
 import pytest
 
 import micrograd_lesson.show.widgets as widgets
-from micrograd_lesson import Value, fit, frame_slider
+from micrograd_lesson import ProgressBar, Value, fit, frame_slider
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
@@ -41,7 +41,7 @@ def fake_kernel(monkeypatch):
 
 def test_outside_jupyter_fit_is_silent(capsys):
     (w1, w2), loss_fn = bowl()
-    fit([w1, w2], loss_fn, steps=3, lr=0.5)  # progress=True by default
+    fit([w1, w2], loss_fn, steps=3, lr=0.5, progress=ProgressBar)
     out = capsys.readouterr()
     assert out.out == "" and out.err == ""
     assert not widgets.in_jupyter_kernel()
@@ -50,7 +50,7 @@ def test_outside_jupyter_fit_is_silent(capsys):
 
 def test_the_stored_text_says_how_training_ended(fake_kernel):
     (w1, w2), loss_fn = bowl()
-    fit([w1, w2], loss_fn, steps=5, lr=0.5)
+    fit([w1, w2], loss_fn, steps=5, lr=0.5, progress=ProgressBar)
     (bundle,), (widget,) = fake_kernel
     # nbval compares text/plain (no ids, no timings) and skips the widget-view data
     assert set(bundle) == {"text/plain", WIDGET_VIEW}
@@ -63,7 +63,7 @@ def test_the_stored_text_says_how_training_ended(fake_kernel):
 def test_metrics_appear_in_the_stored_text(fake_kernel):
     shown, _ = fake_kernel
     (w1, w2), loss_fn = bowl()
-    fit([w1, w2], lambda: (loss_fn(), {"accuracy": 0.75}), steps=2, lr=0.5)
+    fit([w1, w2], lambda: (loss_fn(), {"accuracy": 0.75}), steps=2, lr=0.5, progress=ProgressBar)
     assert shown[0]["text/plain"] == "training: step 2 of 2 · loss 0.6250 · accuracy 0.7500"
 
 
@@ -71,7 +71,7 @@ def test_the_stored_text_is_the_same_on_every_run(fake_kernel):
     shown, _ = fake_kernel
     for _ in range(2):
         (w1, w2), loss_fn = bowl()
-        fit([w1, w2], loss_fn, steps=200, lr=0.1)
+        fit([w1, w2], loss_fn, steps=200, lr=0.1, progress=ProgressBar)
     first, second = (bundle["text/plain"] for bundle in shown)
     assert first == second and first.startswith("training: step 200 of 200 · loss ")
 
@@ -84,7 +84,7 @@ def test_a_long_run_updates_the_bar_about_a_hundred_times(fake_kernel, monkeypat
         lambda self, done, text: values.append(done) if done % self.every == 0 else None,
     )
     (w1, w2), loss_fn = bowl()
-    fit([w1, w2], loss_fn, steps=1000, lr=0.1)
+    fit([w1, w2], loss_fn, steps=1000, lr=0.1, progress=ProgressBar)
     assert len(values) == 100 and values[-1] == 1000
 
 
@@ -92,13 +92,20 @@ def test_the_bar_moves_while_training_runs(fake_kernel):
     _, shown = fake_kernel
     seen = []
     (w1, w2), loss_fn = bowl()
-    fit([w1, w2], loss_fn, steps=4, lr=0.5, callback=lambda step, h: seen.append(shown[0].children[0].value))
+    fit(
+        [w1, w2],
+        loss_fn,
+        steps=4,
+        lr=0.5,
+        progress=ProgressBar,
+        callback=lambda step, h: seen.append(shown[0].children[0].value),
+    )
     assert seen == [1, 2, 3, 4]
 
 
 def test_a_run_that_stops_early_turns_the_bar_red(fake_kernel):
     w = Value(3.0)
-    fit([w], lambda: w**2, steps=1000, lr=10.0)
+    fit([w], lambda: w**2, steps=1000, lr=10.0, progress=ProgressBar)
     shown, (widget,) = fake_kernel
     bar, label = widget.children
     assert bar.bar_style == "danger" and bar.value < 1000 and "stopped" in label.value
@@ -108,9 +115,12 @@ def test_a_run_that_stops_early_turns_the_bar_red(fake_kernel):
     assert stored.endswith("OverflowError (past the largest float)")  # not cut short
 
 
-def test_progress_false_shows_nothing_even_in_jupyter(fake_kernel):
+def test_without_a_progress_factory_fit_shows_nothing_even_in_jupyter(fake_kernel):
+    for progress in (None, False):
+        (w1, w2), loss_fn = bowl()
+        fit([w1, w2], loss_fn, steps=3, lr=0.5, progress=progress)
     (w1, w2), loss_fn = bowl()
-    fit([w1, w2], loss_fn, steps=3, lr=0.5, progress=False)
+    fit([w1, w2], loss_fn, steps=3, lr=0.5)  # silent by default: training imports no display
     assert fake_kernel == ([], [])
 
 

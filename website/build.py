@@ -20,15 +20,22 @@ Pyodide and the drawings are Graphviz, both WebAssembly from the npm registry, p
 website/package-lock.json, installed by `npm ci` and copied here; the package's modules it
 imports are copied beside them. Browsers load WebAssembly only from a web server, so it
 works from `make serve`, not from file://.
+
+Beside each chapter's text: search (Pagefind, npm, which indexes the built chapters here,
+offline), the list of chapters and the page's outline; above it, links to download the
+notebook and the wheel its first cell installs (built here with pip, no network). Every page
+carries a Content-Security-Policy that allows only the site's own origin (see POLICY).
 """
 
 import base64
+import hashlib
 import html
 import json
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import urllib.parse
 from pathlib import Path
 
@@ -49,6 +56,17 @@ TAGLINE = "Reverse-mode automatic differentiation from first principles, as a co
 MATHJAX = Path(mathjax.__file__).parent / "static" / "mathjax" / "es5"
 PLAYGROUND = SITE / "playground"
 NODE_MODULES = SITE / "node_modules"
+PAGEFIND = NODE_MODULES / ".bin" / "pagefind"
+# The notebooks' first cell installs the course's package from this wheel, beside the notebook.
+WHEEL = "micrograd_lesson-0.1.0-py3-none-any.whl"
+# The search box, on the index and beside every chapter (course.js starts Pagefind's UI in #search,
+# or shows the note where search cannot work: a page opened as a file cannot read the index).
+SEARCH = """<div class="course-search" role="search" aria-label="Search the course">
+<div id="search"></div>
+<p class="course-search-note" hidden>Search needs the site served: run <code>make serve</code> in the
+course folder, then open <code>http://127.0.0.1:8000/</code> (a page opened as a file cannot read the
+search index).</p>
+</div>"""
 PYODIDE_FILES = [
     "pyodide.mjs",
     "pyodide.asm.mjs",
@@ -137,12 +155,79 @@ def with_alt_text(nb, name):
     return nb
 
 
+HEADING = re.compile(r'<h([23]) id="([^"]+)"[^>]*>(.*?)</h\1>', flags=re.S)
+
+
+def outline(body):
+    """The page's h2 and h3 headings as a nested list of links (<ul>), h3 under the h2 before it."""
+    items, open_sub = [], False
+    for level, anchor, text in HEADING.findall(body):
+        text = re.sub(r'<a class="anchor-link".*?</a>', "", text, flags=re.S)
+        text = re.sub(r"<(?!/?code\b)[^>]+>", "", text).strip()  # keep <code>, drop other tags
+        link = f'<a href="#{anchor}">{text}</a>'
+        if level == "3" and items:
+            items.append(("" if open_sub else "<ul>") + f"<li>{link}</li>")
+            open_sub = True
+            continue
+        items.append(("</ul></li>" if open_sub else ("</li>" if items else "")) + f"<li>{link}")
+        open_sub = False
+    if not items:
+        return ""
+    return "<ul>" + "".join(items) + ("</ul></li>" if open_sub else "</li>") + "</ul>"
+
+
+# Every page's Content-Security-Policy: everything from the site itself and nothing from anywhere
+# else, so learner code in the playground cannot send anything out (connect-src 'self'). Each
+# page's own inline scripts are allowed by their hashes; WebAssembly (Pyodide, Graphviz and
+# Pagefind's search) needs 'wasm-unsafe-eval', which allows compiling WebAssembly, not JavaScript's
+# eval. Styles may be inline (nbconvert's and MathJax's). The playground's worker is started from a
+# blob: URL, so it keeps this policy (a worker loaded from a file would get only its server's).
+POLICY = {
+    "default-src": "'self'",
+    "script-src": "'self' 'wasm-unsafe-eval'",
+    "style-src": "'self' 'unsafe-inline'",
+    "img-src": "'self' data:",
+    "font-src": "'self'",
+    "connect-src": "'self'",
+    "worker-src": "'self'",  # Pagefind searches in its own worker (pagefind/pagefind-worker.js)
+    "object-src": "'none'",
+    "base-uri": "'none'",
+    "form-action": "'none'",
+}
+INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", flags=re.S)
+
+
+def policy(page, playground=False):
+    """The Content-Security-Policy for `page` (its HTML): POLICY with its inline scripts' hashes."""
+    rules = dict(POLICY)
+    hashes = [base64.b64encode(hashlib.sha256(s.encode("utf-8")).digest()).decode("ascii")
+              for s in INLINE_SCRIPT.findall(page)]  # fmt: skip
+    rules["script-src"] += "".join(f" 'sha256-{h}'" for h in dict.fromkeys(hashes))
+    if playground:  # no search; its Python in a worker that keeps this policy (playground/sealed_worker.js)
+        rules["worker-src"] = "blob:"
+    return "; ".join(f"{k} {v}" for k, v in rules.items())
+
+
+def with_policy(page, playground=False):
+    """`page` with its Content-Security-Policy as the first thing after <meta charset>, before
+    anything it governs. (An inline event handler, onclick="...", would be blocked by it: the
+    browser test sees every violation.)"""
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{policy(page, playground)}">'
+    charset = re.search(r"<meta charset=[^>]*>", page, flags=re.I)
+    if charset is None:
+        sys.exit("a page has no <meta charset>, after which its Content-Security-Policy goes")
+    return page[: charset.end()] + "\n" + meta + page[charset.end() :]
+
+
 def build():
     if OUT.exists():
         shutil.rmtree(OUT)
     OUT.mkdir(parents=True)
     shutil.copytree(MATHJAX, OUT / "mathjax")
-    shutil.copy(SITE / "course.css", OUT / "course.css")
+    for name in ("course.css", "course.js"):
+        shutil.copy(SITE / name, OUT / name)
+    (OUT / "notebooks").mkdir()
+    build_wheel(OUT / "notebooks")
     # JupyterLab's dark theme, for readers whose system prefers dark (nbconvert inlines the light one)
     dark = next(Path(p) for p in jupyter_path("nbconvert", "templates", "lab", "static", "theme-dark.css")
                 if Path(p).exists())  # fmt: skip
@@ -160,7 +245,12 @@ def build():
             "previous": links[i - 1] if i > 0 else None,
             "next": links[i + 1] if i + 1 < len(found) else None,
             "try_it": try_it(examples.get(int(chapter["name"][:2]))),
+            "chapters": [{**link, "current": j == i} for j, link in enumerate(links)],
+            "search": SEARCH,
+            "notebook": f"notebooks/{chapter['path'].name}",
+            "wheel": f"notebooks/{WHEEL}",
         }
+        shutil.copy(chapter["path"], OUT / "notebooks" / chapter["path"].name)
         resources = {"metadata": {"name": plain(chapter["title"])}, "course": course}
         body, _ = exporter.from_notebook_node(
             with_alt_text(chapter["nb"], chapter["html"]), resources=resources
@@ -169,15 +259,42 @@ def build():
             sys.exit(f"{chapter['html']}: a picture without a description")
         if re.search(r"""<(script|link)[^>]+(src|href)=["']?(https?:)?//""", body):
             sys.exit(f"{chapter['html']} would load something from the network")
-        (OUT / chapter["html"]).write_text(body, encoding="utf-8")
+        body = body.replace("<!-- course-outline -->", outline(body))
+        (OUT / chapter["html"]).write_text(with_policy(body), encoding="utf-8")
 
     template = jinja2.Environment(loader=jinja2.FileSystemLoader(SITE / "templates"), autoescape=False)
     index = template.get_template("chapters.html.j2").render(
-        title=TITLE, tagline=html.escape(TAGLINE), chapters=[{**c, **link} for c, link in zip(found, links)]
+        title=TITLE,
+        tagline=html.escape(TAGLINE),
+        chapters=[{**c, **link} for c, link in zip(found, links)],
+        search=SEARCH,
     )
-    (OUT / "index.html").write_text(index, encoding="utf-8")
+    (OUT / "index.html").write_text(with_policy(index), encoding="utf-8")
     build_playground()
+    build_search()
     return found
+
+
+def build_wheel(folder):
+    """The course's package as the wheel the notebooks install, into folder (pip, offline: the
+    build backend, setuptools, is in requirements-site.txt)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                        "--wheel-dir", tmp, str(ROOT)], check=True)  # fmt: skip
+        built = [p.name for p in Path(tmp).glob("*.whl")]
+        if built != [WHEEL]:
+            sys.exit(f"the package built as {built}, not {WHEEL}, the file the notebooks install")
+        shutil.copy(Path(tmp) / WHEEL, folder / WHEEL)
+
+
+def build_search():
+    """Pagefind's index of every chapter's text (their <main>), in build/html/pagefind/, offline:
+    Pagefind (npm, pinned in website/package-lock.json) reads the built pages and writes the index
+    and its search UI beside them."""
+    command = [str(PAGEFIND), "--site", str(OUT), "--quiet", "--exclude-selectors", ".anchor-link"]
+    done = subprocess.run(command, capture_output=True, text=True)  # the headings' ¶ links: not text
+    if done.returncode != 0 or not (OUT / "pagefind" / "pagefind-ui.js").exists():
+        sys.exit(f"Pagefind could not index the site:\n{done.stdout}{done.stderr}")
 
 
 def try_it(example):
@@ -204,10 +321,20 @@ def build_playground():
     shutil.copy(
         NODE_MODULES / "@hpcc-js" / "wasm-graphviz" / "dist" / "index.js", OUT / "graphviz" / "index.js"
     )
-    shutil.copy(PLAYGROUND / "playground.html", OUT / "playground.html")
+    page = (PLAYGROUND / "playground.html").read_text(encoding="utf-8")
+    (OUT / "playground.html").write_text(with_policy(page, playground=True), encoding="utf-8")
     out = OUT / "playground"
     out.mkdir()
-    for name in ("playground.js", "worker.js", "playground.css", "examples.json"):
+    for name in (
+        "playground.js",
+        "worker.js",
+        "sealed_worker.js",
+        "no_network.js",
+        "playground.css",
+        "examples.json",
+        "train.js",
+        "train.css",
+    ):
         shutil.copy(PLAYGROUND / name, out / name)
     files = python_files()
     for relative, source in files.items():
@@ -218,15 +345,17 @@ def build_playground():
 
 def python_files():
     """{path in the playground: source file}: runner.py and every module it imports from the course
-    package and from graphviz (the Python side of draw_dot, pure Python), found by importing it."""
+    package, from graphviz (the Python side of draw_dot, pure Python) and playground.py, found by
+    importing it as the browser would: with no NumPy (Pyodide's is not in the site)."""
     code = (
-        "import json, sys; sys.path.insert(0, sys.argv[1]); import runner;"
-        "print(json.dumps({m.__name__: m.__file__ for m in list(sys.modules.values())"
-        " if m.__name__.split('.')[0] in ('micrograd_lesson', 'graphviz') and getattr(m, '__file__', None)}))"
+        "import json, sys; sys.modules['numpy'] = None; sys.path.insert(0, sys.argv[1]); import runner;"
+        "print(json.dumps({n: m.__file__ for n, m in list(sys.modules.items()) if n.split('.')[0]"
+        " in ('micrograd_lesson', 'graphviz', 'playground') and getattr(m, '__file__', None)}))"
     )
-    found = subprocess.run(
-        [sys.executable, "-c", code, str(PLAYGROUND)], capture_output=True, text=True, check=True
-    )
+    found = subprocess.run([sys.executable, "-c", code, str(PLAYGROUND)], capture_output=True, text=True)
+    if found.returncode:
+        why = found.stderr.strip().splitlines()[-1]
+        sys.exit(f"the playground's Python (runner.py) does not import without NumPy: {why}")
     files = {"runner.py": PLAYGROUND / "runner.py"}
     for name, path in json.loads(found.stdout).items():
         path = Path(path)

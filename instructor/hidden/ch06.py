@@ -5,7 +5,7 @@ ch06.central_h is a single number: no hidden case.
 
 import math
 
-from micrograd_lesson.exercises._core import Verdict, attempt, close, first, hidden, shown
+from micrograd_lesson.exercises._core import Missed, Verdict, attempt, close, first, hidden, shown
 from micrograd_lesson.exercises.ch06 import _op
 
 
@@ -17,11 +17,14 @@ def grad_check_at_zero(grad_check):
         got, error = attempt(grad_check, lambda v: v.tanh(), x)
         pair = first(got, 3) if not error else None
         if error or not pair or len(pair) != 2 or not all(close(p, truth, rel=1e-5) for p in pair):
-            return Verdict(
-                False,
-                f"grad_check(tanh, {x:g}) should give about ({truth:.6f}, {truth:.6f}), "
-                f"got {error or shown(got)}",
+            kind = (
+                "tanh at x = 0, where a nudge proportional to x is no nudge"
+                if x == 0
+                else "tanh at a negative x"
             )
+            gave = error or shown(got)
+            told = f"grad_check(tanh, {x:g}) should give about ({truth:.6f}, {truth:.6f}), got {gave}"
+            return Missed(kind, gave, told)
     return Verdict(True)
 
 
@@ -45,9 +48,7 @@ def find_bugs_on_a_third_set(find_bugs):
     answer, error = attempt(find_bugs, dict(_THIRD))
     names = first(answer, len(_THIRD) + 1) if not error and not isinstance(answer, str) else None
     if error or names is None or set(names) != _THIRD_BUGGY:
-        return Verdict(
-            False,
-            f"on other suspects the buggy ones are {sorted(_THIRD_BUGGY)}, got {error or shown(answer)}; "
-            "try inputs spread over [0.5, 3], the middle too",
-        )
+        gave = error or shown(answer)
+        kind = "four other suspects, one wrong only in the middle of [0.5, 3] (try inputs spread over it)"
+        return Missed(kind, gave, f"on other suspects the buggy ones are {sorted(_THIRD_BUGGY)}, got {gave}")
     return Verdict(True)

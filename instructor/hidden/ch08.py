@@ -8,7 +8,7 @@ import math
 import random
 
 from micrograd_lesson.engine import Value
-from micrograd_lesson.exercises._core import Verdict, as_number, attempt, close, hidden, shown
+from micrograd_lesson.exercises._core import Missed, Verdict, as_number, attempt, close, hidden, shown
 from micrograd_lesson.exercises.ch08 import _step
 from micrograd_lesson.nn import MLP
 
@@ -33,11 +33,16 @@ def train_step_on_another_batch_and_rate(train_step):
         want = _step(ref, xs, ys, 0.02)
         loss = as_number(getattr(got, "data", got))
         where = f"with 5 examples and lr = 0.02, step {step}"
+        kind = f"another network, 5 examples and lr = 0.02 (step {step})"
         if error or not close(loss, want, rel=1e-9):
-            return Verdict(False, f"{where}: the loss should be {want:.6f}, got {error or shown(got)}")
+            gave = error or f"a loss of {shown(got)}"
+            return Missed(kind, gave, f"{where}: the loss should be {want:.6f}, got {gave}")
         params = zip(mine.parameters(), ref.parameters())
         if not all(close(p.data, q.data, rel=1e-9, abs_tol=1e-12) for p, q in params):
-            return Verdict(False, f"{where}: the parameters moved wrongly; use the lr and the examples given")
+            gave = "parameters that moved wrongly (use the lr and the examples given)"
+            return Missed(
+                kind, gave, f"{where}: the parameters moved wrongly; use the lr and the examples given"
+            )
     return Verdict(True)
 
 
@@ -45,7 +50,10 @@ def train_step_on_another_batch_and_rate(train_step):
 def clip_gradients_of_other_lengths(clip_gradients):
     """Five gradients of length 15 clipped to 5, then all-zero gradients: an answer that scales by
     max_norm / length unconditionally divides by zero there."""
-    for grads, max_norm in [([2.0, -5.0, 4.0, 0.0, 14.0 * math.sqrt(0.5)], 5.0), ([0.0, 0.0], 1.0)]:
+    for kind, grads, max_norm in [
+        ("five gradients longer than max_norm", [2.0, -5.0, 4.0, 0.0, 14.0 * math.sqrt(0.5)], 5.0),
+        ("gradients that are all zero", [0.0, 0.0], 1.0),
+    ]:
         params = [Value(1.0) for _ in grads]
         for p, g in zip(params, grads):
             p.grad = g
@@ -53,9 +61,8 @@ def clip_gradients_of_other_lengths(clip_gradients):
         scale = max_norm / norm if norm > max_norm else 1.0
         got, error = attempt(clip_gradients, params, max_norm)
         if error or not close(got, norm) or not all(close(p.grad, g * scale) for p, g in zip(params, grads)):
-            return Verdict(
-                False,
-                f"grads {[round(g, 3) for g in grads]}, max_norm {max_norm}: "
-                + (error or f"returned {shown(got)}, want length {norm:g} and each grad times {scale:g}"),
-            )
+            gave = error or f"{shown(got)}, grads {[shown(p.grad, 12) for p in params]}"
+            told = f"grads {[round(g, 3) for g in grads]}, max_norm {max_norm}: "
+            told += error or f"returned {shown(got)}, want length {norm:g} and each grad times {scale:g}"
+            return Missed(kind, gave, told)
     return Verdict(True)

@@ -5,7 +5,7 @@ import math
 import numpy as np
 
 from micrograd_lesson.engine import Value
-from micrograd_lesson.exercises._core import Verdict, as_array, attempt, hidden, shown
+from micrograd_lesson.exercises._core import Missed, Verdict, as_array, attempt, hidden, shown
 from micrograd_lesson.exercises.ch09 import _engine_grads
 
 
@@ -13,13 +13,20 @@ from micrograd_lesson.exercises.ch09 import _engine_grads
 def squared_hinge_on_other_batches(squared_hinge_grads):
     """A single point, and 7 points on, inside and beyond the margin: an answer hard-coded to the
     check's three batches fails."""
-    for scores, ys in [([0.4], [-1]), ([1.0, -0.2, 2.5, -1.0, 0.9, -3.0, 0.0], [1, 1, -1, -1, 1, 1, -1])]:
+    for kind, scores, ys in [
+        ("a batch of one point", [0.4], [-1]),
+        (
+            "seven points on, inside and beyond the margin",
+            [1.0, -0.2, 2.5, -1.0, 0.9, -3.0, 0.0],
+            [1, 1, -1, -1, 1, 1, -1],
+        ),
+    ]:
         got, error = attempt(squared_hinge_grads, list(scores), list(ys))
         want, grads = _engine_grads(scores, ys), as_array(got)
         if error or grads is None or grads.shape != (len(scores),) or not np.allclose(grads, want, rtol=1e-9):
-            return Verdict(
-                False,
-                f"scores {scores}, labels {ys}: want {np.round(want, 4).tolist()}, got {error or shown(got)}",
+            gave = error or shown(got)
+            return Missed(
+                kind, gave, f"scores {scores}, labels {ys}: want {np.round(want, 4).tolist()}, got {gave}"
             )
     return Verdict(True)
 
@@ -36,27 +43,37 @@ def sample_batch_from_fifty_rows(sample_batch):
         pair = got if isinstance(got, (tuple, list)) and len(got) == 2 else (None, None)
         Xb, yb = as_array(pair[0]), as_array(pair[1])
         if error or Xb is None or yb is None or Xb.shape != (size, 3) or yb.shape != (size,):
-            return Verdict(
-                False,
-                f"a batch of {size} from X of shape (50, 3): "
-                + (error or f"want X_batch of shape ({size}, 3) and y_batch ({size},)"),
-            )
+            gave = error or f"{shown(got)}"
+            told = f"a batch of {size} from X of shape (50, 3): "
+            told += error or f"want X_batch of shape ({size}, 3) and y_batch ({size},)"
+            return Missed(f"a batch of {size} from a data set of 50 rows", gave, told)
         rows = Xb[:, 0].astype(int)
         if len(set(rows)) != size or not np.array_equal(yb, rows % 2):
-            return Verdict(
-                False, f"a batch of {size} from 50 rows: rows must be distinct and keep their labels"
+            why = "rows must be distinct and keep their labels"
+            return Missed(
+                f"a batch of {size} from a data set of 50 rows",
+                f"rows that do not ({why})",
+                f"a batch of {size} from 50 rows: {why}",
             )
         seen.update(rows.tolist())
         if seed == 199 and len(seen) < 50:
             missing = 50 - len(seen)
-            return Verdict(False, f"200 batches of 5 from 50 rows never picked {missing} rows: use len(X)")
+            told = f"200 batches of 5 from 50 rows never picked {missing} rows: use len(X)"
+            return Missed(
+                "200 batches of 5 from a data set of 50 rows",
+                f"batches that never picked {missing} rows (use len(X))",
+                told,
+            )
     return Verdict(True)
 
 
 @hidden("ch09.bce_loss")
 def bce_loss_on_other_batches(bce_loss):
     """Three scores, then one: an answer that divides by the check's 6 gets the mean wrong."""
-    for scores, ys in [([0.3, -1.2, 2.5], [-1, 1, 1]), ([-0.4], [-1])]:
+    for kind, scores, ys in [
+        ("a batch of three scores", [0.3, -1.2, 2.5], [-1, 1, 1]),
+        ("a batch of one score", [-0.4], [-1]),
+    ]:
         values = [Value(s) for s in scores]
         loss, error = attempt(bce_loss, values, list(ys))
         if not error and isinstance(loss, Value):
@@ -70,9 +87,8 @@ def bce_loss_on_other_batches(bce_loss):
             or not math.isclose(loss.data, want, rel_tol=1e-9)
             or not all(math.isclose(v.grad, g, rel_tol=1e-9, abs_tol=1e-12) for v, g in zip(values, grads))
         ):
-            return Verdict(
-                False,
-                f"scores {scores}, labels {ys}: want loss {want:.6f} (the mean: divide by len(scores)), "
-                f"got {error or shown(loss)}",
-            )
+            gave = error or shown(loss)
+            told = f"scores {scores}, labels {ys}: want loss {want:.6f}"
+            told += f" (the mean: divide by len(scores)), got {gave}"
+            return Missed(kind + " (the mean: divide by len(scores))", gave, told)
     return Verdict(True)

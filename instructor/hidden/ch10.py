@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from micrograd_lesson.exercises._core import Verdict, as_number, attempt, close, hidden, shown
+from micrograd_lesson.exercises._core import Missed, Verdict, as_number, attempt, close, hidden, shown
 from micrograd_lesson.exercises.ch10 import _adam_change, _ema_limit, _momentum
 
 
@@ -16,11 +16,10 @@ def momentum_step_with_other_rates(momentum_step):
             got, error = attempt(momentum_step, p, v, g, lr, mu)
             want = _momentum(p, v, g, lr, mu)
             if error or not isinstance(got, (tuple, list)) or len(got) != 2 or not all(map(close, got, want)):
-                return Verdict(
-                    False,
-                    f"lr = {lr}, mu = {mu}, p = {p:g}, v = {v:g}, g = {g}: want {want}, "
-                    f"got {error or shown(got)}",
-                )
+                gave = error or shown(got)
+                kind = "plain descent (mu = 0)" if mu == 0 else "another learning rate and momentum"
+                told = f"lr = {lr}, mu = {mu}, p = {p:g}, v = {v:g}, g = {g}: want {want}, got {gave}"
+                return Missed(kind + (", a zero gradient" if g == 0 else ""), gave, told)
             p, v = want
     return Verdict(True)
 
@@ -32,10 +31,9 @@ def stability_limit_at_other_points(largest_rate):
     for lam, mu in [(3.0, 0.7), (0.02, 0.95), (7.5, 0.1)]:
         got, error = attempt(largest_rate, lam, mu)
         if error or not close(got, _ema_limit(lam, mu), rel=1e-9):
-            return Verdict(
-                False,
-                f"largest_rate({lam}, {mu}) should be {_ema_limit(lam, mu):.6g}, got {error or shown(got)}",
-            )
+            gave = error or shown(got)
+            told = f"largest_rate({lam}, {mu}) should be {_ema_limit(lam, mu):.6g}, got {gave}"
+            return Missed("a curvature and momentum the check does not try", gave, told)
     return Verdict(True)
 
 
@@ -48,7 +46,7 @@ def adam_step_for_a_zero_gradient(adam_constant_step):
             got, error = attempt(adam_constant_step, g, t, lr)
         want = _adam_change(g, t, lr)
         if error or as_number(got) is None or not close(got, want, rel=1e-9, abs_tol=1e-15):
-            return Verdict(
-                False, f"adam_constant_step({g}, {t}, {lr}) should be {want:.12g}, got {error or shown(got)}"
-            )
+            gave = error or shown(got)
+            kind = "a gradient of exactly 0" if g == 0 else "a negative gradient, late in training"
+            return Missed(kind, gave, f"adam_constant_step({g}, {t}, {lr}) should be {want:.12g}, got {gave}")
     return Verdict(True)

@@ -7,7 +7,7 @@ answer we could write passes those and fails another input.
 
 import math
 
-from micrograd_lesson.exercises._core import Verdict, as_number, attempt, hidden, shown
+from micrograd_lesson.exercises._core import Missed, Verdict, as_number, attempt, hidden, shown
 from micrograd_lesson.exercises.ch11 import _counted_visits
 
 
@@ -20,5 +20,7 @@ def recursive_visits_for_deeper_stacks(recursive_visits):
         want = _counted_visits(k, w)
         number = as_number(got)
         if error or number is None or not math.isclose(number, want, rel_tol=1e-9):
-            return Verdict(False, f"recursive_visits({k}, {w}) should be {want}, got {error or shown(got)}")
+            gave = error or shown(got)
+            told = f"recursive_visits({k}, {w}) should be {want}, got {gave}"
+            return Missed("a stack deeper or wider than the check tries", gave, told)
     return Verdict(True)

@@ -230,6 +230,19 @@ def hidden(name):
     return register
 
 
+REVEAL_CASES = False  # the grader sets it when the instructor asks for hidden cases in feedback
+
+
+class Missed(Verdict):
+    """A hidden case the answer failed: what kind of case it was and what the answer gave, and,
+    kept apart, the input and the expected value (`told`), which a learner sees only when the
+    instructor grades with --reveal-cases (else feedback would hand over the hidden cases)."""
+
+    def __init__(self, kind, got, told):
+        self.kind, self.got, self.told = kind, got, told
+        super().__init__(False, told if REVEAL_CASES else f"on {kind}, your code gave {got}")
+
+
 def reveal(name):
     """Show a worked solution folded away until clicked (printed outside Jupyter); run its check."""
     if name in EXERCISES and EXERCISES[name].solution is None:  # the student edition

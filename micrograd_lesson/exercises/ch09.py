@@ -13,7 +13,8 @@ from ._shared import all_exact, judge, record, recorded_mistakes, run_cases
 def _squared_hinge(scores, ys, factor=2, n=True, clip=True, inner=True):  # 9.1, one step switchable off
     s, y = np.asarray(scores, dtype=float), np.asarray(ys, dtype=float)
     inside = np.maximum(0.0, 1 - y * s) if clip else 1 - y * s
-    return list(-factor * (y if inner else -1) * inside / (len(s) if n is True else n))
+    size = len(s) if n is True else 1 if n is False else n  # True: the mean; False: the sum; else / n
+    return list(-factor * (y if inner else -1) * inside / size)
 
 
 @reference

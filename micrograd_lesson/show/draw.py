@@ -160,7 +160,8 @@ def draw_dot(
     n_ops = sum(1 for n in nodes if n._op)
     root_name = getattr(root, "label", "") or "output"
     summary = (
-        f"<computation graph: {len(nodes)} values, {n_ops} operation{'s' * (n_ops != 1)}; "
+        f"<computation graph: {len(nodes)} value{'s' * (len(nodes) != 1)}, "
+        f"{n_ops} operation{'s' * (n_ops != 1)}; "
         f"{root_name} = {fmt(root.data)}>"
     )
     described = describe_graph(root, number=fmt, grads=show_grad and hasattr(root, "grad"))

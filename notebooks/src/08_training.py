@@ -3,11 +3,9 @@
 #
 # We have an engine that gives the gradient of any formula, and a network that is one
 # big formula with knobs in it. Training joins the two. A **loss** is a single number
-# that says how wrong the network is; the gradient of the loss says, for every knob,
-# which way to turn it to make the loss *grow*. So we turn every knob a little the other
-# way, and repeat. That is all gradient descent is.
-#
-# Every training loop in this course, and every one you will write in PyTorch, has the
+# that says how wrong the network is; its gradient says, for every knob, which way to
+# turn it to make the loss *grow*. So we turn every knob a little the other way, and
+# repeat. That is gradient descent, and every training loop, here or in PyTorch, has the
 # same four lines at its heart:
 #
 # 1. **forward**: compute the loss from the current parameters (this builds a graph);
@@ -15,11 +13,10 @@
 # 3. **backward**: `loss.backward()` fills in every parameter's `.grad`;
 # 4. **update**: move each parameter a small step against its gradient.
 #
-# We run that loop on a two-knob bowl where every number can be checked by hand, then
-# on a 41-knob network that learns four examples. Then we break it on purpose (forget
-# line 2, choose the step size badly), see why line 1 builds a new graph every time, and
-# end with XOR, which a single neuron cannot learn. An appendix trains with the `=` bug
-# of chapter 4.
+# We run the loop on a two-knob bowl, then on a 41-knob network, break it on purpose
+# (forget line 2, pick a bad step size), see why line 1 builds a new graph every time, and
+# end with XOR, which a single neuron cannot learn. An appendix trains with chapter 4's
+# `=` bug.
 
 # %% tags=["claim-setup"]
 import math
@@ -30,6 +27,7 @@ import numpy as np
 
 from micrograd_lesson import (
     MLP,
+    ProgressBar,
     Value,
     describe_figure,
     draw_dot,
@@ -55,21 +53,15 @@ random.seed(0)
 #
 # $$L(w_1, w_2) = \tfrac12\big((w_1 - 1)^2 + (w_2 - 5)^2\big)$$
 #
-# In words: half the squared distance from the point $(w_1, w_2)$ to the point $(1, 5)$.
-# It is a round bowl whose bottom, where the loss is 0, sits at $w_1 = 1$, $w_2 = 5$. We
-# start at $w_1 = 2$, $w_2 = 3$, where the loss is 2.5 and the gradients are 1.0 and −2.0.
-#
-# The update rule, with learning rate $\eta$ (eta), is
+# In words: half the squared distance from $(w_1, w_2)$ to $(1, 5)$, a round bowl whose
+# bottom is at (1, 5). We start at (2, 3), where the loss is 2.5 and the gradients are
+# 1.0 and −2.0, and run ten steps of the update rule with learning rate $\eta = 0.5$:
 #
 # $$w \leftarrow w - \eta \cdot \frac{\partial L}{\partial w}$$
 #
-# In words: move each parameter against its own slope, by a step proportional to how
-# steep that slope is. A positive gradient means "increasing $w$ increases the loss", so
-# we decrease $w$; a negative one, the opposite. We take $\eta = 0.5$ and run ten steps.
-#
-# A word on counting. Step $k$ (from 0) computes the loss, then makes update $k+1$: the
-# loss printed on step 0 is the one at the start, *before* any update, and after steps
-# 0 to 9 the parameters have been updated ten times.
+# Each parameter moves against its own slope, by a step proportional to how steep the
+# slope is. Counting: step $k$ (from 0) computes the loss, then makes update $k+1$, so the
+# loss printed at step 0 is the one at the start.
 
 # %%
 w1 = Value(2.0, label="w1")
@@ -93,18 +85,15 @@ for step in range(10):
 print(f"after 10 updates: w1 = {w1.data:.4f}, w2 = {w2.data:.4f}")
 
 # %% [markdown]
-# The losses run 2.5, 0.625, 0.15625, … : each one is exactly a quarter of the one before.
-# After ten updates $w_1 = 1.0010$ and $w_2 = 4.9980$, a hair from the bottom at (1, 5).
+# The losses run 2.5, 0.625, 0.15625, …: each one exactly a quarter of the one before.
+# After ten updates $w_1 = 1.0010$ and $w_2 = 4.9980$, a hair from the bottom.
 #
 # Why a quarter? The gradient of $\tfrac12(w_1 - 1)^2$ is $w_1 - 1$, the distance to the
-# bottom. Subtracting half of it leaves half the distance: $w_1 - 1$ goes 1, 0.5, 0.25,
-# … and after ten halvings it is $2^{-10} \approx 0.00098$, so $w_1 = 1.0010$. The same
-# happens to $w_2 - 5$ (from −2 to $-2 \cdot 2^{-10} \approx -0.0020$, so $w_2 = 4.9980$).
-# The loss is built from *squared* distances, so halving the distance quarters the loss.
-#
-# The picture shows the same run twice: on the left, the path across the bowl's contour
-# lines, each step landing halfway to the bottom; on the right, the loss on a log scale,
-# where falling by the same factor each step draws a straight line.
+# bottom, so subtracting half of it halves the distance: 1, 0.5, 0.25, …, and
+# $2^{-10} \approx 0.00098$ after ten updates. The loss is built from *squared* distances,
+# so halving the distance quarters the loss. The picture shows the path across the bowl's
+# contour lines (left) and the loss on a log scale (right), where falling by the same
+# factor each step draws a straight line.
 
 # %%
 fig = plot_bowl(path, bowl_losses)
@@ -119,20 +108,15 @@ plt.show()
 # %% [markdown]
 # ## A network learns four examples
 #
-# Now a real network: `MLP(3, [4, 4, 1])` with tanh neurons, the network of chapter 7
-# with 41 parameters. Its task is the four examples of the famous micrograd lecture:
-# three numbers in, and a target of +1 or −1 out.
-#
-# The loss is the **squared error** summed over the four examples:
+# Now a real network: `MLP(3, [4, 4, 1])`, chapter 7's tanh network with 41 parameters,
+# on the four examples of the micrograd lecture: three numbers in, a target of +1 or −1
+# out. The loss is the **squared error** summed over the four:
 #
 # $$L = \sum_{i=1}^{4} (\text{prediction}_i - \text{target}_i)^2$$
 #
-# In words: for each example, how far the network's answer is from the right one,
-# squared so that misses in either direction count and big misses count a lot; then add
-# them up. The loss is 0 only when every prediction is exactly on target.
-#
-# We build the network with `random.seed(8)` so the same starting weights come out on
-# every run (and again later in the chapter, whenever we want the same start).
+# It is 0 only when every prediction is on target, and squaring makes misses in either
+# direction count, big ones a lot. `random.seed(8)` gives the same starting weights on
+# every run.
 
 # %% tags=["claim-setup"]
 xs, ys = four_examples()
@@ -154,9 +138,8 @@ for x, y in zip(xs, ys):
     print(f"input {x}  target {y:+.0f}  prediction before training {model(x).data:+.4f}")
 
 # %% [markdown]
-# Before training, the predictions are whatever the random weights happen to produce,
-# and the loss is 6.2141. Now the loop, exactly the four lines from the bowl with a
-# bigger forward pass, 60 steps at learning rate 0.05:
+# Before training the predictions are whatever the random weights produce, and the loss
+# is 6.2141. Now the same four lines with a bigger forward pass, 60 steps at rate 0.05:
 
 # %%
 losses, grad_lengths = [], []
@@ -179,32 +162,26 @@ worst = max(abs(model(x).data - y) for x, y in zip(xs, ys))
 print(f"largest miss: {worst:.4f}")
 
 # %% [markdown]
-# After 60 updates the predictions are 1.0117, −0.9967, −1.0019 and 0.9871: every one
-# within 0.02 of its target (the largest miss is 0.0129), and the loss has fallen from
-# 6.2141 to 0.0003. The network has *memorised* four examples; whether it would answer
-# sensibly on a fifth is a different question (chapter 9 starts to ask it).
+# After 60 updates every prediction is within 0.02 of its target (the largest miss is
+# 0.0129), and the loss has fallen from 6.2141 to 0.0003. The network has *memorised*
+# four examples; whether it would answer sensibly on a fifth is chapter 9's question.
 #
 # ## The three phases of a loss curve
 #
-# Plot the loss of every step and a shape appears in three phases.
+# Plot the loss of every step and three phases appear.
 #
-# 1. **Rapid descent.** At the start the predictions are far off, so the gradients are
-#    large, and each step removes a big slice of the loss. Here the loss falls below 5 %
-#    of its starting value within 6 steps.
-# 2. **Diminishing returns.** As the predictions approach their targets the errors shrink,
-#    and with them the gradients (the gradient of a squared error is proportional to the
-#    error). Each step moves the parameters by the learning rate times the gradient, so
-#    the steps get smaller because there is less to fix.
-# 3. **Convergence.** The loss creeps along close to zero; on a linear axis the curve
-#    looks flat. We call this phase the part below 0.1 % of the starting loss, reached
-#    at step 13 (loss 0.0060).
+# 1. **Rapid descent.** The predictions are far off, the gradients large, and each step
+#    removes a big slice of the loss: here it is below 5 % of its start within 6 steps.
+# 2. **Diminishing returns.** As the errors shrink, so do the gradients (a squared
+#    error's gradient is proportional to the error), and with them the steps.
+# 3. **Convergence.** From step 13 the loss is below 0.1 % of its start and on a linear
+#    axis the curve looks flat.
 #
-# The thresholds, 5 % and 0.1 %, are not laws of nature, just where the plot bends. The
-# log-scale panel on the right shows that "flat" is not "stopped": the loss keeps falling,
-# here ten times every 37 steps. It also draws the length of the whole gradient,
-# $\sqrt{\sum_p g_p^2}$, which the loop recorded: the size of each step divided by the
-# learning rate. It falls with the loss, from 9.65 at step 0 to 1.62 where rapid descent
-# ends, 0.12 where convergence begins and 0.02 at step 59: the steps shrink as the errors do.
+# The thresholds are where the plot bends, not laws of nature. The log-scale panel shows
+# that flat is not stopped: the loss keeps falling, ten times every 37 steps. It also
+# draws the gradient's length, $\sqrt{\sum_p g_p^2}$, each step's size divided by the
+# learning rate: it falls with the loss, from 9.65 to 0.02. The steps shrink as the
+# errors do.
 
 # %%
 losses = np.array(losses)
@@ -230,20 +207,21 @@ describe_figure(
     "The loss falls fast at first (phase 1, rapid descent, shaded light orange), then ever "
     "more slowly (phase 2, diminishing returns, unshaded), then hardly at all (phase 3, "
     "convergence, shaded light blue); each phase's number is written at the top of its band. "
-    "On the log scale the loss keeps falling in phase 3, and the gradient's length falls with it.",
+    "Right, on a log scale: the loss (solid blue) keeps falling in phase 3, and the gradient's "
+    "length (dashed black) falls with it.",
 )
 plt.show()
 
 # %% [markdown]
-# Is that shape this network's, or every network's? Here are the same 60 steps at rate
-# 0.05 from three other starting networks, with the same two thresholds:
+# Is that shape this network's, or every network's? The same 60 steps from three other
+# starting networks, with the same two thresholds:
 
 
 # %% tags=["claim-setup"]
 def phase_borders(seed, steps=60, lr=0.05):
     """Train new_network(seed); return (steps to 5 %, steps to 0.1 %, always falling?, final loss)."""
     model = new_network(seed)
-    curve = np.array(fit(model, lambda: squared_error(model), steps=steps, lr=lr, progress=False).loss)
+    curve = np.array(fit(model, lambda: squared_error(model), steps=steps, lr=lr).loss)
     below = [
         int(np.argmax(curve < share * curve[0])) if (curve < share * curve[0]).any() else None
         for share in (0.05, 0.001)
@@ -260,14 +238,12 @@ for seed in (10, 11, 12):
     )
 
 # %% [markdown]
-# All three show the three phases, with the borders in other places, and each has its
-# own pace in phase 3: by step 59 their losses are 2.9e-12, 3.7e-08 and 0.0004. Seed 8's
-# "ten times every 37 steps" is its own.
+# All three show the three phases, with the borders elsewhere and each its own pace in
+# phase 3: by step 59 their losses are 2.9e-12, 3.7e-08 and 0.0004.
 #
-# The shape is common, not universal. On about 7 in 10 networks the loss is below 5 % of
-# its start within 10 steps and below 0.1 % within 30. On the rest the phases come later
-# (or not within 60 steps), and on some the loss even rises on a step or two, a bump on
-# the way down.
+# The shape is common, not universal. On about 7 networks in 10 the loss is below 5 % of
+# its start within 10 steps and below 0.1 % within 30. On the rest the phases come later,
+# and on some the loss even rises on a step or two.
 #
 # <details><summary>How we know</summary>
 #
@@ -290,16 +266,12 @@ for seed in (10, 11, 12):
 # %% [markdown]
 # ## Forgetting to zero the gradients
 #
-# `backward()` *adds* into every leaf's `.grad` (it must: a parameter used in many places
-# collects a contribution from each, as chapter 4 showed). That is why line 2 of the loop
-# exists. Leave it out and, after $k$ steps, each parameter's `.grad` holds the sum of
-# all $k$ gradients so far, not the current one. The update then keeps pushing in every
-# direction the network has ever wanted to go.
-#
-# What that does depends on the learning rate, so we try three. The same network from the
-# same start trains for up to 500 steps with `model.zero_grad()` left out, at rates 0.12,
-# 0.05 and 0.01, and once correctly at 0.12 for comparison. The loop stops at the first
-# loss that is inf or nan.
+# `backward()` *adds* into every `.grad` (it must: a parameter used in many places collects
+# a contribution from each, as chapter 4 showed). That is why line 2 exists. Without it,
+# after $k$ steps each `.grad` holds the sum of all $k$ gradients so far, not the current
+# one. We train the same network for up to 500 steps with `model.zero_grad()` left out, at
+# rates 0.12, 0.05 and 0.01, and once correctly at 0.12 for comparison. The loop stops at
+# the first loss that is inf or nan.
 
 
 # %% tags=["claim-setup"]
@@ -346,19 +318,16 @@ for rate in (0.05, 0.01):
     )
 
 # %% [markdown]
-# With zeroing, the loss at learning rate 0.12 ends at 0.000000 (to six decimals).
-# Without it, the three runs of this network fail in two different ways.
+# With zeroing, the loss at 0.12 ends at 0.000000. Without it, the runs fail in two ways.
 #
-# - **At 0.12 it blows up.** The loss never gets below 0.4981, passes 10 at step 11, and
-#   from about step 60 on grows by roughly the same factor every step (5.66 on average), a
-#   straight line on the log-scale plot below. At step 447 it is 1.1e+308, a whisker below
-#   the largest float, and at step 448 it is `inf`, where the loop stops.
-# - **At 0.05 and 0.01 nothing blows up,** and that is the more dangerous failure. At
-#   0.05 the loss gets down to 0.0036 (step 25), climbs out again, and over the last 100
-#   steps swings between 0.0072 and 1.19. At 0.01 it swings more slowly, between 0.0011
-#   and 0.31, and ends at 0.2363. Both are far worse than a correct run, yet finite: no
-#   error, no `nan`, nothing that stops the loop. This is the version a learner who
-#   forgets `zero_grad()` usually meets: a network that "trains badly", and no clue why.
+# - **At 0.12 it blows up.** From about step 60 the loss grows by roughly the same factor
+#   every step (5.66 on average), a straight line on the log-scale plot, and at step 448
+#   it is `inf`.
+# - **At 0.05 and 0.01 it never settles,** the more dangerous failure. Over the last 100
+#   steps the loss swings between 0.0072 and 1.19 at 0.05, and between 0.0011 and 0.31 at
+#   0.01: far worse than a correct run, yet finite, with no error and nothing that stops
+#   the loop. This is the version a learner usually meets: a network that "trains badly",
+#   and no clue why.
 
 # %%
 fig = plot_forgetting(good, forgetful)
@@ -373,10 +342,9 @@ plt.show()
 # %% [markdown]
 # ### On other starting networks
 #
-# That was one network, the one `random.seed(8)` draws. Here is another, seed 0, trained
-# for 300 steps at rate 0.05 with the zeroing line and without it, changing nothing else,
-# and at 0.12 with it. For each run: the loss after 300 steps, and its peak over the last
-# 100 of them.
+# Is the blow-up the missing line's fault? Another network, seed 0, for 300 steps: at 0.12
+# with zeroing, and at 0.05 with and without it. For each run, the loss at the end and its
+# peak over the last 100 steps:
 
 # %%
 for rate, zeroing in ((0.12, True), (0.05, True), (0.05, False)):
@@ -389,12 +357,9 @@ for rate, zeroing in ((0.12, True), (0.05, True), (0.05, False)):
     print(f"lr {rate}, {'with' if zeroing else 'without'} zero_grad():".ljust(32) + end)
 
 # %% [markdown]
-# So a blow-up at 0.12 cannot be blamed on the missing line alone: 0.12 is too large a
-# rate for some networks, seed 0 among them, with the zeroing line or without. What the
-# missing line does on every network is the quiet failure at 0.05. With `zero_grad()`
-# nearly every network learns (about 24 in 25 end below 0.001 after 300 steps); without
-# it not one settles: on every network the loss climbs back above 0.01 somewhere in the
-# last 100 steps.
+# Seed 0 blows up at 0.12 *with* the zeroing line: 0.12 is simply too large for some
+# networks. What the missing line does on every network is the quiet failure at 0.05:
+# with `zero_grad()` about 24 networks in 25 learn, and without it not one settles.
 #
 # <details><summary>How we know</summary>
 #
@@ -417,17 +382,15 @@ for rate, zeroing in ((0.12, True), (0.05, True), (0.05, False)):
 # %% [markdown]
 # ### The mechanism: momentum without friction
 #
-# A `.grad` that is never zeroed is a running sum: $s_k = g_0 + g_1 + \dots + g_k$, so
-# $s_k = s_{k-1} + g_k$, and each update subtracts $\eta\, s_k$. Chapter 10's *momentum*
-# keeps a "velocity" $v_k = \mu\, v_{k-1} + g_k$ and subtracts $\eta\, v_k$. With $\mu = 1$
-# the two are the same rule: forgetting to zero **is momentum with no friction**. With
-# $\mu < 1$ old gradients fade by a factor $\mu$ each step; with $\mu = 1$ they never do,
-# and the parameters behave like a ball rolling in a bowl with no friction, which
-# overshoots the bottom and swings back for ever.
+# A `.grad` that is never zeroed is a running sum, $s_k = s_{k-1} + g_k$, and each update
+# subtracts $\eta\, s_k$. Chapter 10's *momentum* keeps a velocity $v_k = \mu\, v_{k-1} + g_k$
+# and subtracts $\eta\, v_k$. With $\mu = 1$ they are the same rule: forgetting to zero
+# **is momentum with no friction**, a ball that overshoots the bottom of the bowl and
+# swings back for ever.
 #
-# That is a claim we can test by changing one thing. Below, the zeroing loop is back, and
-# the update uses a velocity with $\mu = 1$; then the same with $\mu = 0.9$, a little
-# friction. Both at rate 0.05, from the same start.
+# We test that by changing one thing: the zeroing line is back, and the update follows a
+# velocity with $\mu = 1$; then the same with $\mu = 0.9$, a little friction. Both at rate
+# 0.05, from the same start.
 
 
 # %% tags=["claim-setup"]
@@ -454,13 +417,11 @@ print(f"momentum with mu = 1 vs forgetting zero_grad(), lr 0.05: largest relativ
 print(f"momentum with mu = 0.9, lr 0.05: loss at step 499 = {friction[-1]:.2e}")
 
 # %% [markdown]
-# The frictionless momentum run and the forgetful run agree at every one of the 500 steps
-# to within rounding (the largest relative difference is 2.9e-12): the two loops compute
-# the same thing. Add friction, $\mu = 0.9$, and at the same rate the loss reaches
-# 7.20e-13 after 500 steps. So on this network the trouble is not the piling up as such; it
-# is that nothing ever forgets. Does a little friction rescue every network? Here is
-# seed 11, with $\mu = 0.9$ for 500 steps at rate 0.05, and then at 0.02, changing only
-# the rate:
+# The frictionless momentum run and the forgetful run agree at all 500 steps to within
+# rounding (largest relative difference 2.9e-12): the two loops compute the same thing.
+# With friction, $\mu = 0.9$, the loss reaches 7.20e-13. So the trouble is not the piling
+# up as such; it is that nothing is ever forgotten. Does friction rescue every network?
+# Seed 11, $\mu = 0.9$, 500 steps at rate 0.05 and then at 0.02:
 
 # %%
 for rate in (0.05, 0.02):
@@ -468,14 +429,11 @@ for rate in (0.05, 0.02):
     print(f"seed 11: mu = 0.9, lr {rate}: loss at step 499 = {final:.2g}")
 
 # %% [markdown]
-# Not every one. At 0.05 seed 11 stalls at a loss of 4.0, a network that plain descent
-# at the same rate takes to $4 \times 10^{-8}$ in 60 steps (the phase check above). With
-# $\mu = 0.9$ the velocity adds up to about ten gradients, so the steps are up to
-# $0.05 / (1 - 0.9) = 0.5$ times the gradient: a larger effective rate. The second run
-# changes only the rate, to 0.02, and seed 11 learns (the loss reaches $8 \times 10^{-24}$):
-# friction removes the endless bouncing, and whether the run then succeeds depends on
-# the rate. Seed 11 is a rare case, though: friction at 0.05 learns on about 24 networks
-# in 25.
+# Not every one. At 0.05 seed 11 stalls at a loss of 4.0. With $\mu = 0.9$ the velocity
+# adds up about ten gradients, so the effective rate is up to $0.05 / (1 - 0.9) = 0.5$;
+# at 0.02 seed 11 learns (the loss reaches $8 \times 10^{-24}$). Friction stops the endless
+# bouncing, and whether the run then succeeds depends on the rate. Seed 11 is rare,
+# though: friction at 0.05 learns on about 24 networks in 25.
 #
 # <details><summary>How we know</summary>
 #
@@ -489,44 +447,42 @@ for rate in (0.05, 0.02):
 # </details>
 
 # %% [markdown]
-# Chapter 10 studies momentum properly: how much friction to use, and which learning
-# rates it tolerates.
-#
-# PyTorch has exactly the same rule as our engine, for the same reason: its training
-# loops call `optimizer.zero_grad()` (or `model.zero_grad()`) before every
+# Chapter 10 studies momentum properly. PyTorch has the same rule as our engine, for the
+# same reason: its training loops call `optimizer.zero_grad()` before every
 # `loss.backward()`.
 #
 # ## The loop, packaged: `fit`
 #
-# We have now written the four lines several times. The package holds them once, as
-# `micrograd_lesson.fit(model, loss_fn, steps, lr)`: the model, a function that runs the
-# forward pass and returns the loss, the number of steps and the learning rate. It runs
-# the same loop and returns a `History` with the loss of every step (`history.loss`); it
-# stops early, saying why in `history.stopped`, if the loss becomes inf or nan, and shows
-# a progress bar while it runs.
+# The package holds the four lines once: `fit(model, loss_fn, steps, lr)` takes the model,
+# a function that runs the forward pass and returns the loss, the number of steps and the
+# learning rate, and returns a `History` with the loss of every step (`history.loss`). It
+# stops early, saying why in `history.stopped`, if the loss becomes inf or nan; given
+# `progress=ProgressBar` it shows a progress bar while it runs.
 #
 # ## Choosing the learning rate
 #
-# The learning rate is the one knob the loop itself has, and it is easy to get wrong in
-# both directions. Here are three runs from the same starting network, 200 steps each:
+# The learning rate is the one knob the loop itself has. Three runs from the same network,
+# 200 steps each:
 #
 # - **0.005, too small**: every step is safe but tiny, so progress is slow;
 # - **0.05, about right**: the run from above;
-# - **0.2, too large**: each step overshoots the valley it is aiming for, lands higher
-#   up the other side, and the next step overshoots further. The loss diverges.
+# - **0.2, too large**: each step overshoots the valley, lands higher up the other side,
+#   and the next step overshoots further.
 
 # %%
 sweep = {}
 for rate in (0.005, 0.05, 0.2):
     model = new_network()
-    sweep[rate] = fit(model, lambda model=model: squared_error(model), steps=200, lr=rate)
+    sweep[rate] = fit(
+        model, lambda model=model: squared_error(model), steps=200, lr=rate, progress=ProgressBar
+    )
     print(f"lr {rate:<5}: loss {sweep[rate].loss[0]:.4f} -> {sweep[rate].loss[-1]:.4g}")
     if sweep[rate].stopped:
         print(f"           stopped at {sweep[rate].stopped}")
 
 # %% [markdown]
-# Is "overshoots to the other side" really what happens at 0.2? Watch the four
-# predictions' errors (prediction minus target) over the first five steps of that run:
+# Is "overshoots to the other side" really what happens at 0.2? The four predictions'
+# errors (prediction minus target) over the first five steps of that run:
 
 # %%
 model = new_network()
@@ -540,10 +496,9 @@ for step in range(5):
         p.data -= 0.2 * p.grad
 
 # %% [markdown]
-# The errors flip sign from step to step and grow: the first example's goes −1.29,
-# +0.45, −2.04, +3.43, −15.25, the last one's −1.34, +0.59, −2.06, +3.36, −12.18. Each
-# update carries the predictions past their targets to the other side, further each time,
-# and the loss climbs from 6.21 to 510 in four steps.
+# The first and last examples' errors flip sign at every step and grow: the first one's
+# goes −1.29, +0.45, −2.04, +3.43, −15.25. Each update carries those predictions past
+# their targets, further each time, and the loss climbs from 6.21 to 510 in four steps.
 
 # %%
 fig = plot_rates(sweep, {0.005: "too small", 0.05: "about right", 0.2: "too large"})
@@ -555,10 +510,9 @@ describe_figure(
 plt.show()
 
 # %% [markdown]
-# At 0.005 the loss is still 0.0030 after 200 steps, thirty thousand times the 0.05
-# run's 9.43e-08. At 0.2 the loss shoots up past $10^{300}$, until squaring a number
-# overflows the largest float and `fit` stops at step 187, reporting the overflow.
-# That is one network. The same three rates on another start, seed 12:
+# At 0.005 the loss is still 0.0030 after 200 steps, thirty thousand times the 0.05 run's
+# 9.43e-08. At 0.2 it climbs until squaring a number overflows the largest float, and
+# `fit` stops at step 187. The same three rates on another start, seed 12:
 
 
 # %% tags=["claim-setup"]
@@ -567,9 +521,7 @@ def rate_sweep(seed, rates=(0.005, 0.05, 0.2), steps=200):
     runs = {}
     for rate in rates:
         model = new_network(seed)
-        runs[rate] = fit(
-            model, lambda model=model: squared_error(model), steps=steps, lr=rate, progress=False
-        )
+        runs[rate] = fit(model, lambda model=model: squared_error(model), steps=steps, lr=rate)
     return runs
 
 
@@ -583,10 +535,9 @@ print(
 )
 
 # %% [markdown]
-# Rate 0.2 diverges here too, but the verdict between the other two turns: on seed 12
-# the small rate ends at $2 \times 10^{-8}$ and 0.05 at $2 \times 10^{-4}$. Seed 12 is a
-# rare one: 0.2 diverges on about 19 networks in 20, and 0.05 ends lower than 0.005 on
-# about 39 in 40. "Too small" and "about right" describe most networks, not every one.
+# Rate 0.2 diverges here too, but between the other two the verdict turns: the small rate
+# ends at $2 \times 10^{-8}$, 0.05 at $2 \times 10^{-4}$. Seed 12 is rare: 0.2 diverges on
+# about 19 networks in 20, and 0.05 ends lower than 0.005 on about 39 in 40.
 #
 # <details><summary>How we know</summary>
 #
@@ -602,18 +553,15 @@ print(
 # </details>
 
 # %% [markdown]
-# There is no formula for the right rate of a network; in practice you try a few
-# values a factor of about 3 to 10 apart, as here, and keep the largest one that trains
-# smoothly. For the bowl, though, the best rate can be worked out with pencil and paper
-# instead of searched for: exercise 2 at the end asks you to do it.
+# There is no formula for a network's right rate: in practice you try values a factor of
+# about 3 to 10 apart, as here, and keep the largest that trains smoothly. For the bowl
+# the best rate can be derived with pencil and paper: exercise 2 asks you to.
 #
 # ## Why the graph is rebuilt every step
 #
-# Line 1 of the loop builds a whole new graph every time it runs. That can look
-# wasteful: the network is the same, so why not build the graph once and call
-# `backward()` on it again and again? Let us look, with the bowl, whose graph is small
-# enough to draw. Here is the graph of one forward pass at $w_1 = 2$, $w_2 = 3$ (we also
-# run `backward()` on it, for the update that follows):
+# Line 1 builds a whole new graph every time. Why not build it once and call `backward()`
+# on it again and again? The bowl's graph is small enough to draw; here it is at
+# $w_1 = 2$, $w_2 = 3$ (we also run `backward()`, for the update that follows):
 
 # %%
 w1 = Value(2.0, label="w1")
@@ -639,16 +587,13 @@ print(f"nodes in both: {len(shared)}, namely {[n.label for n in shared]}")
 print(f"old loss node still says {old_loss.data:.4f}; the loss now is {new_loss.data:.4f}")
 
 # %% [markdown]
-# The two graphs have 11 nodes each and share exactly 2: the parameters `w1` and `w2`.
-# Everything else (the constants, the differences, the squares, the sum, the loss) is
-# new. The old loss node still says 2.5000, although the loss at the current parameters
-# is 0.6250.
+# The two graphs have 11 nodes each and share exactly 2, the parameters `w1` and `w2`.
+# The old loss node still says 2.5000, although the loss now is 0.6250.
 #
-# That is the point: a graph is a *record of one computation that already happened*.
-# Each node stored its value, and each operation stored its local derivatives, at the
-# moment it ran. Draw the old graph again now: the leaves show the new values
-# (1.5 and 4.0), but every node above them still shows the numbers from before the
-# update, `w1 - 1` = 1.0 instead of 0.5. The record is out of date.
+# A graph is a *record of one computation that already happened*: each node stored its
+# value, and each operation its local derivatives, when it ran. Drawn again, the old
+# graph's leaves show the new values (1.5 and 4.0), but every node above them still shows
+# the numbers from before the update: `w1 - 1` is 1.0 instead of 0.5.
 
 # %%
 draw_dot(
@@ -672,8 +617,8 @@ print(f"backward through a new graph:   grads {w1.grad:+.4f} {w2.grad:+.4f}  (co
 
 # %% [markdown]
 # The stale graph says +1.0000 and −2.0000 again; the truth at the new point is +0.5000
-# and −1.0000. Reusing it would make every update identical to the first one. Here is
-# that loop, run from the start (2, 3) for four steps with the old graph and no new one:
+# and −1.0000. A loop that reuses it makes the first update over and over. From (2, 3),
+# four steps with the old graph:
 
 # %%
 w1.data, w2.data = 2.0, 3.0
@@ -685,14 +630,11 @@ for step in range(4):
     print(f"step {step}: w1 {w1.data:.2f}  w2 {w2.data:.2f}   recorded loss {old_loss.data:.4f}")
 
 # %% [markdown]
-# Every step moves by the same (−0.5, +1.0). The parameters reach the bottom (1, 5) after
+# Every step moves by the same (−0.5, +1.0): the parameters reach the bottom (1, 5) after
 # two steps and march straight past it to (0, 7), while the recorded loss says 2.5000
-# throughout, because it is never computed again. Only the parameters
-# persist from step to step; the graph is built, used once by `backward()`, and thrown
-# away (Python frees it as soon as nothing refers to it). For the four examples that is
-# 394 nodes per step, and for the network of chapter 9, tens of thousands. PyTorch
-# works the same way: its graph is rebuilt on every forward pass and, by default, freed
-# by `backward()` (chapter 6 showed the `RuntimeError` that a second `backward()` gets).
+# throughout. Only the parameters persist from step to step; the graph is built, used once
+# by `backward()` and freed. For the four examples that is 394 nodes a step. PyTorch works
+# the same way: its graph is rebuilt on every forward pass.
 
 # %%
 print(
@@ -704,15 +646,15 @@ print(
 # ## XOR: why a network needs a hidden layer, and a bend in it
 #
 # XOR ("exclusive or") is the smallest problem a single neuron cannot solve. Its four
-# examples are the corners of a square: the label is +1 when exactly one of the two
-# inputs is 1, and −1 when both are 0 or both are 1. The +1 corners sit on one diagonal
-# and the −1 corners on the other, so no straight line separates them, and a single
-# neuron (or any linear model) can only draw straight lines.
+# examples are the corners of a square: +1 when exactly one of the two inputs is 1, −1
+# when both are 0 or both are 1. The +1 corners sit on one diagonal and the −1 corners on
+# the other, so no straight line separates them, and a single neuron can only draw
+# straight lines.
 #
-# We train three models with `fit`, 200 steps at learning rate 0.05 on the squared error:
-# a single linear neuron, `MLP(2, [1])`; a network with one hidden layer of four tanh
-# neurons, `MLP(2, [4, 1])`; and, to see which of its two novelties matters, the same
-# hidden layer with the tanh taken out (`activation="linear"`), changing nothing else.
+# We train three models with `fit`, 200 steps at rate 0.05: one linear neuron,
+# `MLP(2, [1])`; a hidden layer of four tanh neurons, `MLP(2, [4, 1])`; and, to see which
+# of its two novelties matters, the same hidden layer without its tanh
+# (`activation="linear"`).
 
 # %% tags=["claim-setup"]
 X, y = xor()
@@ -734,7 +676,7 @@ def xor_final(name, seed, steps=200):
     """The loss after `steps` steps at rate 0.05 of XOR model `name`, built after random.seed(seed)."""
     random.seed(seed)
     net = XOR_MODELS[name]()
-    return fit(net, lambda: xor_loss(net), steps=steps, lr=0.05, progress=False).loss[-1]
+    return fit(net, lambda: xor_loss(net), steps=steps, lr=0.05).loss[-1]
 
 
 # %%
@@ -743,7 +685,7 @@ for name, build in XOR_MODELS.items():
     random.seed(0)  # the same seed for each model
     models[name] = build()
 for name, net in models.items():
-    history = fit(net, lambda net=net: xor_loss(net), steps=200, lr=0.05, progress=False)
+    history = fit(net, lambda net=net: xor_loss(net), steps=200, lr=0.05)
     print(f"{name:<22}: loss {history.loss[0]:.4f} -> {history.loss[-1]:.4f}")
 
 print("\ninput       label   linear   hidden, tanh   hidden, no tanh")
@@ -753,20 +695,17 @@ for x, t in zip(xor_inputs, xor_labels):
     print(f"{x}  {t:+d}    {answers[0]:+.4f}   {answers[1]:+.4f}        {answers[2]:+.4f}")
 
 # %% [markdown]
-# The linear neuron gets stuck at a loss of 4.0000: its best effort is to answer 0 for
-# every corner (+0.0000 to four decimals), because any tilt that helps one diagonal
-# hurts the other. The network with a hidden layer answers −1.0000, +0.9999, +0.9999 and
-# −0.9999: XOR, solved, and its loss fell from 4.1718 to 0.0000. Take the tanh out of
-# that hidden layer and it is stuck at 4.0000 too, answering 0 at every corner like the
-# single neuron: linear neurons feeding a linear neuron compute one linear function of
-# the inputs, so the extra layer alone buys nothing. With the tanh, each hidden neuron
-# draws one line, bent into a soft step, and the output neuron combines the steps into a
-# region no single line could make.
+# The linear neuron is stuck at a loss of 4.0000, answering 0 at every corner: any tilt
+# that helps one diagonal hurts the other. The hidden-layer network answers −1.0000,
+# +0.9999, +0.9999 and −0.9999: XOR, solved. Without its tanh the hidden layer is stuck at
+# 4.0000 too: linear neurons feeding a linear neuron compute one linear function of the
+# inputs, so the extra layer alone buys nothing. With the tanh, each hidden neuron draws a
+# line bent into a soft step, and the output neuron combines the steps into a region no
+# single line could make.
 #
-# The pictures show the first two models: where each answers above 0 (blue) or below
-# (red). The linear neuron's answers are all within a hair of 0, so its line falls
-# wherever those tiny numbers change sign; wherever a line goes, two of the four corners
-# end up on the wrong side of it.
+# The pictures show where each of the first two models answers above 0 (blue) or below
+# (red). The linear neuron's line leaves two corners on the wrong side, and no line can
+# put all four on theirs.
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
@@ -801,10 +740,9 @@ for name in XOR_MODELS:
     print(f"{name:<22}: loss after 200 steps, seeds 0-2: " + " ".join(f"{v:.2f}" for v in finals))
 
 # %% [markdown]
-# The two linear models end at 4.00 every time, and the tanh network solves XOR on two of
-# the three; on seed 2 it is still at 0.42 after 200 steps. Seed 2 is not alone, but it
-# is rare: the tanh network solves XOR on about 19 starts in 20, and the linear models
-# are stuck at 4.00 on every start.
+# The linear models end at 4.00 every time; the tanh network solves XOR on two of the
+# three starts, and seed 2 is still at 0.42. Seed 2 is rare: the tanh network solves XOR
+# on about 19 starts in 20, and the linear models never do.
 #
 # <details><summary>How we know</summary>
 #
@@ -820,12 +758,10 @@ for name in XOR_MODELS:
 # %% [markdown]
 # ### A layer of copies is one neuron
 #
-# Chapter 7 showed that if the neurons of a layer start as exact copies of each other,
-# `backward()` hands each the same gradient, so they stay copies for ever. XOR needs more
-# than one hidden neuron, so here is what that costs. `MLP(2, [4, 1])` trains on XOR for
-# 400 steps at rate 0.05 from two random starts, and from the same two starts made into
-# copies, changing nothing else; a third row trains a network with a single hidden
-# neuron, `MLP(2, [1, 1])`, from the same seeds.
+# Chapter 7 showed that neurons of a layer that start as exact copies get the same
+# gradient, and so stay copies for ever. What does that cost on XOR? `MLP(2, [4, 1])`
+# trains 400 steps at rate 0.05 from two random starts, and from the same starts made into
+# copies; a third row trains a single hidden neuron, `MLP(2, [1, 1])`.
 
 
 # %% tags=["claim-setup"]
@@ -847,7 +783,7 @@ def train_xor(seed, start, width=4, steps=400, lr=0.05):
     net = MLP(2, [width, 1], activation="tanh")
     if start == "copies":
         make_copies(net)
-    history = fit(net, lambda: xor_loss(net), steps=steps, lr=lr, progress=False)
+    history = fit(net, lambda: xor_loss(net), steps=steps, lr=lr)
     return net, history.loss[-1]
 
 
@@ -862,13 +798,11 @@ for start, width in (("random", 4), ("copies", 4), ("random", 1)):
     )
 
 # %% [markdown]
-# From the two random starts the four hidden neurons move apart and solve XOR (loss
-# 0.0000 to four decimals). Made into copies, the same starts still hold identical
-# weights after 400 steps (seed 0's are printed), and the loss is stuck far above 0,
-# as with a single hidden neuron: four copies are one neuron. Copies stay copies, and
-# stuck, on every start, while random starts given these 400 steps solve XOR on about 49
-# in 50 (in 200 steps, 19 in 20). Random starting weights are the cheapest way to make a
-# layer's neurons differ.
+# The random starts solve XOR (loss 0.0000). Made into copies, the same starts still hold
+# identical weights after 400 steps (seed 0's are printed) and are stuck far above 0, like
+# the single hidden neuron: four copies are one neuron. Copies stay stuck on every start,
+# while random starts given these 400 steps solve XOR on about 49 in 50. Random starting
+# weights are the cheapest way to make a layer's neurons differ.
 #
 # <details><summary>How we know</summary>
 #
@@ -886,10 +820,10 @@ for start, width in (("random", 4), ("copies", 4), ("random", 1)):
 # %% [markdown]
 # ## Appendix: what the = bug does to training
 #
-# Chapter 4 showed the bug of writing `=` instead of `+=` in a backward rule: a value
-# used twice keeps only the last contribution. What does it do to a network that trains?
-# We build an engine with that bug in one place, tanh's backward rule, and train with it.
-# (The swap is undone by the `finally`, whatever happens.)
+# Chapter 4 showed the bug of writing `=` instead of `+=` in a backward rule: a value used
+# twice keeps only its last contribution. What does it do to a network that trains? We put
+# the bug in tanh's backward rule and train (the `finally` undoes the swap, whatever
+# happens).
 
 # %% tags=["claim-setup"]
 import contextlib
@@ -926,18 +860,17 @@ print(
 )
 
 # %% [markdown]
-# No difference at all, to the last bit. The bug is real, but this network never
-# triggers it: tanh's input is a neuron's sum $w \cdot x + b$, and that sum is used by
-# nothing else, so there is no second contribution for the `=` to overwrite.
+# No difference, to the last bit. This network never triggers the bug: tanh's input, a
+# neuron's sum $w \cdot x + b$, is used by nothing else, so there is no second contribution
+# to overwrite.
 #
 # Modern networks do use such values twice. A *residual* (skip) connection, the idea
 # behind ResNets and transformers, outputs $a + \tanh(a)$: the sum $a$ feeds the tanh
-# **and** the addition. Here is a network whose four hidden units do exactly that, built
-# from the package's `Layer` (linear, to get the sums) and `Neuron`. We train it for 200
-# steps with each engine from the same start, each at its own best rate: a race at one
-# rate would favour whichever engine that rate suits. `tuning.best_rate` trains at every
-# rate of a grid from 0.0038 to 0.05, each 1.38 times the last, and widens the grid if the
-# best sits at an end. Then we run chapter 6's gradient check with the buggy engine.
+# **and** the addition. `SkipNet` has four such hidden units. We train it for 200 steps with
+# each engine from the same start, each at its own best rate (one shared rate would favour
+# whichever engine it suits): `tuning.best_rate` tries a grid of rates from 0.0038 to 0.05
+# and widens it if the best sits at an end. Then we run chapter 6's gradient check with the
+# buggy engine.
 
 # %% tags=["claim-setup"]
 from micrograd_lesson import Layer, Module, Neuron, tuning
@@ -998,15 +931,12 @@ print(
 )
 
 # %% [markdown]
-# Read the table row by row. On this network the right engine ends lower at every rate
-# where both train, by 9.5 to 770 times depending on the rate, and both blow up from 0.019
-# on. A comparison at one rate could quote any number in that range; at each engine's own
-# best rate, 0.014 for both, the right engine ends at 3.51e-09 and the buggy one at
-# 3.35e-08, 9.5 times higher.
+# On this network the right engine ends lower at every rate where both train, by 9.5 to
+# 770 times depending on the rate; at each engine's best rate, 0.014 for both, it ends at
+# 3.51e-09 against the buggy engine's 3.35e-08, 9.5 times lower.
 #
-# On other networks the race goes either way. The buggy engine ends higher on some and
-# *lower* on others, on some by more than ten times in either direction: there is no
-# typical cost of this bug to quote, not even its sign.
+# On other networks the race goes either way, on some by more than ten times in either
+# direction: there is no typical cost of this bug to quote, not even its sign.
 #
 # <details><summary>How we know</summary>
 #
@@ -1023,13 +953,12 @@ print(
 # </details>
 
 # %% [markdown]
-# How can a broken engine train at all, and why does it end somewhere else? In the graph,
-# each sum $a$ gets only tanh's share $(1 - t^2)\,g$ of its gradient: the skip
-# connection's share $g$ was added first and then overwritten. So every hidden weight gets
-# a gradient that is too small, by a factor that differs from unit to unit and example to
-# example (as $t$ does), while the output neuron's is untouched: the whole gradient is
-# shorter and points elsewhere. By how much? We run the buggy engine's training again,
-# and at every step also compute the true gradient at the same parameters:
+# How can a broken engine train at all? Each sum $a$ gets only tanh's share
+# $(1 - t^2)\,g$ of its gradient: the skip connection's share $g$ was added first and then
+# overwritten. So every hidden weight's gradient is too small, by a factor that differs
+# from unit to unit and example to example (as $t$ does), while the output neuron's is
+# untouched: the whole gradient is shorter and points elsewhere. By how much? We run the
+# buggy training again and at every step also compute the true gradient:
 
 
 # %%
@@ -1076,17 +1005,15 @@ describe_figure(
 plt.show()
 
 # %% [markdown]
-# The two loss curves on the left are both ordinary: falling fast, then steadily. Nothing
-# in either says which engine is broken. The right panel says what the bug does: at
-# every step the buggy gradient is 0.60 to 0.91 of the true one's length, and its cosine
-# with the true direction stays between 0.73 and 0.94. A positive cosine means downhill,
-# so a small enough step still lowers the loss, and the buggy run trains. But it never
-# goes the true way, so from the same start it takes another path down, and after 200
-# steps it stands somewhere else. On this network that place is higher; on others, as
-# the race showed, it is lower.
+# Neither loss curve on the left shows which engine is broken. The right panel shows what
+# the bug does: the buggy gradient's cosine with the true one stays between 0.73 and 0.94
+# (its length between 0.60 and 0.91 of the true one's). A positive cosine means downhill,
+# so small steps still lower the loss and the run trains. But it never goes the true way,
+# so from the same start it takes another path down and ends somewhere else: here higher,
+# on other networks lower.
 #
-# The gradient check of chapter 6 catches the bug at once: on this network 16 of the 21
-# parameters (every one behind a hidden unit) fail it, and so it goes on every network.
+# Chapter 6's gradient check catches the bug at once: 16 of the 21 parameters, every one
+# behind a hidden unit, fail it, and it does so on every network.
 #
 # <details><summary>How we know</summary>
 #
@@ -1097,34 +1024,25 @@ plt.show()
 # <!-- claim: ch08-gradcheck-catches-bug -->
 # </details>
 #
-# That is the lesson of this bug: it makes training different, better or worse by an
-# amount no one can predict, and a gradient check finds it where the loss curve does not.
+# That is the lesson of this bug: it makes training different by an amount no one can
+# predict, and a gradient check finds it where the loss curve does not.
 
 # %% [markdown]
 # ## Summary
 #
 # - Training repeats four lines: forward, zero, backward, update
 #   ($w \leftarrow w - \eta\, \partial L / \partial w$).
-# - On the bowl at rate 0.5, each step halves the distance to the bottom: losses 2.5,
-#   0.625, 0.15625, …, and $w_1 = 1.0010$, $w_2 = 4.9980$ after ten updates.
-# - `MLP(3, [4, 4, 1])` learns the four examples to within 0.02 in 60 steps. Its loss
-#   falls fast, then slower, then creeps; about 7 networks in 10 show those phases on time,
-#   and on some the loss rises on a step.
-# - Without zeroing, gradients pile up: momentum with no friction ($\mu = 1$). At rate
-#   0.05 nearly every network learns with zeroing, and without it none settles: the loss
-#   stays finite and keeps bouncing, the silent failure. Friction ($\mu = 0.9$) learns on
-#   about 24 networks in 25; where it fails, a smaller rate can rescue it.
-# - Rate 0.2 diverges on about 19 networks in 20, and 0.05 beats 0.005 on about 39 in 40.
-# - The graph records one computation; after an update it is stale, so every step
-#   builds a new one.
-# - A single linear neuron cannot learn XOR (it is stuck at loss 4.0000), nor can a
-#   hidden layer without its tanh; one hidden layer of four tanh neurons solves it on
-#   about 19 starts in 20, and a layer of four copies never does.
-# - Appendix: `=` instead of `+=` in tanh's backward changes nothing for
-#   `MLP(3, [4, 4, 1])` (no tanh input is used twice). With skip connections the buggy
-#   gradient points downhill but never the true way, so the run ends elsewhere, better on
-#   some networks and worse on others, behind a normal-looking loss curve. A gradient
-#   check reveals the bug at once.
+# - A loss curve falls fast, then slower, then creeps; about 7 networks in 10 show those
+#   phases on time.
+# - Forgetting `zero_grad()` is momentum with no friction: the loss blows up or, worse,
+#   stays finite and never settles.
+# - A rate too small is slow and one too large diverges; try a few a factor of 3 to 10
+#   apart.
+# - A graph records one computation, so every step builds a new one.
+# - XOR needs a hidden layer with a bend (tanh) in it, and neurons that start different.
+# - Appendix: with skip connections, chapter 4's `=` bug trains along a downhill but wrong
+#   gradient and ends somewhere else, behind a normal-looking loss curve; a gradient check
+#   finds it at once.
 #
 # ## Exercises
 #

@@ -36,7 +36,7 @@ class Checks:
         """Wait for the run to end; False (not an exception) if it never does."""
         try:
             self.page.wait_for_function(
-                "!document.getElementById('status').textContent.startsWith('Running')"
+                "() => !document.getElementById('status').textContent.startsWith('Running')"
                 " && (document.getElementById('status').textContent.startsWith('Done')"
                 " || !document.getElementById('error').hidden)",
                 timeout=timeout,
@@ -47,7 +47,7 @@ class Checks:
 
     def ready(self, timeout=180_000):
         self.page.wait_for_function(
-            "document.getElementById('status').textContent.startsWith('Ready')", timeout=timeout
+            "() => document.getElementById('status').textContent.startsWith('Ready')", timeout=timeout
         )
 
     def run_code(self, code, timeout=60_000):
@@ -367,7 +367,7 @@ def code_kept(c):
     mine = 'a = Value(7.0, label="a")\nb = a * 2\n'
     c.page.fill("#code", mine)
     c.page.reload()
-    c.page.wait_for_function("document.getElementById('examples').options.length > 1")  # the module ran
+    c.page.wait_for_function("() => document.getElementById('examples').options.length > 1")  # module ran
     c.ok(c.page.input_value("#code") == mine, "the reader's code survives a reload")
     c.ready()
     c.page.click("#share")

@@ -2,9 +2,10 @@
 
 Every test draws its own seeds, all >= 1,000,000: the notebook shows seeds 0-7 and 100, and the
 prose's figures were measured on seeds below 1,000,000 (240,000-240,399 and 740,000-740,399 for new
-points, 250,000-250,399 for the mini-batch race, 260,000-260,199 and 760,000-760,199 for the penalty,
-270,000-270,019 for the collector; earlier, 1000-1039 and 501,000-501,039), so no block of CLAIMS_SEED
-can contain a seed the prose was written from. Each fraction test states its power (claimlib).
+points, 250,000-250,399 for the mini-batch race, 260,000-260,199 and 760,000-760,199 for the penalty
+(and 613,000-613,039 with 913,000-913,039), 270,000-270,019 for the collector; earlier, 1000-1039 and
+501,000-501,039), so no block of CLAIMS_SEED can contain a seed the prose was written from. Each
+fraction test states its power (claimlib).
 """
 
 import gc
@@ -193,40 +194,38 @@ def test_mini_batches_end_lower_than_full_batches_for_the_same_work():
 
 @pytest.mark.slow
 @claim("ch09-penalty-sweep")
-def test_a_penalty_helps_on_most_draws_and_the_best_is_a_broad_valley_around_0_01():
+def test_a_penalty_helps_on_most_draws_and_twice_it_keeps_most_of_the_gain():
     """Each draw: 20 training points and starting weights, its own 500 validation points; 800 steps at
     rate 0.1. Prose measured on 200 draws (seeds 260,000-260,199, validation 760,000-760,199): alpha 0.01
     below no penalty on 169 (84.5 %, 95 % interval 79-89 %); mean validation loss 0.477 without a penalty,
-    0.384 / 0.352 / 0.366 at 0.005 / 0.01 / 0.02, 0.447 at 0.1; mean training loss 0.460 at 0.1.
-    The sentence says: alpha 0.01 below no penalty on most draws (fraction_test(0.75, 40, says=0.5): at
-    least 21 of 40, power 0.93 against 40 %); the best penalty a broad valley around 0.01 (the lowest mean
-    on 0.005-0.02 on the grid 0, 0.01, 0.1 and on its refinement with 0.005 and 0.02; half and twice the
-    penalty keep at least half of the best mean gain over no penalty: 0.75 and 0.89 measured; resampling
-    the 200 draws, 40 at a time, fails one of these checks about 4 times in 100,000); alpha 0.1 cannot fit
-    (mean training loss above 0.4). 200 trainings: 34 to 47 s of CPU on a shared machine."""
+    0.352 / 0.366 at 0.01 / 0.02, 0.447 at 0.1; mean training loss 0.460 at 0.1.
+    The sentence says: alpha 0.01 below no penalty on most draws (fraction_test(0.75, 32, says=0.5): at
+    least 16 of 32, power 0.84 against 40 %); the best penalty a broad valley around 0.01 (on the grid
+    0, 0.01, 0.02, 0.1 the lowest mean at 0.01 or 0.02, and twice the penalty, 0.02, keeping more than
+    half of the best mean gain over no penalty: 0.89 and 0.95 of it measured; resampling 62 draws, 32
+    at a time, 40,000 times, failed one of these checks on none; power 0.91 against a truth of one
+    third, 1.5 times below half, from the same resampling with the 0.02 arm shifted); alpha 0.1 cannot
+    fit (mean training loss above 0.4). 128 trainings (4 penalties on 32 draws; 200 before): 30-37 s
+    of CPU alone on a machine loaded by other jobs (the 40-draw, 5-penalty test took 34-47 s)."""
     ch = chapter_namespace("09")
-    most = fraction_test(0.75, 40, says=0.5)
+    most = fraction_test(0.75, 32, says=0.5)
     assert most.power >= 0.8
     draws = _split(held_out_seeds(2 * most.n, "ch09-penalty-sweep"))
-    grids = [(0.0, 0.01, 0.1), (0.005, 0.02)]  # the second refines the first around its best
     losses = {}  # alpha -> validation loss on each draw
     fit_loss = []  # alpha 0.1: training loss on each draw
-    for grid in grids:
-        for alpha in grid:
-            losses[alpha] = []
-            for data_seed, val_seed in draws:
-                X_train, y_train = make_moons(20, noise=0.3, seed=data_seed)
-                X_val, y_val = make_moons(500, noise=0.3, seed=val_seed)
-                net = ch["train_tensor"](X_train, y_train, alpha, init_seed=data_seed)
-                losses[alpha].append(np.mean(np.maximum(0.0, 1 - y_val * net(X_val).data[:, 0])))
-                if alpha == 0.1:
-                    fit_loss.append(np.mean(np.maximum(0.0, 1 - y_train * net(X_train).data[:, 0])))
-        means = {alpha: float(np.mean(v)) for alpha, v in losses.items()}
-        best = min(means, key=means.get)
-        assert 0.005 <= best <= 0.02, f"grid {sorted(means)}: lowest mean at {best}: {means}"
+    for alpha in (0.0, 0.01, 0.02, 0.1):
+        losses[alpha] = []
+        for data_seed, val_seed in draws:
+            X_train, y_train = make_moons(20, noise=0.3, seed=data_seed)
+            X_val, y_val = make_moons(500, noise=0.3, seed=val_seed)
+            net = ch["train_tensor"](X_train, y_train, alpha, init_seed=data_seed)
+            losses[alpha].append(np.mean(np.maximum(0.0, 1 - y_val * net(X_val).data[:, 0])))
+            if alpha == 0.1:
+                fit_loss.append(np.mean(np.maximum(0.0, 1 - y_train * net(X_train).data[:, 0])))
+    means = {alpha: float(np.mean(v)) for alpha, v in losses.items()}
+    best = min(means, key=means.get)
+    assert best in (0.01, 0.02), f"lowest mean validation loss at alpha {best}: {means}"
     most.check(sum(a < b for a, b in zip(losses[0.01], losses[0.0])), "draws with alpha 0.01 below none")
-    gain = means[0.0] - min(means.values())
-    for alpha in (0.005, 0.02):  # half and twice 0.01: a broad valley keeps most of the gain
-        kept = (means[0.0] - means[alpha]) / gain
-        assert kept >= 0.5, f"alpha {alpha} keeps {kept:.0%} of the best mean gain: {means}"
+    kept = (means[0.0] - means[0.02]) / (means[0.0] - means[best])  # twice 0.01: a broad valley
+    assert kept > 0.5, f"alpha 0.02 keeps {kept:.0%} of the best mean gain: {means}"
     assert np.mean(fit_loss) > 0.4, f"alpha 0.1: mean training loss {np.mean(fit_loss):.3f} (cannot fit)"

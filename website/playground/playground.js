@@ -2,6 +2,8 @@
 // by step, the values and a slider per input. Python runs in worker.js; Graphviz (WebAssembly)
 // draws here. Every file comes from this site.
 import { Graphviz } from "../graphviz/index.js";
+import { sealedWorkerURL } from "./sealed_worker.js";
+import * as training from "./train.js";
 
 const $ = (id) => document.getElementById(id);
 const code = $("code");
@@ -22,7 +24,7 @@ const graphviz = Graphviz.load();
 function status(text) { $("status").textContent = text; }
 
 function startWorker(why = "") {
-  worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
+  worker = new Worker(sealedWorkerURL);  // keeps the page's CSP: sealed_worker.js
   ready = false;
   status(why ? `${why} Starting Python…` : "Starting Python…");
   worker.onmessage = ({ data }) => {
@@ -36,6 +38,8 @@ function startWorker(why = "") {
       finish(data.result);
     } else if (data.kind === "pong") {
       alive(data.ok);
+    } else if (data.kind === "progress" && data.id === running) {
+      training.progress(data.progress);
     }
   };
   worker.onerror = () => restart("Python stopped working");
@@ -67,12 +71,17 @@ function restart(why) {
 }
 
 function run() {
-  if (running !== null || !ready) { again = true; return; } // once more when this run ends
+  if (running !== null || !ready) { // once more when this run ends, or when Python is up
+    if (running === null) training.reset(); // a run is coming: the last run's pictures go now
+    again = true;
+    return;
+  }
   running = ++lastId;
   $("run").setAttribute("aria-busy", "true");
   $("stop").disabled = false;
   status("Running…");
   showError(""); // an error shown belongs to the run before
+  training.reset();
   const mine = sliders && sliders.code === code.value; // sliders made for other code do nothing
   worker.postMessage({ id: running, code: code.value, overrides: mine ? overrides : {} });
 }
@@ -87,7 +96,9 @@ function stop() {
   $("stop").disabled = true;
   $("run").removeAttribute("aria-busy");
   if (focused) $("run").focus(); // a disabled button would drop the focus to the page
-  showError("Stopped: the code ran until you pressed Stop (an endless loop?). Python restarts.");
+  const step = training.stop();  // the step a training run had reached, or null
+  showError(step === null ? "Stopped: the code ran until you pressed Stop (an endless loop?). Python restarts."
+    : `Stopped at step ${step}, as you asked: the training pictures show that step. Python restarts.`);
   startWorker();
 }
 
@@ -116,6 +127,7 @@ async function finish(res) {
     clearResult("No graph: the code stopped at an error.");
     return;
   }
+  if (res.training) { status(training.finish(res.training)); return; }  // drawn as it ran: no graph
   result = res;
   frame = null;
   status(`Done: the graph of ${res.root}.${res.note ? " " + res.note : ""}`);

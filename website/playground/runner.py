@@ -18,6 +18,8 @@ import re
 import sys
 import traceback
 
+import playground  # show_training(): a training loop drawn on the page while it runs
+
 from micrograd_lesson.engine import Value
 from micrograd_lesson.graph import inputs, reachable
 from micrograd_lesson.show.draw import MAX_NODES, draw_dot, fmt
@@ -31,7 +33,7 @@ MAX_TRACKED = 1000  # Values made by the code that can get a slider: the first t
 MAX_SLIDERS = 20
 MAX_ROWS = 2000  # rows of the values table
 MADE = "_playground_made"  # what each `Value(...)` in the reader's code is wrapped in
-FRESH = ("micrograd_lesson", "runner")  # the modules each run_fresh imports anew
+FRESH = ("micrograd_lesson", "runner", "playground")  # the modules each run_fresh imports anew
 
 
 class NoKeyboard(Exception):
@@ -75,6 +77,7 @@ def run(code, overrides=None):
     printed = Printed()
     note = ""
     limit = sys.getrecursionlimit()
+    playground.start()
     try:
         with contextlib.redirect_stdout(printed):
             exec(compile(_tracked(tree), FILENAME, "exec"), namespace)
@@ -84,6 +87,8 @@ def run(code, overrides=None):
         return {"error": _one_line(e), "printed": printed.text()}
     finally:
         sys.setrecursionlimit(limit)  # the reader's limit was for the reader's code
+    if (trained := playground.finish()) is not None:  # a training loop: its picture, not its graph
+        return {"training": trained, "printed": printed.text()}
     root = _last_value(tree, namespace)
     if root is None:
         return {"error": _nothing_to_draw(count), "printed": printed.text()}

@@ -4,6 +4,9 @@
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 const here = new URL(".", import.meta.url);
+// playground.py's show_training() reports through this while a run goes on, tagged with the run's id
+let runId = null;
+self.playgroundProgress = (json) => postMessage({ kind: "progress", id: runId, progress: JSON.parse(json) });
 
 // js.close() in the reader's code would end this worker without a word (the page restarts a
 // worker that stops answering, but a run that never ends looks the same as a long one)
@@ -37,6 +40,7 @@ onmessage = async (event) => {
     return;
   }
   const { id, code, overrides } = event.data;
+  runId = id;
   let result;
   try {
     pyodide.globals.set("CODE", code);
