@@ -22,8 +22,9 @@ MAX_NODES = 1000  # past this Graphviz's layout gets very slow
 
 
 def fmt(x):
-    """A number as every drawing shows it: four decimals."""
-    return f"{x:.4f}"
+    """A number as every drawing shows it: four decimals, or four significant decimals and a power
+    of ten from a billion up (1e308 would be 309 digits)."""
+    return f"{x:.4e}" if abs(x) >= 1e9 else f"{x:.4f}"
 
 
 def _escape(text):

@@ -15,7 +15,8 @@ through Playwright at 1280x800:
 4. the site's playground, served on 127.0.0.1 (WebAssembly does not load from file://):
    every example runs and shows the gradients the course's engine gives in this Python,
    a syntax error and a log of -1 are one readable line, Stop ends an endless loop within
-   2 s, code from a link is shown but not run, and nothing is requested from elsewhere.
+   2 s, code from a link is shown but not run, and nothing is requested from elsewhere; then
+   playground_state.py: its state, keyboard, screens, zoom and messages, at 1280x800 and 390x844.
 
 Screenshots go to build/browser/. The server is stopped by its PID whatever happens,
 and the whole run is bounded in time.
@@ -43,6 +44,7 @@ import uuid
 from pathlib import Path
 
 import nbformat
+import playground_state  # beside this file
 import site_checks  # beside this file
 from playground_train import check_training
 from playwright.sync_api import sync_playwright
@@ -1008,6 +1010,7 @@ def check_playground(page):
         start = time.monotonic()
         shared = 'a=Value(2.0,label="a"); b=Value(-3.0,label="b"); c=a*b+a; c.backward()'
         page.goto(base + "playground.html#" + urllib.parse.urlencode({"code": shared}))
+        page.wait_for_function("() => document.getElementById('code').value !== ''")  # the module ran
         check(page.input_value("#code") == shared, "playground: code from a link is shown in the box")
         page.wait_for_function(PLAYGROUND_READY, timeout=180_000)
         ready = time.monotonic() - start
@@ -1077,6 +1080,7 @@ def check_playground(page):
         page.wait_for_function("() => document.querySelector('#values tbody tr[data-label=b]"
                                " td:nth-child(3)').textContent === '4.0000'", timeout=60_000)  # fmt: skip
         check(True, "playground: changing an input re-runs the code with it (b.grad follows a)")
+        playground_state.check_playground_state(page, base, sys.modules[__name__], SHOTS)  # issue 32
         check_training(page, base, check, axe_check, SHOTS)  # the train example: playground_train.py
         check(not outside, f"playground: nothing requested from elsewhere {outside[:3]}")
     finally:

@@ -8,6 +8,11 @@ const here = new URL(".", import.meta.url);
 let runId = null;
 self.playgroundProgress = (json) => postMessage({ kind: "progress", id: runId, progress: JSON.parse(json) });
 
+// js.close() in the reader's code would end this worker without a word (the page restarts a
+// worker that stops answering, but a run that never ends looks the same as a long one)
+const closed = () => { throw new Error("close() would end the playground's Python: not here"); };
+for (let p = self; p; p = Object.getPrototypeOf(p)) if (Object.hasOwn(p, "close")) p.close = closed;
+
 async function start() {
   const pyodide = await loadPyodide({ indexURL: new URL("../pyodide/", here).href });
   const files = await (await fetch(new URL("python/files.json", here))).json();
@@ -28,15 +33,26 @@ ready.then(
 
 onmessage = async (event) => {
   const pyodide = await ready;
+  if (event.data.kind === "ping") {  // after each run the page asks: is Python still usable?
+    let ok = true;
+    try { pyodide.runPython("1 + 1"); } catch { ok = false; }  // a fatal error leaves it unusable
+    postMessage({ kind: "pong", ok });
+    return;
+  }
   const { id, code, overrides } = event.data;
   runId = id;
-  pyodide.globals.set("CODE", code);
-  pyodide.globals.set("OVERRIDES", JSON.stringify(overrides || {}));
   let result;
   try {
-    result = JSON.parse(pyodide.runPython("json.dumps(runner.run(CODE, json.loads(OVERRIDES)))"));
+    pyodide.globals.set("CODE", code);
+    pyodide.globals.set("OVERRIDES", JSON.stringify(overrides || {}));
+    // a fresh engine each run; nan and inf leave Python as null, never as invalid JSON
+    result = JSON.parse(pyodide.runPython("json.dumps(runner.run_fresh(CODE, json.loads(OVERRIDES)), allow_nan=False)"));
   } catch (error) {  // a failure of the playground itself, not of the reader's code
     result = { error: `the playground failed: ${String(error).split("\n").slice(-2).join(" ")}` };
+    if (String(error).includes("Maximum call stack size exceeded")) {  // a raised recursion limit
+      result = { error: "RecursionError: the code called itself more deeply than the browser's stack allows"
+                        + " (keep the recursion limit as it is, or use a loop)" };
+    }
   }
   postMessage({ kind: "result", id, result });
 };
