@@ -3,6 +3,7 @@
     python instructor/grade.py SUBMISSIONS [--out build/grades] [--points points.toml]
                                [--learner NAME] [--chapter NN]
                                [--cell-timeout 300] [--notebook-timeout 1200] [--check-timeout 60]
+                               [--jobs N] [--unsafe]
 
 First the folder's layout is checked and reported: the learners, the chapters each handed
 in, and every file that will not be graded, with the reason (a notebook directly in the
@@ -32,10 +33,11 @@ says otherwise (`"ch05.softsign" = 2`). Exit status: 0 when everything found was
 when something was graded but the layout report or a grader error needs a look, 2 when
 nothing was graded or the arguments or the POINTS file are wrong.
 
-Isolation: see instructor/README.md. The learner's code runs in the grading kernel, as in
-nbgrader and otter-grader: it can read and write what the grading user can, this repository
-(worked solutions, hidden cases) included. Grade untrusted
-work inside a container or a virtual machine without network, as a user who owns nothing else.
+Isolation (instructor/README.md, "What runs where"): each kernel runs in a bubblewrap sandbox
+of its own (instructor/sandbox.py: no network, its own processes, nothing of this repository,
+read-only but for its own two folders), or, with --unsafe only, without one. The verdicts come
+back signed by the grader's guard in the kernel (instructor/kernel_guard.py), in a file read
+before the sandbox ends; --jobs notebooks are graded side by side (default: one per core).
 """
 
 import argparse
@@ -342,7 +344,7 @@ def layout_report(layout, submissions):
 # Runs at the start of every grading kernel (an IPython startup file), before the learner's first
 # cell: the grader's guard (instructor/kernel_guard.py) in a namespace of its own, with a copy of the
 # built-ins taken now. It drops this repository from the import path (an editable install puts it
-# there), keeps the key the results are signed with, and grades when GRADE_CELL asks it to.
+# there), and grades when GRADE_CELL asks it to, signing its result with a key given at grading.
 GUARD = Path(__file__).resolve().parent / "kernel_guard.py"
 GUARD_NAME = "<the grader's guard>"
 STARTUP = """\
@@ -459,12 +461,10 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
 
     place = Path.cwd()
     km, work, home, lib, uid = sandboxed_kernel(place, student, slot, unsafe)
-    key = secrets.token_bytes(32)
-    (home / "key").write_bytes(key)
     startup = home / "ipython" / "profile_default" / "startup"
     startup.mkdir(parents=True)
     settings = dict(
-        key_path=str(home / "key"),
+        ready_path=str(home / "guard-ready"),
         hide=sorted({str(ROOT), str(ROOT.resolve())}),
         edition=str(lib),
         sandboxed=not unsafe,
@@ -489,7 +489,7 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
     log = open(place / "kernel-stderr.txt", "w")  # noqa: SIM115 - the kernel's, read on failure
     try:
         with client.setup_kernel(env=kernel_env(home, lib), stdout=subprocess.DEVNULL, stderr=log):
-            if (home / "key").exists():  # the guard reads it and deletes it before any learner cell
+            if not (home / "guard-ready").exists():  # made by the guard before any learner cell
                 raise RuntimeError("the grader's guard did not start in the kernel: " + _tail(place))
             for index, cell in enumerate(list(nb.cells)):
                 if cell.cell_type != "code":
@@ -526,6 +526,7 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
             client.timeout = math.ceil(limits["grading"])
             grading_wall = time.monotonic()
             client.execute_cell(grading, len(nb.cells) - 1)
+            strays = stop_strays(client, unsafe)  # whatever the guard did or was kept from doing
             hidden_dir = ""
             if (HIDDEN / f"{chapter}.py").exists():
                 hidden_dir = work / secrets.token_hex(8)
@@ -534,9 +535,13 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
                 )
                 (hidden_dir / "instructor" / "__init__.py").write_text("")
                 sandbox.prepare(uid, *[hidden_dir, *[p for p in hidden_dir.rglob("*") if p.is_dir()]])
+            key, key_file = secrets.token_bytes(32), home / f"key-{secrets.token_hex(8)}"
+            key_file.write_bytes(key)
+            sandbox.prepare(uid, key_file)
             request = dict(
                 step="grade",
                 nonce=nonce,
+                key=str(key_file),
                 result=str(result),
                 grade=dict(
                     chapter=chapter,
@@ -566,6 +571,10 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
         return dict(
             rows=None, cutoffs=cutoffs, wall=time.monotonic() - started, cpu=None, slowest=slowest, signs=[]
         )
+    except RuntimeError as e:  # the kernel did not start (or the guard in it): the grader's fault
+        if code_number:
+            raise
+        raise RuntimeError(f"{e} (the kernel said: {_tail(place)})") from None
     finally:
         log.close()
         for folder in (work, home, lib):
@@ -577,6 +586,8 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
             rows=None, cutoffs=cutoffs, wall=notebook_wall, cpu=notebook_cpu, slowest=slowest, signs=[what]
         )
     signs = signed.get("signs", [])
+    if strays:
+        signs.append(f"{strays} process(es) the notebook started were still running (stopped before grading)")
     if signed.get("error") or signed.get("rows") is None:
         raise RuntimeError(f"the grading step failed: {signed.get('error')}")
     for sign in signs:  # flagged in the note of every exercise and in the feedback
@@ -597,6 +608,34 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
 
 
 EVENT = "micrograd_lesson.grading"  # kernel_guard.EVENT: the audit event the guard grades on
+
+
+def stop_strays(client, unsafe):
+    """Stop every process of the kernel's sandbox but the kernel (and bwrap's two): how many there
+    were. Done from outside, so nothing in the sandbox can keep it from happening. Without a
+    sandbox, the kernel's own descendants only (one that left them is out of reach)."""
+    import psutil
+
+    def oldest_child(proc):
+        return min(proc.children(), key=lambda p: p.create_time())
+
+    try:
+        top = psutil.Process(client.km.provisioner.pid)  # bwrap, or (unsafe) the kernel itself
+        tree = [top, *top.children(recursive=True)]
+        keep = [top] if unsafe else [top, oldest_child(top)]  # bwrap, and its init in the sandbox
+        if not unsafe:
+            keep.append(oldest_child(keep[-1]))  # the kernel: the first process the sandbox ran
+        keep = {p.pid for p in keep}
+    except (psutil.Error, ValueError):
+        return 0
+    strays = [p for p in tree if p.pid not in keep]
+    for proc in strays:
+        try:
+            proc.kill()
+        except psutil.Error:
+            pass
+    psutil.wait_procs(strays, timeout=10)
+    return len(strays)
 
 
 def read_signed(path, key, nonce):

@@ -5,14 +5,13 @@ This file is never imported by the grader: its text runs in the learner's kernel
 startup file, in a namespace of its own (not the notebook's), with a copy of the built-ins taken
 before any learner code ran. `install()`:
 
-- reads the per-notebook key the grader wrote for it (and deletes the file: after this, the key
-  lives only in this module's closure);
+- says it is there (a file the grader looks for before the first learner cell);
 - takes copies of what the grading relies on (built-ins, importlib, json, hmac, os, threading,
   IPython's input transformers and event callbacks, the import system's hooks);
 - adds an audit hook, which Python never lets go of, that refuses what only a forger needs
-  (another audit hook, a trace or profile function, the garbage collector's list of every
-  object, other threads' frames, another process's memory), remembers each attempt, and grades
-  when the grading cell raises the audit event EVENT.
+  (another audit hook, a trace or profile function, other threads' frames, this process's
+  memory; while grading, the garbage collector's lists of objects), remembers each attempt,
+  and grades when the grading cell raises the audit event EVENT.
 
 Grading (`grade`), on the grader's word, after the notebook has run:
 
@@ -23,8 +22,10 @@ Grading (`grade`), on the grader's word, after the notebook has run:
 2. take each exercise's last answer, load the checks afresh from the student edition and the
    hidden cases the grader copied in only now, and run them in a thread of their own (so an
    answer that looks up the stack finds the checks, not this hook);
-3. write the rows and the signs found, signed (HMAC-SHA256) with the key, to the file the grader
-   named. The grader reads that file, and nothing else the kernel says, for the grades.
+3. write the rows and the signs found, signed (HMAC-SHA256) with a key the grader wrote for this
+   step only (read and deleted at once: it is in this process only while the answers are
+   checked, on the main thread's stack, which the answers' thread cannot walk), to the file the
+   grader named. The grader reads that file, and nothing else the kernel says, for the grades.
 
 What a learner can still do is in instructor/README.md ("What a learner can still do").
 """
@@ -35,9 +36,10 @@ REFUSED = {  # audit events only a forger needs; refused (RuntimeError) and reme
     "sys.settrace": "set a trace function",
     "sys.setprofile": "set a profile function",
     "sys._current_frames": "asked for every thread's frames",
-    "gc.get_objects": "asked the garbage collector for every object",
-    "gc.get_referrers": "asked the garbage collector for an object's referrers",
-    "gc.get_referents": "asked the garbage collector for an object's referents",
+}
+REFUSED_WHILE_GRADING = {  # chapter 12 counts the collector's objects; the grading step may not
+    "gc.get_objects": "asked the garbage collector for every object while it was graded",
+    "gc.get_referrers": "asked the garbage collector for an object's referrers while it was graded",
 }
 MEMORY_READS = {"ctypes.string_at", "ctypes.wstring_at", "ctypes.cdata"}  # reading memory at an address
 WATCHED = (
@@ -62,7 +64,8 @@ IPYTHON_BUILTINS |= {"license", "input"}
 TRANSFORMERS = ("input_transformers_cleanup", "input_transformers_post", "ast_transformers")
 
 
-def install(key_path, hide, edition, sandboxed):
+def install(ready_path, hide, edition, sandboxed):
+    import gc
     import hmac
     import importlib
     import json
@@ -78,9 +81,8 @@ def install(key_path, hide, edition, sandboxed):
     # edition (on PYTHONPATH) may be importable.
     sys.path[:] = [p for p in sys.path if p.rstrip("/") not in hide]
     sys.meta_path[:] = [f for f in sys.meta_path if not type(f).__module__.startswith("__editable__")]
-    with open(key_path, "rb") as f:
-        key = f.read()
-    os.remove(key_path)
+    with open(ready_path, "w"):
+        pass
 
     shell = get_ipython()
     # The live namespaces (a module's __dict__ never changes identity) and copies of them, now,
@@ -88,7 +90,7 @@ def install(key_path, hide, edition, sandboxed):
     live = {name: vars(importlib.import_module(name)) for name in WATCHED}
     saved = {name: dict(namespace) for name, namespace in live.items()}
     saved_sys = {name: getattr(sys, name) for name in WATCHED_SYS}
-    saved_lists = (list(sys.meta_path), list(sys.path_hooks))
+    saved_lists = (list(sys.meta_path), list(sys.path_hooks), list(gc.callbacks))
     saved_shell = {name: list(getattr(shell, name)) for name in TRANSFORMERS}
     saved_events = {name: list(callbacks) for name, callbacks in shell.events.callbacks.items()}
     ours = {sys.prefix, sys.base_prefix, edition}
@@ -102,17 +104,40 @@ def install(key_path, hide, edition, sandboxed):
 
     def code_of(obj):
         """A function's or method's code, read without running any of the learner's code."""
-        if type(obj) is types.MethodType:
+        if type(obj) in (types.MethodType, classmethod, staticmethod):
             obj = obj.__func__
         return obj.__code__ if type(obj) is types.FunctionType else None
 
     def foreign(code):
-        """Whether a function's code was written outside the Python environment and the edition."""
+        """Whether a function's code was written in the notebook: in a file outside the Python
+        environment and the edition (a cell's), not generated by a library ("<string>": the
+        methods of dataclasses and named tuples)."""
         filename = code.co_filename if type(code) is types.CodeType else ""
+        if filename.startswith("<") and not filename.startswith("<ipython-input"):
+            return False
         return not any(filename.startswith(root) for root in ours)
 
     def same(now, then):
         return len(now) == len(then) and all(a is b for a, b in zip(now, then, strict=True))
+
+    def learners(now, then):
+        """What was added to a list of hooks by the notebook's code (a library's own, such as
+        matplotlib's inline backend, is not): functions written outside the environment, and
+        anything that is not a plain function of a library."""
+        added = [item for item in now if not any(item is old for old in then)]
+        found = []
+        for item in added:
+            if type(item) in (types.BuiltinFunctionType, types.BuiltinMethodType):
+                continue
+            code = code_of(item)
+            if code is None:  # a finder (class or instance) or a callable object: its class's code
+                cls = item if isinstance(item, type) else type(item)
+                methods = vars(cls)
+                method = methods.get("find_spec") or methods.get("find_module") or methods.get("__call__")
+                code = code_of(method)
+            if code is None or foreign(code):
+                found.append(item)
+        return found
 
     def tidy():
         """Note and undo tampering with what the grading relies on."""
@@ -128,17 +153,23 @@ def install(key_path, hide, edition, sandboxed):
             if getattr(sys, attr) is not value:
                 note(f"sys.{attr} was replaced (put back for grading)")
                 setattr(sys, attr, value)
-        if not same(sys.meta_path, saved_lists[0]) or not same(sys.path_hooks, saved_lists[1]):
+        if learners(sys.meta_path, saved_lists[0]) or learners(sys.path_hooks, saved_lists[1]):
             note("an import hook was added (removed for grading)")
-            sys.meta_path[:], sys.path_hooks[:] = saved_lists
+        if learners(gc.callbacks, saved_lists[2]):
+            note("a garbage collector callback was added (removed for grading)")
+        if not same(sys.meta_path, saved_lists[0]) or not same(sys.path_hooks, saved_lists[1]):
+            sys.meta_path[:], sys.path_hooks[:] = saved_lists[:2]
+        gc.callbacks[:] = saved_lists[2]
         sys.path_importer_cache.clear()
         for name in TRANSFORMERS:
-            if not same(getattr(shell, name), saved_shell[name]):
+            if learners(getattr(shell, name), saved_shell[name]):
                 note(f"IPython's {name} were changed (reset for grading)")
+            if not same(getattr(shell, name), saved_shell[name]):
                 getattr(shell, name)[:] = saved_shell[name]
         for name, callbacks in shell.events.callbacks.items():
-            if not same(callbacks, saved_events.get(name, [])):
+            if learners(callbacks, saved_events.get(name, [])):
                 note(f"an IPython {name} event callback was registered (removed for grading)")
+            if not same(callbacks, saved_events.get(name, [])):
                 callbacks[:] = saved_events.get(name, [])
         hooks = [getattr(threading, "_trace_hook", None), getattr(threading, "_profile_hook", None)]
         if sys.gettrace() is not None or sys.getprofile() is not None or any(h is not None for h in hooks):
@@ -190,8 +221,7 @@ def install(key_path, hide, edition, sandboxed):
                     continue
                 codes = [code_of(value)]
                 if isinstance(value, type) and str(value.__module__).startswith("micrograd_lesson"):
-                    made = "__dataclass_fields__" in vars(value)  # dataclasses write methods as "<string>"
-                    codes += [code_of(v) for k, v in vars(value).items() if not (made and k.startswith("__"))]
+                    codes += [code_of(v) for v in vars(value).values()]
                 if any(foreign(c) for c in codes if c is not None):
                     found.add(id(value))
                     note(f"{name}.{attr} is the notebook's, not the edition's")
@@ -257,13 +287,13 @@ def install(key_path, hide, edition, sandboxed):
         worker.join()
         return done
 
-    def sign(payload):
+    def sign(payload, key):
         text = json.dumps(payload, sort_keys=True)
         return text, hmac.new(key, text.encode(), "sha256").hexdigest()
 
     def hook(event, args):
-        if event in REFUSED:
-            note(f"the notebook {REFUSED[event]} (refused)")
+        if event in REFUSED or (busy and event in REFUSED_WHILE_GRADING):
+            note(f"the notebook {REFUSED.get(event) or REFUSED_WHILE_GRADING[event]} (refused)")
             raise RuntimeError(f"{event} is not allowed while a notebook is graded")
         if event in MEMORY_READS:
             note(f"the notebook read memory at an address ({event})")
@@ -284,10 +314,13 @@ def install(key_path, hide, edition, sandboxed):
             request = json.loads(args[0])
             if request["step"] == "prepare":
                 return
+            with open(request["key"], "rb") as f:  # the grader wrote it just now; nothing else reads it
+                key = f.read()
+            os.remove(request["key"])
             done = grade_in_thread(request["grade"])
             tidy()  # what the answers did while they were checked
             payload = dict(nonce=request["nonce"], signs=list(seen), **done)
-            text, signature = sign(payload)
+            text, signature = sign(payload, key)
             fd = os.open(request["result"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
             try:
                 os.write(fd, json.dumps(dict(payload=text, signature=signature)).encode())
@@ -297,8 +330,6 @@ def install(key_path, hide, edition, sandboxed):
             if gc_was:
                 gc_enable()
             busy.clear()
-
-    import gc
 
     gc_enabled, gc_disable, gc_enable = gc.isenabled, gc.disable, gc.enable
     sys.addaudithook(hook)
