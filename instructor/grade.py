@@ -519,9 +519,9 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
             # First the guard stops what the notebook left running and undoes what it can; only
             # then do the hidden cases and references enter the sandbox, for the grading step.
             nonce, result = secrets.token_hex(16), home / f"result-{secrets.token_hex(8)}.json"
-            grading = nbformat.v4.new_code_cell(
-                GRADE_CELL.format(event=EVENT, request=json.dumps(dict(step="prepare", nonce=nonce)))
-            )
+            prepared = home / f"prepared-{nonce}"
+            request = dict(step="prepare", nonce=nonce, done=str(prepared))
+            grading = nbformat.v4.new_code_cell(GRADE_CELL.format(event=EVENT, request=json.dumps(request)))
             nb.cells.append(grading)
             client.timeout = math.ceil(limits["grading"])
             grading_wall = time.monotonic()
@@ -536,8 +536,9 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
                 (hidden_dir / "instructor" / "__init__.py").write_text("")
                 sandbox.prepare(uid, *[hidden_dir, *[p for p in hidden_dir.rglob("*") if p.is_dir()]])
             key, key_file = secrets.token_bytes(32), home / f"key-{secrets.token_hex(8)}"
-            key_file.write_bytes(key)
-            sandbox.prepare(uid, key_file)
+            if prepared.exists():  # else the guard never prepared: no key, so no signed result
+                key_file.write_bytes(key)
+                sandbox.prepare(uid, key_file)
             request = dict(
                 step="grade",
                 nonce=nonce,
@@ -948,6 +949,16 @@ def marked(text, learner, results, unsafe):
     return head + "\n\n" + "\n\n".join(extra) + "\n\n" + rest
 
 
+def end_with_parent():
+    """Linux: this process (and so its sandbox) ends when the grader does, even if it was killed."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def default_jobs():
     """One job per core this process may use."""
     try:
@@ -988,6 +999,7 @@ def main(argv):
     parser.add_argument("--slot", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
+        end_with_parent()
         result = run_one(
             args.one,
             args.chapter,

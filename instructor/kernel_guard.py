@@ -9,7 +9,7 @@ before any learner code ran. `install()`:
 - takes copies of what the grading relies on (built-ins, importlib, json, hmac, os, threading,
   IPython's input transformers and event callbacks, the import system's hooks);
 - adds an audit hook, which Python never lets go of, that refuses what only a forger needs
-  (another audit hook, a trace or profile function, other threads' frames, this process's
+  (another audit hook, a trace function, other threads' frames, this process's
   memory; while grading, the garbage collector's lists of objects), remembers each attempt,
   and grades when the grading cell raises the audit event EVENT.
 
@@ -34,7 +34,6 @@ EVENT = "micrograd_lesson.grading"
 REFUSED = {  # audit events only a forger needs; refused (RuntimeError) and remembered
     "sys.addaudithook": "added an audit hook",
     "sys.settrace": "set a trace function",
-    "sys.setprofile": "set a profile function",
     "sys._current_frames": "asked for every thread's frames",
 }
 REFUSED_WHILE_GRADING = {  # chapter 12 counts the collector's objects; the grading step may not
@@ -96,7 +95,7 @@ def install(ready_path, hide, edition, sandboxed):
     ours = {sys.prefix, sys.base_prefix, edition}
     threads_before = {t.ident for t in threading.enumerate()}
     seen = []  # signs of tampering, in words, in the order found
-    busy = []
+    busy, prepared = [], []
 
     def note(sign):
         if sign not in seen:
@@ -175,8 +174,7 @@ def install(ready_path, hide, edition, sandboxed):
         if sys.gettrace() is not None or sys.getprofile() is not None or any(h is not None for h in hooks):
             note("a trace or profile function was set (removed for grading)")
             threading._trace_hook = threading._profile_hook = None
-            sys.settrace(None)
-            sys.setprofile(None)
+            sys.setprofile(None)  # (a trace function cannot have been set: refused)
         for number in signal.valid_signals():
             try:
                 handler = signal.getsignal(number)
@@ -313,7 +311,12 @@ def install(ready_path, hide, edition, sandboxed):
                 return
             request = json.loads(args[0])
             if request["step"] == "prepare":
+                prepared[:] = [request["nonce"]]
+                with open(request["done"], "w"):  # the grader writes the key only after this
+                    pass
                 return
+            if prepared != [request["nonce"]]:
+                note("the grader's first step never reached the guard (an input transformer?)")
             with open(request["key"], "rb") as f:  # the grader wrote it just now; nothing else reads it
                 key = f.read()
             os.remove(request["key"])
