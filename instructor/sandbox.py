@@ -12,8 +12,9 @@ What the kernel sees, and all it sees:
 - its own /proc, /dev and /tmp (empty, in memory), its own process namespace (every process the
   notebook starts ends with the kernel), no network.
 
-When the grader runs as root, the kernel runs as a user of its own (SANDBOX_UID + the job's
-slot), which owns nothing outside its scratch folder; otherwise as the grader's user mapped in a
+When the grader runs as root, the kernel runs as a user of its own (one per grader and job
+slot, from SANDBOX_UID up: far above the users a system makes), which owns nothing outside its
+folders; otherwise as the grader's user mapped in a
 user namespace of its own (which cannot make more). Limits, set before the kernel starts and kept
 by everything it starts: MEMORY bytes of address space per process, NPROC processes and threads,
 files of FILE_SIZE bytes at most, no core files.
@@ -32,7 +33,8 @@ BWRAP = "bwrap"
 MEMORY = 4 * 2**30  # bytes of address space per process (a chapter's kernel with numpy: about 1.5 GiB)
 NPROC = 128  # processes and threads of the sandbox's user (a kernel runs about 10 threads)
 FILE_SIZE = 256 * 2**20  # bytes, the largest file a notebook may write
-SANDBOX_UID = 61000  # + slot: the sandbox's user and group when the grader runs as root
+SANDBOX_UID = 1_000_000_000  # the first sandbox user and group when the grader runs as root
+SLOTS = 256  # job slots per grader: users SANDBOX_UID + grader * SLOTS + slot
 
 
 def python_folders():
@@ -59,10 +61,15 @@ os.execvp(sys.argv[3], sys.argv[3:])
 """
 
 
-def sandbox_user(slot=0):
-    """The user a sandbox runs as when the grader is root (one per job slot); else None (bwrap then
-    runs as the grader's user, mapped in a user namespace of its own)."""
-    return SANDBOX_UID + slot if os.geteuid() == 0 else None
+def sandbox_user(slot=0, grader=None):
+    """The user a sandbox runs as when the grader is root: one per job slot of this grader (the
+    parent process of the one that starts the kernel), so that two graders on one machine share
+    no user and no process limit; else None (bwrap then runs as the grader's user, mapped in a
+    user namespace of its own)."""
+    if os.geteuid() != 0:
+        return None
+    grader = os.getppid() if grader is None else grader
+    return SANDBOX_UID + (grader % 1_000_000) * SLOTS + slot % SLOTS
 
 
 def prepare(uid, *writable):
