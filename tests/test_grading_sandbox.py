@@ -6,7 +6,7 @@ student edition for the next learner, leave processes running, redefine `print`,
 grading cell with an IPython input transformer, forge the result file, rewrite grades.csv
 after grading, read the answer keys, reach the network, overwrite another learner's
 notebook. Beside them, learners who do nothing wrong. The class is graded once, by the command
-(`--jobs 2`), in a temporary folder of its own (TMPDIR), so what it leaves behind can be seen.
+(`--jobs 3`), in a temporary folder of its own (TMPDIR), so what it leaves behind can be seen.
 """
 
 import csv
@@ -208,29 +208,26 @@ def hostile(cell):
 
 @pytest.fixture(scope="module")
 def hostile_class(tmp_path_factory):
-    """The class graded by `instructor/grade.py --jobs 2` in a TMPDIR of its own: (rows, output
+    """The class graded by `instructor/grade.py --jobs 3` in a TMPDIR of its own: (rows, output
     folder, what the command printed, submissions folder, the victims' notebooks as handed in)."""
     base = tmp_path_factory.mktemp("hostile")
     s, out, tmp = base / "submissions", base / "out", base / "tmp"
     tmp.mkdir()
     put(notebook(*UNTOUCHED), s, "victim-untouched/07_x.ipynb")
     victim = put(notebook(*solved_cells()), s, "victim-solved/07_x.ipynb")
-    for learner, cell in [
-        ("poison", POISON),
-        ("stall", STALL),
-        ("fake-print", FAKE_PRINT),
-        ("transformer", TRANSFORMER),
-        ("after-the-fact", AFTER_THE_FACT),
-        ("rewrite-grades", REWRITE_GRADES),
-        ("snoop", SNOOP),
-        ("overwrite", OVERWRITE),
+    for learner, cells in [  # (whose attempts all fail are one learner, to keep the run short)
+        ("snoop", [POISON, SNOOP]),
+        ("stall", [STALL]),
+        ("fake-print", [FAKE_PRINT]),
+        ("transformer", [TRANSFORMER]),
+        ("after-the-fact", [AFTER_THE_FACT, REWRITE_GRADES, OVERWRITE]),
     ]:
-        cells = solved_cells() if learner in ("stall", "snoop", "poison") else UNTOUCHED
-        put(notebook(hostile(cell), *cells), s, f"{learner}/07_x.ipynb")
+        rest = solved_cells() if learner in ("stall", "snoop") else UNTOUCHED
+        put(notebook(*map(hostile, cells), *rest), s, f"{learner}/07_x.ipynb")
     handed_in = victim.read_bytes()
     env = dict(os.environ, TMPDIR=str(tmp))
     done = subprocess.run(
-        [sys.executable, str(REPO / "instructor" / "grade.py"), str(s), "--out", str(out), "--jobs", "2"]
+        [sys.executable, str(REPO / "instructor" / "grade.py"), str(s), "--out", str(out), "--jobs", "3"]
         + ["--cell-timeout", "30", "--notebook-timeout", "120", "--check-timeout", "20"],
         capture_output=True,
         text=True,
@@ -274,19 +271,17 @@ def test_a_hostile_class_changes_no_grade_but_its_authors(hostile_class):
     assert (s / "victim-solved" / "07_x.ipynb").read_bytes() == handed_in  # overwrite reached nothing
     # Who could not write the edition, read the keys or reach the network says so in its own note:
     # every one of their cells ran to its end (with the worked solutions after it: full marks).
-    for learner in ("poison", "snoop"):
-        theirs = mine(rows, learner)
-        assert all(r["points"] == r["max_points"] and r["note"] == "" for r in theirs.values()), shown(
-            rows, learner
-        )
+    theirs = mine(rows, "snoop")
+    assert all(r["points"] == r["max_points"] and r["note"] == "" for r in theirs.values()), shown(
+        rows, "snoop"
+    )
     # The forgers score nothing, and each one is flagged where the instructor looks.
-    for learner in ("fake-print", "transformer", "after-the-fact", "rewrite-grades", "overwrite"):
+    for learner in ("fake-print", "transformer", "after-the-fact"):
         assert all(r["points"] == "0" for r in mine(rows, learner).values()), shown(rows, learner)
     for learner, words in [
         ("fake-print", "builtins.print was replaced"),
         ("transformer", "no result signed by the grader"),
         ("after-the-fact", "a process the notebook started was still running"),
-        ("rewrite-grades", "a process the notebook started was still running"),
         ("stall", "a process the notebook started was still running"),
     ]:
         assert all(words in r["note"] for r in mine(rows, learner).values()), shown(rows, learner)
@@ -303,12 +298,11 @@ def test_a_hostile_class_leaves_no_process_or_file_and_its_output_is_the_graders
     assert sorted(os.listdir(tmp)) == []  # every sandbox's folders removed
     assert "forged" not in (out / "grades.csv").read_text(encoding="utf-8")
     assert all("forged" not in p.read_text(encoding="utf-8") for p in (out / "feedback").iterdir())
-    assert "notebooks per minute" in printed and "with 2 job(s)" in printed
+    assert "notebooks per minute" in printed and "with 3 job(s)" in printed
 
 
 def small_class(folder):
     put(notebook(*solved_cells()), folder, "ada/07_x.ipynb")
-    put(notebook(*UNTOUCHED), folder, "ben/07_x.ipynb")
     wrong = solved_cells()
     wrong[1] = wrong[1].replace(f"{CHECKS[0]}(", "widest_hidden = lambda *a: 0\n" + f"{CHECKS[0]}(")
     put(notebook(*wrong), folder, "cy/07_x.ipynb")
