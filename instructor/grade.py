@@ -424,7 +424,8 @@ def sandboxed_kernel(place, student, slot, unsafe):
     kernel = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
     uid = None if unsafe else sandbox.sandbox_user(slot)
     if unsafe:  # the limits still hold; nothing else does
-        argv = [sys.executable, "-c", sandbox.INSIDE, json.dumps(sandbox.limits(None)), "--", *kernel]
+        limits = sandbox.limits(None, sandboxed=False)
+        argv = [sys.executable, "-c", sandbox.INSIDE, json.dumps(limits), "--", *kernel]
     else:
         argv = sandbox.command(kernel, scratch=work, edition=lib, sockets=home, uid=uid)
     spec = place / "kernels" / "grading"
@@ -577,6 +578,7 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
             raise
         raise RuntimeError(f"{e} (the kernel said: {_tail(place)})") from None
     finally:
+        shut_down(km)  # nbclient leaves a kernel it did not start running
         log.close()
         for folder in (work, home, lib):
             remove_tree(folder)
@@ -609,6 +611,17 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
 
 
 EVENT = "micrograd_lesson.grading"  # kernel_guard.EVENT: the audit event the guard grades on
+
+
+def shut_down(km):
+    """Stop the kernel (and, with it, its sandbox) now."""
+    from jupyter_core.utils import run_sync
+
+    try:
+        if km.has_kernel:
+            run_sync(km.shutdown_kernel)(now=True)
+    except Exception:  # noqa: BLE001 - it may have ended already; the runner's end stops the rest
+        pass
 
 
 def stop_strays(client, unsafe):

@@ -56,7 +56,8 @@ if spec["uid"] is not None:
 limits = {"AS": spec["memory"], "NPROC": spec["nproc"], "FSIZE": spec["file_size"], "CORE": 0}
 for what, most in limits.items():
     resource.setrlimit(getattr(resource, "RLIMIT_" + what), (most, most))
-os.environ.pop("JPY_PARENT_PID", None)  # its parent is the sandbox's init, which outlives nothing
+if spec["sandboxed"]:  # its parent is then the sandbox's init: the kernel ends with the sandbox
+    os.environ.pop("JPY_PARENT_PID", None)
 os.execvp(sys.argv[3], sys.argv[3:])
 """
 
@@ -109,9 +110,9 @@ def command(argv, *, scratch, edition, sockets, uid=None, memory=MEMORY, nproc=N
     return cmd + [argv[0], "-c", INSIDE, json.dumps(limits(uid, memory, nproc, file_size)), "--", *argv]
 
 
-def limits(uid, memory=MEMORY, nproc=NPROC, file_size=FILE_SIZE):
-    """What INSIDE reads: the user to become (None: stay) and the limits."""
-    return dict(uid=uid, memory=memory, nproc=nproc, file_size=file_size)
+def limits(uid, memory=MEMORY, nproc=NPROC, file_size=FILE_SIZE, sandboxed=True):
+    """What INSIDE reads: the user to become (None: stay), the limits, whether in a sandbox."""
+    return dict(uid=uid, memory=memory, nproc=nproc, file_size=file_size, sandboxed=sandboxed)
 
 
 def problem():

@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -340,9 +341,12 @@ def test_without_a_sandbox_the_grader_refuses_unless_told_unsafe(tmp_path, monke
 def test_an_unsafe_run_says_so_in_the_report_and_every_feedback_file(tmp_path, monkeypatch, capsys):
     put(notebook(*UNTOUCHED), tmp_path / "s", "ada/07_x.ipynb")
     monkeypatch.setattr(sandbox, "problem", lambda: "bwrap cannot make a sandbox here (test)")
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     status = grade.main([str(tmp_path / "s"), "--out", str(tmp_path / "out"), "--unsafe", "--jobs", "1"])
     said = capsys.readouterr().out
     assert status == 0, said
+    assert left_running(tmp_path / "tmp") == []  # no sandbox: the kernel is shut down all the same
     assert said.startswith("UNSAFE: graded without a sandbox (bwrap cannot make a sandbox here (test))")
     assert "Graded without a sandbox (`--unsafe`)" in (tmp_path / "out" / "feedback" / "ada.md").read_text()
 
