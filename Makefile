@@ -188,13 +188,15 @@ student: $(READY)
 
 # make grade SUBMISSIONS=folder: one sub-folder per learner; grades.csv and feedback/ in build/grades/
 # (OUT=folder), [POINTS=points.toml] [LEARNER=ada] [CHAPTER=07] [CELL_TIMEOUT= NOTEBOOK_TIMEOUT= CHECK_TIMEOUT=]
-# in seconds, [REVEAL_CASES=1] (instructor/README.md). Exit status 1: graded, but see the layout report; 2: nothing graded.
+# in seconds, [REVEAL_CASES=1], [JOBS=N] notebooks side by side (default: one per core), [UNSAFE=1] without
+# the bwrap sandbox (instructor/README.md). Exit status 1: graded, but see the layout report; 2: nothing graded.
 grade: $(READY)
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=<folder with one sub-folder per learner> [POINTS=points.toml] [LEARNER=name] [CHAPTER=NN] [OUT=folder]"; exit 2; }
 	$(BIN)/python instructor/grade.py "$(SUBMISSIONS)" $(if $(OUT),--out "$(OUT)") $(if $(POINTS),--points "$(POINTS)") \
 	  $(if $(LEARNER),--learner "$(LEARNER)") $(if $(CHAPTER),--chapter "$(CHAPTER)") \
 	  $(if $(CELL_TIMEOUT),--cell-timeout $(CELL_TIMEOUT)) $(if $(NOTEBOOK_TIMEOUT),--notebook-timeout $(NOTEBOOK_TIMEOUT)) \
-	  $(if $(CHECK_TIMEOUT),--check-timeout $(CHECK_TIMEOUT)) $(if $(REVEAL_CASES),--reveal-cases)
+	  $(if $(CHECK_TIMEOUT),--check-timeout $(CHECK_TIMEOUT)) $(if $(REVEAL_CASES),--reveal-cases) \
+	  $(if $(filter-out auto,$(JOBS)),--jobs $(JOBS)) $(if $(UNSAFE),--unsafe)
 
 # For instructors who grade elsewhere: the exercises as an otter-grader assignment (Gradescope) or an
 # nbgrader course (JupyterHub), in build/export/otter/ or build/export/nbgrader/ (OUT=folder,

@@ -3,6 +3,7 @@
     python instructor/grade.py SUBMISSIONS [--out build/grades] [--points points.toml]
                                [--learner NAME] [--chapter NN]
                                [--cell-timeout 300] [--notebook-timeout 1200] [--check-timeout 60]
+                               [--jobs N] [--unsafe]
 
 First the folder's layout is checked and reported: the learners, the chapters each handed
 in, and every file that will not be graded, with the reason (a notebook directly in the
@@ -32,10 +33,11 @@ says otherwise (`"ch05.softsign" = 2`). Exit status: 0 when everything found was
 when something was graded but the layout report or a grader error needs a look, 2 when
 nothing was graded or the arguments or the POINTS file are wrong.
 
-Isolation: see instructor/README.md. The learner's code runs in the grading kernel, as in
-nbgrader and otter-grader: it can read and write what the grading user can, this repository
-(worked solutions, hidden cases) included. Grade untrusted
-work inside a container or a virtual machine without network, as a user who owns nothing else.
+Isolation (instructor/README.md, "What runs where"): each kernel runs in a bubblewrap sandbox
+of its own (instructor/sandbox.py: no network, its own processes, nothing of this repository,
+read-only but for its own two folders), or, with --unsafe only, without one. The verdicts come
+back signed by the grader's guard in the kernel (instructor/kernel_guard.py), in a file read
+before the sandbox ends; --jobs notebooks are graded side by side (default: one per core).
 """
 
 import argparse
@@ -435,60 +437,21 @@ def layout_report(layout, submissions):
 
 # ---- running one notebook ---------------------------------------------------------------------------
 
-# Runs at the start of every grading kernel (an IPython startup file): drops this repository from
-# the import path, where an editable install of the package put it, so that only the student
-# edition (on PYTHONPATH) can be imported.
+# Runs at the start of every grading kernel (an IPython startup file), before the learner's first
+# cell: the grader's guard (instructor/kernel_guard.py) in a namespace of its own, with a copy of the
+# built-ins taken now. It drops this repository from the import path (an editable install puts it
+# there), and grades when GRADE_CELL asks it to, signing its result with a key given at grading.
+GUARD = Path(__file__).resolve().parent / "kernel_guard.py"
+GUARD_NAME = "<the grader's guard>"
 STARTUP = """\
-import sys as _sys
-_sys.path[:] = [_p for _p in _sys.path if _p.rstrip("/") not in {hide!r}]
-_sys.meta_path[:] = [_f for _f in _sys.meta_path if not type(_f).__module__.startswith("__editable__")]
-del _sys
+exec(compile({source!r}, {name!r}, "exec"), {{"__builtins__": dict(vars(__import__("builtins"))),
+     "__name__": "grading_guard", "SETTINGS": {settings!r}}})
 """
 
-# Runs in the learner's kernel after their notebook: grade every exercise of the chapter.
+# Runs in the learner's kernel after their notebook: asks the guard to grade (an audit event, which
+# only the guard's audit hook sees). The guard writes its signed result to request["result"].
 GRADE_CELL = """\
-def _grade_(chapter, points, hidden_dir, references, check_timeout, marker):
-    import importlib, json, sys
-    old = sys.modules.get("micrograd_lesson.exercises._core")
-    answers = {{}}
-    for name, ex in getattr(old, "EXERCISES", {{}}).items():
-        if name.startswith(chapter + ".") and ex.last_answer is not old.NO_ANSWER:
-            answers[name] = ex.last_answer
-    for key in list(sys.modules):  # fresh checks: none that the notebook patched grades it
-        if key.split(".")[:2] == ["micrograd_lesson", "exercises"] or key.split(".")[0] == "instructor":
-            del sys.modules[key]
-    sys.path.insert(0, hidden_dir)
-    try:
-        core = importlib.import_module("micrograd_lesson.exercises._core")
-        importlib.import_module("micrograd_lesson.exercises")
-        core.TIME_LIMIT, core.REVEAL_CASES = check_timeout, {reveal!r}  # --reveal-cases
-        if hidden_dir:  # the references the hidden cases compare with, which the edition leaves out
-            exec(references, vars(importlib.import_module("micrograd_lesson.exercises." + chapter)))
-            importlib.import_module("instructor.hidden." + chapter)
-    finally:
-        sys.path.remove(hidden_dir)
-    rows = []
-    for name, ex in core.EXERCISES.items():
-        if not name.startswith(chapter + "."):
-            continue
-        most, check = points.get(name, 1), getattr(ex.check, "__name__", "")
-        if name not in answers:
-            hint, ok = "not attempted: its check was never called (did its cell run?)", False
-        else:
-            verdict = ex.check(answers[name], record=False)
-            for case in ex.hidden if verdict else ():
-                extra = case(answers[name], record=False)
-                if not extra:
-                    why = "passes the notebook's check, not a hidden case: " + extra.hint
-                    verdict = core.Verdict(False, why)
-                    break
-            ok, hint = bool(verdict), ("correct" if verdict else verdict.hint)
-        rows.append(dict(exercise=name, check=check, points=most if ok else 0, max_points=most, hint=hint))
-    print(marker + json.dumps(dict(rows=rows)))
-
-
-_grade_({chapter!r}, {points!r}, {hidden_dir!r}, {references!r}, {check_timeout!r}, {marker!r})
-del _grade_
+__import__("sys").audit({event!r}, {request!r})
 """
 
 
@@ -504,21 +467,83 @@ def first_line(source, width=50):
 
 
 def _kernel_cpu(client):
-    """CPU seconds the kernel process has used so far, or None if it cannot be read."""
+    """CPU seconds the kernel (and all it started, in its sandbox) has used so far, or None."""
     try:
         import psutil
 
-        times = psutil.Process(client.km.provisioner.pid).cpu_times()
-        return times.user + times.system
+        top = psutil.Process(client.km.provisioner.pid)
+        total = 0.0
+        for proc in [top, *top.children(recursive=True)]:
+            times = proc.cpu_times()
+            total += times.user + times.system
+        return total
     except Exception:  # noqa: BLE001 - a measurement only
         return None
 
 
-def run_one(path, chapter, points, limits, student):
-    """Execute one notebook and grade it in the same kernel: a dict of rows, cut-offs and times."""
+def remove_tree(folder):
+    """Remove a folder the kernel wrote in, whatever modes it left on it."""
+    for parent, dirs, _ in os.walk(folder):
+        for name in dirs:
+            try:
+                os.chmod(os.path.join(parent, name), 0o700, follow_symlinks=False)
+            except OSError:
+                pass
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def kernel_env(home, lib):
+    """The kernel's whole environment: nothing of the grader's (no tokens, no paths of the repository)."""
+    env = {k: os.environ[k] for k in ("LANG", "LC_ALL", "PYTHONHASHSEED", "TZ") if k in os.environ}
+    bin_dir = str(Path(sys.executable).parent)
+    env.update(PATH=f"{bin_dir}:/usr/local/bin:/usr/bin:/bin", HOME=str(home), PYTHONPATH=str(lib))
+    env.update(IPYTHONDIR=str(home / "ipython"), MPLCONFIGDIR=str(home / "matplotlib"))
+    env.update(PYTHONDONTWRITEBYTECODE="1", JUPYTER_RUNTIME_DIR=str(home / "runtime"))
+    return env
+
+
+def sandboxed_kernel(place, student, slot, unsafe):
+    """(kernel manager, the folders) of a kernel for one notebook, in a sandbox unless `unsafe`.
+
+    place/work: the kernel's working folder (empty); place/home: its own folder (connection file,
+    ipc sockets, IPython profile); place/lib: a copy of the student edition made for it alone;
+    place/kernels: the kernelspec that starts it (outside the sandbox)."""
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import AsyncKernelManager
+
+    from instructor import sandbox
+
+    work, home, lib = place / "work", place / "home", place / "lib"
+    for folder in (work, home):
+        folder.mkdir()
+    shutil.copytree(student / "micrograd_lesson", lib / "micrograd_lesson")  # a fresh copy per notebook
+    kernel = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    uid = None if unsafe else sandbox.sandbox_user(slot)
+    if unsafe:  # the limits still hold; nothing else does
+        limits = sandbox.limits(None, sandboxed=False)
+        argv = [sys.executable, "-c", sandbox.INSIDE, json.dumps(limits), "--", *kernel]
+    else:
+        argv = sandbox.command(kernel, scratch=work, edition=lib, sockets=home, uid=uid)
+    spec = place / "kernels" / "grading"
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text(
+        json.dumps(dict(argv=argv, display_name="grading", language="python", interrupt_mode="message"))
+    )
+    specs = KernelSpecManager(kernel_dirs=[str(place / "kernels")])
+    km = AsyncKernelManager(kernel_name="grading", kernel_spec_manager=specs, transport="ipc")
+    km.ip, km.connection_file = str(home / "ipc"), str(home / "kernel.json")
+    km.write_connection_file()  # now, so that the sandbox's user can be given it
+    return km, work, home, lib, uid
+
+
+def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
+    """Execute one notebook and grade it in the same kernel, in a sandbox of its own: a dict of rows,
+    cut-offs, signs of tampering and times. Its folders are made in the current folder."""
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+    from instructor import sandbox
 
     nb = nbformat.read(path, as_version=4)
     cutoffs, timed_out = [], {}  # what cut the run short; cell index -> how often it was interrupted
@@ -531,115 +556,220 @@ def run_one(path, chapter, points, limits, student):
                 raise CellTimeoutError.error_from_timeout_and_cell("ignored the interrupt", timeout, cell)
             return await super()._async_handle_timeout(timeout, cell)
 
-    with tempfile.TemporaryDirectory(prefix="grade-") as scratch:
-        scratch = Path(scratch)
-        work, lib, ipython = scratch / "work", scratch / "lib", scratch / "ipython"
-        work.mkdir()
-        shutil.copytree(student / "micrograd_lesson", lib / "micrograd_lesson")  # a fresh copy per notebook
-        startup = ipython / "profile_default" / "startup"
-        startup.mkdir(parents=True)
-        hide = sorted({str(ROOT), str(ROOT.resolve())})
-        (startup / "00-grader.py").write_text(STARTUP.format(hide=hide), encoding="utf-8")
-        env = {
-            k: v for k, v in os.environ.items() if k not in ("PWD", "OLDPWD", "VIRTUAL_ENV", "PYTHONSTARTUP")
-        }
-        env.update(PYTHONPATH=str(lib), IPYTHONDIR=str(ipython), PWD=str(work), PYTHONDONTWRITEBYTECODE="1")
-        client = Client(
-            nb,
-            timeout=math.ceil(limits["cell"]),
-            interrupt_on_timeout=True,  # a cell that hangs is interrupted, and the run goes on
-            allow_errors=True,  # a cell that raises is recorded, and the run goes on
-            kernel_name="python3",
-            resources={"metadata": {"path": str(work)}},
-        )
-        started, slowest = time.monotonic(), {"wall": 0.0, "cpu": 0.0, "cell": None}
-        code_number, grading = 0, None
-        try:
-            with client.setup_kernel(env=env):
-                for index, cell in enumerate(list(nb.cells)):
-                    if cell.cell_type != "code":
-                        continue
-                    code_number += 1
-                    label = f"code cell {code_number} ({first_line(cell.source)!r})"
-                    left = limits["notebook"] - (time.monotonic() - started)
-                    if left <= 0:
-                        why = f"not run: the notebook reached its {limits['notebook']:g} s time limit"
-                        cutoffs.append(cutoff(index, "skipped", f"{label} and the cells after it were", why))
-                        break
-                    client.timeout = max(1, math.ceil(min(limits["cell"], left)))
-                    wall, cpu = time.monotonic(), _kernel_cpu(client)
-                    client.execute_cell(cell, index)
-                    wall, cpu = time.monotonic() - wall, (_kernel_cpu(client) or 0) - (cpu or 0)
-                    if wall > slowest["wall"]:
-                        slowest.update(wall=wall, cpu=cpu, cell=code_number)
-                    if index in timed_out:
-                        limit = "cell" if client.timeout >= limits["cell"] else "notebook"
-                        why = f"was interrupted after {client.timeout:g} s (the {limit} time limit)"
-                        cutoffs.append(cutoff(index, "interrupted", label, why))
-                    errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
-                    if errors and index not in timed_out:
-                        why = f"raised {errors[0].ename}: {errors[0].evalue}"[:200]
-                        cutoffs.append(cutoff(index, "raised", label, why))
-                notebook_wall, notebook_cpu = time.monotonic() - started, _kernel_cpu(client)
-                hidden_dir = ""
-                if (HIDDEN / f"{chapter}.py").exists():  # copied in only now that the notebook has run
-                    hidden_dir = str(scratch / secrets.token_hex(8))
-                    shutil.copytree(
-                        HIDDEN,
-                        Path(hidden_dir) / "instructor" / "hidden",
-                        ignore=shutil.ignore_patterns("__pycache__"),
-                    )
-                    (Path(hidden_dir) / "instructor" / "__init__.py").write_text("")
-                marker = f"@@grades-{secrets.token_hex(8)}@@"
-                source = GRADE_CELL.format(
+    place = Path.cwd()
+    km, work, home, lib, uid = sandboxed_kernel(place, student, slot, unsafe)
+    startup = home / "ipython" / "profile_default" / "startup"
+    startup.mkdir(parents=True)
+    settings = dict(
+        ready_path=str(home / "guard-ready"),
+        hide=sorted({str(ROOT), str(ROOT.resolve())}),
+        edition=str(lib),
+        sandboxed=not unsafe,
+    )
+    source = GUARD.read_text(encoding="utf-8")
+    (startup / "00-grader.py").write_text(
+        STARTUP.format(source=source, name=GUARD_NAME, settings=settings), encoding="utf-8"
+    )
+    for folder in (home / "matplotlib", home / "runtime"):
+        folder.mkdir()
+    sandbox.prepare(uid, work, home, *home.rglob("*"))
+    client = Client(
+        nb,
+        km=km,
+        timeout=math.ceil(limits["cell"]),
+        interrupt_on_timeout=True,  # a cell that hangs is interrupted, and the run goes on
+        allow_errors=True,  # a cell that raises is recorded, and the run goes on
+        resources={"metadata": {"path": str(work)}},
+    )
+    started, slowest = time.monotonic(), {"wall": 0.0, "cpu": 0.0, "cell": None}
+    code_number, grading, signed = 0, None, None
+    log = open(place / "kernel-stderr.txt", "w")  # noqa: SIM115 - the kernel's, read on failure
+    try:
+        with client.setup_kernel(env=kernel_env(home, lib), stdout=subprocess.DEVNULL, stderr=log):
+            if not (home / "guard-ready").exists():  # made by the guard before any learner cell
+                raise RuntimeError("the grader's guard did not start in the kernel: " + _tail(place))
+            for index, cell in enumerate(list(nb.cells)):
+                if cell.cell_type != "code":
+                    continue
+                code_number += 1
+                label = f"code cell {code_number} ({first_line(cell.source)!r})"
+                left = limits["notebook"] - (time.monotonic() - started)
+                if left <= 0:
+                    why = f"not run: the notebook reached its {limits['notebook']:g} s time limit"
+                    cutoffs.append(cutoff(index, "skipped", f"{label} and the cells after it were", why))
+                    break
+                client.timeout = max(1, math.ceil(min(limits["cell"], left)))
+                wall, cpu = time.monotonic(), _kernel_cpu(client)
+                client.execute_cell(cell, index)
+                wall, cpu = time.monotonic() - wall, (_kernel_cpu(client) or 0) - (cpu or 0)
+                if wall > slowest["wall"]:
+                    slowest.update(wall=wall, cpu=cpu, cell=code_number)
+                if index in timed_out:
+                    limit = "cell" if client.timeout >= limits["cell"] else "notebook"
+                    why = f"was interrupted after {client.timeout:g} s (the {limit} time limit)"
+                    cutoffs.append(cutoff(index, "interrupted", label, why))
+                errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+                if errors and index not in timed_out:
+                    why = f"raised {errors[0].ename}: {errors[0].evalue}"[:200]
+                    cutoffs.append(cutoff(index, "raised", label, why))
+            notebook_wall, notebook_cpu = time.monotonic() - started, _kernel_cpu(client)
+            # First the guard stops what the notebook left running and undoes what it can; only
+            # then do the hidden cases and references enter the sandbox, for the grading step.
+            nonce, result = secrets.token_hex(16), home / f"result-{secrets.token_hex(8)}.json"
+            prepared = home / f"prepared-{nonce}"
+            request = dict(step="prepare", nonce=nonce, done=str(prepared))
+            grading = nbformat.v4.new_code_cell(GRADE_CELL.format(event=EVENT, request=json.dumps(request)))
+            nb.cells.append(grading)
+            client.timeout = math.ceil(limits["grading"])
+            grading_wall = time.monotonic()
+            client.execute_cell(grading, len(nb.cells) - 1)
+            strays = stop_strays(client, unsafe)  # whatever the guard did or was kept from doing
+            hidden_dir = ""
+            if (HIDDEN / f"{chapter}.py").exists():
+                hidden_dir = work / secrets.token_hex(8)
+                shutil.copytree(
+                    HIDDEN, hidden_dir / "instructor" / "hidden", ignore=shutil.ignore_patterns("__pycache__")
+                )
+                (hidden_dir / "instructor" / "__init__.py").write_text("")
+                sandbox.prepare(uid, *[hidden_dir, *[p for p in hidden_dir.rglob("*") if p.is_dir()]])
+            key, key_file = secrets.token_bytes(32), home / f"key-{secrets.token_hex(8)}"
+            if prepared.exists():  # else the guard never prepared: no key, so no signed result
+                key_file.write_bytes(key)
+                sandbox.prepare(uid, key_file)
+            request = dict(
+                step="grade",
+                nonce=nonce,
+                key=str(key_file),
+                result=str(result),
+                grade=dict(
                     chapter=chapter,
                     points=points,
-                    hidden_dir=hidden_dir,
+                    hidden_dir=str(hidden_dir),
                     references=reference_source(chapter) if hidden_dir else "",
                     check_timeout=limits["check"],
                     reveal=limits.get("reveal", False),
-                    marker=marker,
-                )
-                grading = nbformat.v4.new_code_cell(source)
-                nb.cells.append(grading)
-                client.timeout = math.ceil(limits["grading"])
-                grading_wall = time.monotonic()
-                client.execute_cell(grading, len(nb.cells) - 1)
-                grading_wall = time.monotonic() - grading_wall
-        except (CellTimeoutError, DeadKernelError) as e:  # a cell ignored the interrupt, or ended its kernel
-            if grading is not None:
-                what = (
-                    f"the grading cell ran past its {limits['grading']:g} s limit"
-                    if isinstance(e, CellTimeoutError)
-                    else "the kernel stopped while the grading cell ran the checks (did an answer end it?)"
-                )
-            elif isinstance(e, CellTimeoutError):
-                what = f"code cell {code_number} ignored the interrupt at the time limit"
-            else:
-                what = f"code cell {code_number} stopped its kernel"
-            cutoffs.append(cutoff(None, "stopped", what, ": the notebook could not be graded"))
-            return dict(
-                rows=None, cutoffs=cutoffs, wall=time.monotonic() - started, cpu=None, slowest=slowest
+                ),
             )
-    for out in grading.outputs:
-        if out.output_type == "stream":
-            for line in out.text.splitlines():
-                if line.startswith(marker):
-                    result = json.loads(line[len(marker) :])
-                    rows = explain_unattempted(result["rows"], nb.cells[:-1], cutoffs)
-                    for row in rows:
-                        row["note"] = notes_for(row, cutoffs, nb.cells)
-                        del row["check"]
-                    return dict(
-                        rows=rows,
-                        cutoffs=cutoffs,
-                        wall=notebook_wall,
-                        cpu=notebook_cpu,
-                        slowest=slowest,
-                        grading_wall=grading_wall,
-                    )
-    errors = [f"{o.ename}: {o.evalue}" for o in grading.outputs if o.output_type == "error"]
-    raise RuntimeError(f"the grading cell gave no result: {errors or grading.outputs}")
+            grading = nbformat.v4.new_code_cell(GRADE_CELL.format(event=EVENT, request=json.dumps(request)))
+            nb.cells.append(grading)
+            client.execute_cell(grading, len(nb.cells) - 1)
+            grading_wall = time.monotonic() - grading_wall
+            signed = read_signed(result, key, nonce)  # before the sandbox ends: nothing can rewrite it
+    except (CellTimeoutError, DeadKernelError) as e:  # a cell ignored the interrupt, or ended its kernel
+        if grading is not None:
+            what = (
+                f"the grading cell ran past its {limits['grading']:g} s limit"
+                if isinstance(e, CellTimeoutError)
+                else "the kernel stopped while the grading cell ran the checks (did an answer end it?)"
+            )
+        elif isinstance(e, CellTimeoutError):
+            what = f"code cell {code_number} ignored the interrupt at the time limit"
+        else:
+            what = f"code cell {code_number} stopped its kernel"
+        cutoffs.append(cutoff(None, "stopped", what, ": the notebook could not be graded"))
+        return dict(
+            rows=None, cutoffs=cutoffs, wall=time.monotonic() - started, cpu=None, slowest=slowest, signs=[]
+        )
+    except RuntimeError as e:  # the kernel did not start (or the guard in it): the grader's fault
+        if code_number:
+            raise
+        raise RuntimeError(f"{e} (the kernel said: {_tail(place)})") from None
+    finally:
+        shut_down(km)  # nbclient leaves a kernel it did not start running
+        log.close()
+        for folder in (work, home, lib):
+            remove_tree(folder)
+    if not isinstance(signed, dict):  # no result, or one the guard did not sign: nothing to trust
+        what = f"the grading step gave no result signed by the grader ({signed}): a sign of tampering"
+        cutoffs.append(cutoff(None, "stopped", what, ": the notebook could not be graded"))
+        return dict(
+            rows=None, cutoffs=cutoffs, wall=notebook_wall, cpu=notebook_cpu, slowest=slowest, signs=[what]
+        )
+    signs = signed.get("signs", [])
+    if strays:
+        signs.append(f"{strays} process(es) the notebook started were still running (stopped before grading)")
+    if signed.get("error") or signed.get("rows") is None:
+        raise RuntimeError(f"the grading step failed: {signed.get('error')}")
+    for sign in signs:  # flagged in the note of every exercise and in the feedback
+        cutoffs.append(cutoff(None, "tampering", "a sign of tampering:", sign))
+    rows = explain_unattempted(signed["rows"], nb.cells[:-2], cutoffs)
+    for row in rows:
+        row["note"] = notes_for(row, cutoffs, nb.cells)
+        del row["check"]
+    return dict(
+        rows=rows,
+        cutoffs=cutoffs,
+        wall=notebook_wall,
+        cpu=notebook_cpu,
+        slowest=slowest,
+        grading_wall=grading_wall,
+        signs=signs,
+    )
+
+
+EVENT = "micrograd_lesson.grading"  # kernel_guard.EVENT: the audit event the guard grades on
+
+
+def shut_down(km):
+    """Stop the kernel (and, with it, its sandbox) now."""
+    from jupyter_core.utils import run_sync
+
+    try:
+        if km.has_kernel:
+            run_sync(km.shutdown_kernel)(now=True)
+    except Exception:  # noqa: BLE001 - it may have ended already; the runner's end stops the rest
+        pass
+
+
+def stop_strays(client, unsafe):
+    """Stop every process of the kernel's sandbox but the kernel (and bwrap's two): how many there
+    were. Done from outside, so nothing in the sandbox can keep it from happening. Without a
+    sandbox, the kernel's own descendants only (one that left them is out of reach)."""
+    import psutil
+
+    def oldest_child(proc):
+        return min(proc.children(), key=lambda p: p.create_time())
+
+    try:
+        top = psutil.Process(client.km.provisioner.pid)  # bwrap, or (unsafe) the kernel itself
+        tree = [top, *top.children(recursive=True)]
+        keep = [top] if unsafe else [top, oldest_child(top)]  # bwrap, and its init in the sandbox
+        if not unsafe:
+            keep.append(oldest_child(keep[-1]))  # the kernel: the first process the sandbox ran
+        keep = {p.pid for p in keep}
+    except (psutil.Error, ValueError):
+        return 0
+    strays = [p for p in tree if p.pid not in keep]
+    for proc in strays:
+        try:
+            proc.kill()
+        except psutil.Error:
+            pass
+    psutil.wait_procs(strays, timeout=10)
+    return len(strays)
+
+
+def read_signed(path, key, nonce):
+    """The guard's payload from `path` if its signature and nonce are right; else why not, in words."""
+    import hmac
+
+    try:
+        outer = json.loads(Path(path).read_text(encoding="utf-8"))
+        text, signature = outer["payload"], outer["signature"]
+    except FileNotFoundError:
+        return "no result file"
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        return f"an unreadable result file ({type(e).__name__})"
+    expected = hmac.new(key, str(text).encode(), "sha256").hexdigest()
+    if not isinstance(signature, str) or not hmac.compare_digest(expected, signature):
+        return "a result file with a wrong signature"
+    payload = json.loads(text)
+    return payload if payload.get("nonce") == nonce else "a result of another grading step"
+
+
+def _tail(place):
+    lines = (place / "kernel-stderr.txt").read_text(errors="replace").strip().splitlines()
+    return lines[-1] if lines else "no message"
 
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # the colours of IPython's tracebacks
@@ -754,32 +884,63 @@ def zero_rows(chapter, points, why):
     ]
 
 
-def grade_notebook(path, chapter, points, limits, student):
-    """The run_one result for one notebook, in a process of its own; never raises."""
+def grade_notebook(path, chapter, points, limits, student, slot=0, unsafe=False):
+    """The run_one result for one notebook, in a process of its own; never raises.
+
+    The process (this file with --one) runs the kernel and its sandbox; it writes its result to a
+    file in a folder of its own, which no sandbox can see, and that file is all it says. Whatever
+    is still running when it ends, or at the hard limit, is stopped (the sandbox ends with it)."""
     path, student = Path(path).resolve(), Path(student).resolve()  # the process runs in a scratch folder
-    cmd = [sys.executable, __file__, "--one", str(path), "--chapter", chapter, "--student", str(student)]
-    cmd += ["--limits-json", json.dumps(limits), "--points-json", json.dumps(points)]
-    hard = limits["notebook"] + 2 * limits["cell"] + limits["grading"] + 120  # the last resort
-    with tempfile.TemporaryDirectory(prefix="grader-") as cwd:  # a session of its own: killed with its kernel
-        proc = subprocess.Popen(
-            cmd, cwd=cwd, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
-        )
-        try:
-            stdout, stderr = proc.communicate(timeout=hard)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-            why = f"the notebook did not finish within {hard:g} s and was stopped"
-            return dict(rows=zero_rows(chapter, points, why), cutoffs=[dict(what=why)], grader_error=None)
-    last_line = (stdout.strip().splitlines() or [""])[-1]
-    if proc.returncode == 0 and last_line.startswith("{"):
-        result = json.loads(last_line)
+    hard = hard_limit(limits)
+    with tempfile.TemporaryDirectory(prefix="grader-") as place:
+        place = Path(place)
+        cmd = [sys.executable, __file__, "--one", str(path), "--chapter", chapter, "--student", str(student)]
+        cmd += ["--limits-json", json.dumps(limits), "--points-json", json.dumps(points)]
+        cmd += ["--result", str(place / "result.json"), "--slot", str(slot)]
+        cmd += ["--unsafe"] if unsafe else []
+        work = place / "run"
+        work.mkdir()
+        with open(place / "stderr.txt", "w+") as err:
+            proc = subprocess.Popen(
+                cmd,
+                cwd=work,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+                start_new_session=True,  # a session of its own: stopped with all it started
+            )
+            try:
+                proc.wait(timeout=hard)
+            except subprocess.TimeoutExpired:
+                pass
+            try:  # anything of the run still alive (the sandbox dies with its parent)
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            proc.wait()
+            err.seek(0)
+            stderr = err.read()
+        result = place / "result.json"
+        timed_out = proc.returncode == -signal.SIGKILL and not result.exists()
+        text = result.read_text(encoding="utf-8") if result.exists() else ""
+        remove_tree(work)
+    if timed_out:
+        why = f"the notebook did not finish within {hard:g} s and was stopped"
+        rows = zero_rows(chapter, points, why)
+        return dict(rows=rows, cutoffs=[dict(what=why)], grader_error=None, signs=[])
+    if proc.returncode == 0 and text:
+        result = json.loads(text)
         if result["rows"] is None:
             result["rows"] = zero_rows(chapter, points, "; ".join(c["what"] for c in result["cutoffs"]))
         return dict(result, grader_error=None)
     last = (stderr.strip().splitlines() or [f"exit status {proc.returncode}, no message"])[-1]
     why = f"the grader failed on this notebook (not the learner's fault): {last}"
-    return dict(rows=zero_rows(chapter, points, why), cutoffs=[dict(what=why)], grader_error=last)
+    return dict(rows=zero_rows(chapter, points, why), cutoffs=[dict(what=why)], grader_error=last, signs=[])
+
+
+def hard_limit(limits):
+    """s after which a notebook's whole run is stopped, whatever it is doing (instructor/README.md)."""
+    return limits["notebook"] + 2 * limits["cell"] + limits["grading"] + 120
 
 
 # ---- a whole folder ---------------------------------------------------------------------------------
@@ -799,50 +960,75 @@ def build_student(into):
     return Path(student.build(Path(into) / "student"))
 
 
-def grade_folder(submissions, points, limits=None, layout=None, progress=None, chapter=None):
+def grade_folder(
+    submissions, points, limits=None, layout=None, progress=None, chapter=None, jobs=1, unsafe=False
+):
     """(rows, results): rows for every learner and chapter of `layout` (default: scan(submissions)),
     sorted by learner, chapter, exercise; results maps (learner, chapter) to what run_one found.
 
     A learner is graded on the chapters they handed in, on the chapter a misnamed notebook was named
-    for, and on `chapter` if given (a notebook not handed in then scores 0, with a note)."""
+    for, and on `chapter` if given (a notebook not handed in then scores 0, with a note). `jobs`
+    notebooks are graded side by side, each in its own sandbox (`unsafe`: without one); the rows
+    are the same whatever `jobs` is."""
+    import queue
+    from concurrent.futures import ThreadPoolExecutor
+
     limits = dict(default_limits(), **(limits or {}))
     layout = layout or scan(submissions, only_chapter=chapter)
-    rows, results = [], {}
+    plan, results = [], {}  # (learner, chapter, notebook path or None) in the order of the rows
+    for learner in sorted(layout.learners):
+        found, notes = layout.learners[learner], layout.notes.get(learner, [])
+        named = {f"ch{m}" for n in notes for m in re.findall(r"named for chapter (\d\d)", n)}
+        chapters = sorted({*found, *(named if chapter is None else ()), *([chapter] if chapter else [])})
+        if not chapters:
+            plan.append((learner, "", None))
+        for ch in chapters:
+            path = found.get(ch)
+            plan.append((learner, ch, path))
+            if path is None:
+                why = f"no notebook of chapter {ch[2:]} handed in"
+                held = [n for n in notes if f"named for chapter {ch[2:]}" in n]
+                why += f" ({held[0]})" if held else ""
+                results[learner, ch] = dict(rows=zero_rows(ch, points, why), cutoffs=[], grader_error=None)
+    todo = [(learner, ch, path) for learner, ch, path in plan if path is not None]
+    slots = queue.Queue()  # each job its own slot: its sandbox's user
+    for slot in range(max(1, jobs)):
+        slots.put(slot)
+
+    def grade_one(learner, ch, path, student):
+        name = shown_name(f"{learner}/{path.relative_to(Path(submissions) / learner)}")
+        if progress and jobs == 1:
+            progress(f"grading {name} ...")
+        slot = slots.get()
+        try:
+            begun = time.monotonic()
+            result = grade_notebook(path, ch, points, limits, student, slot=slot, unsafe=unsafe)
+        finally:
+            slots.put(slot)
+        result.update(notebook=path.name, total=time.monotonic() - begun)
+        if progress:
+            done = "" if jobs == 1 else f"graded {name}:\n"
+            ran = result.get("wall") is not None
+            progress(done + (timing(result) if ran else "    (not run to its end)"))
+        return result
+
     with tempfile.TemporaryDirectory(prefix="student-") as tmp:
-        student = build_student(tmp) if any(layout.learners.values()) else None
-        for learner in sorted(layout.learners):
-            found, notes = layout.learners[learner], layout.notes.get(learner, [])
-            named = {f"ch{m}" for n in notes for m in re.findall(r"named for chapter (\d\d)", n)}
-            chapters = sorted({*found, *(named if chapter is None else ()), *([chapter] if chapter else [])})
-            if not chapters:
-                why = "; ".join(notes) or "nothing to grade"
-                rows.append(
-                    dict(learner=learner, chapter="", notebook="", exercise="", points=0, max_points=0)
-                    | dict(hint="not graded", note=why)
-                )
-                continue
-            for ch in chapters:
-                path = found.get(ch)
-                if path is None:
-                    why = f"no notebook of chapter {ch[2:]} handed in"
-                    held = [n for n in notes if f"named for chapter {ch[2:]}" in n]
-                    why += f" ({held[0]})" if held else ""
-                    result = dict(rows=zero_rows(ch, points, why), cutoffs=[], grader_error=None)
-                else:
-                    if progress:
-                        progress(
-                            shown_name(
-                                f"grading {learner}/{path.relative_to(Path(submissions) / learner)} ..."
-                            )
-                        )
-                    begun = time.monotonic()
-                    result = grade_notebook(path, ch, points, limits, student)
-                    result.update(notebook=path.name, total=time.monotonic() - begun)
-                    if progress and result.get("wall") is not None:
-                        progress(timing(result))
-                results[learner, ch] = result
-                name = path.name if path else ""
-                rows += [dict(learner=learner, chapter=ch, notebook=name, **r) for r in result["rows"]]
+        student = build_student(tmp) if todo else None
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            futures = {(lr, ch): pool.submit(grade_one, lr, ch, path, student) for lr, ch, path in todo}
+            for key, future in futures.items():
+                results[key] = future.result()
+    rows = []
+    for learner, ch, path in plan:
+        if not ch:
+            why = "; ".join(layout.notes.get(learner, [])) or "nothing to grade"
+            rows.append(
+                dict(learner=learner, chapter="", notebook="", exercise="", points=0, max_points=0)
+                | dict(hint="not graded", note=why)
+            )
+            continue
+        name = path.name if path else ""
+        rows += [dict(learner=learner, chapter=ch, notebook=name, **r) for r in results[learner, ch]["rows"]]
     return rows, results
 
 
@@ -941,6 +1127,45 @@ def summary(rows):
     return "\n".join(shown_name(line) for line in lines)
 
 
+UNSAFE_NOTE = (
+    "UNSAFE: graded without a sandbox ({why}): learner code ran as the grading user, with its files and"
+    " network; these grades may have been tampered with"
+)
+
+
+def marked(text, learner, results, unsafe):
+    """A learner's feedback with the grader's own warnings: no sandbox, signs of tampering."""
+    extra = []
+    if unsafe:
+        extra.append("**Graded without a sandbox (`--unsafe`)**: your instructor will check these grades.")
+    for (who, ch), result in sorted(results.items()):
+        if who == learner and result.get("signs"):
+            signs = "; ".join(result["signs"])
+            extra.append(f"**Chapter {ch[2:]} is flagged for your instructor**: {signs}")
+    if not extra:
+        return text
+    head, _, rest = text.partition("\n\n")
+    return head + "\n\n" + "\n\n".join(extra) + "\n\n" + rest
+
+
+def end_with_parent():
+    """Linux: this process (and so its sandbox) ends when the grader does, even if it was killed."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def default_jobs():
+    """One job per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("submissions", nargs="?", help="folder with one sub-folder per learner")
@@ -960,26 +1185,41 @@ def main(argv):
     parser.add_argument(
         "--reveal-cases", action="store_true", help="feedback shows a failed hidden case's input and answer"
     )
+    parser.add_argument(
+        "--jobs", type=int, default=default_jobs(), help="notebooks graded side by side (default: 1 per core)"
+    )
+    parser.add_argument(
+        "--unsafe",
+        action="store_true",
+        help="grade without a sandbox (learner code then runs as you; the report and feedback say so)",
+    )
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: run one notebook
     parser.add_argument("--student", help=argparse.SUPPRESS)
     parser.add_argument("--limits-json", help=argparse.SUPPRESS)
     parser.add_argument("--points-json", default="{}", help=argparse.SUPPRESS)
+    parser.add_argument("--result", help=argparse.SUPPRESS)
+    parser.add_argument("--slot", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
+        end_with_parent()
         result = run_one(
             args.one,
             args.chapter,
             json.loads(args.points_json),
             json.loads(args.limits_json),
             Path(args.student),
+            slot=args.slot,
+            unsafe=args.unsafe,
         )
-        print(json.dumps(result))
+        Path(args.result).write_text(json.dumps(result), encoding="utf-8")
         return 0
     if not args.submissions or not Path(args.submissions).is_dir():
         parser.error(f"SUBMISSIONS must be a folder of learner folders, got {args.submissions!r}")
     for name in ("cell_timeout", "notebook_timeout", "check_timeout"):
         if not getattr(args, name) > 0:
             parser.error(f"--{name.replace('_', '-')} must be a number of seconds > 0")
+    if args.jobs < 1:
+        parser.error(f"--jobs must be a whole number >= 1, got {args.jobs}")
     chapter = None
     if args.chapter is not None:
         match = re.fullmatch(r"(?:ch)?(\d{1,2})", args.chapter.strip())
@@ -998,7 +1238,20 @@ def main(argv):
     except PointsError as e:
         print(f"POINTS: {e}", file=sys.stderr)
         return 2
+    from instructor import sandbox
+
+    why = sandbox.problem()
+    if why and not args.unsafe:
+        print(
+            f"cannot grade safely: {why}.\nEach notebook's kernel runs in a bubblewrap sandbox (no network,"
+            " no view of other files); without one, learner code runs as you, with your files and"
+            " network. To grade anyway, pass --unsafe (make grade ... UNSAFE=1).",
+            file=sys.stderr,
+        )
+        return 2
     layout = scan(args.submissions, args.learner, chapter)
+    if args.unsafe:
+        print(UNSAFE_NOTE.format(why=why or "--unsafe was passed"))
     print(layout_report(layout, args.submissions), flush=True)
     if not any(layout.learners.values()):
         print(
@@ -1008,18 +1261,35 @@ def main(argv):
         return 2
     limits = default_limits(args.cell_timeout, args.notebook_timeout, args.check_timeout)
     limits["reveal"] = args.reveal_cases
+    begun, graded = time.monotonic(), sum(len(found) for found in layout.learners.values())
     rows, results = grade_folder(
-        args.submissions, points, limits, layout, progress=lambda s: print(s, flush=True), chapter=chapter
+        args.submissions,
+        points,
+        limits,
+        layout,
+        progress=lambda s: print(s, flush=True),
+        chapter=chapter,
+        jobs=args.jobs,
+        unsafe=args.unsafe,
     )
+    took = time.monotonic() - begun
     part = "".join([f"-{args.learner}" if args.learner else "", f"-{chapter}" if chapter else ""])
     (out / "feedback").mkdir(parents=True, exist_ok=True)
     write_csv(rows, out / f"grades{part}.csv")
     for learner in sorted({r["learner"] for r in rows}):
         text = feedback(learner, rows, results, layout)
+        text = marked(text, learner, results, args.unsafe)
         (out / "feedback" / shown_name(f"{learner}{part.replace(f'-{learner}', '', 1)}.md")).write_text(
             text, encoding="utf-8"
         )
     print(summary(rows))
+    flagged = sorted((key, r["signs"]) for key, r in results.items() if r.get("signs"))
+    for (learner, ch), signs in flagged:
+        print(f"FLAGGED {learner} chapter {ch[2:]}: signs of tampering: " + "; ".join(signs))
+    rate = graded / took * 60 if took > 0 else 0
+    print(f"{graded} notebook(s) in {took:.0f} s with {args.jobs} job(s): {rate:.1f} notebooks per minute")
+    if args.unsafe:
+        print(UNSAFE_NOTE.format(why=why or "--unsafe was passed"))
     errors = [(key, r["grader_error"]) for key, r in results.items() if r.get("grader_error")]
     for (learner, ch), error in errors:
         print(shown_name(f"grader error on {learner} chapter {ch[2:]}: {error}"), file=sys.stderr)

@@ -1,0 +1,358 @@
+"""`make grade` against a hostile class: every notebook in a sandbox of its own, results on a
+channel the learner cannot write, forgery flagged, and the same grades whatever JOBS is.
+
+Small chapter-7 notebooks (no prose), each written as a determined learner would: poison the
+student edition for the next learner, leave processes running, redefine `print`, rewrite the
+grading cell with an IPython input transformer, forge the result file, rewrite grades.csv
+after grading, read the answer keys, reach the network, overwrite another learner's
+notebook. Beside them, learners who do nothing wrong. The class is graded once, by the command
+(`--jobs 3`), in a temporary folder of its own (TMPDIR), so what it leaves behind can be seen.
+"""
+
+import csv
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+import nbformat
+import psutil
+import pytest
+
+from micrograd_lesson.exercises._core import EXERCISES
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+from instructor import grade, sandbox  # noqa: E402
+
+CH07 = [n for n in EXERCISES if n.startswith("ch07.")]
+CHECKS = [EXERCISES[n].check.__name__ for n in CH07]
+
+pytestmark = pytest.mark.skipif(sandbox.problem() is not None, reason=f"no sandbox: {sandbox.problem()}")
+
+
+def notebook(*cells):
+    return nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(textwrap.dedent(c)) for c in cells])
+
+
+def put(nb, folder, relative):
+    path = folder / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, path)
+    return path
+
+
+def solved_cells():
+    from test_instructor import solution_cells
+
+    return solution_cells()
+
+
+UNTOUCHED = [f"from micrograd_lesson.exercises import {', '.join(CHECKS)}", *[f"{c}(None)" for c in CHECKS]]
+
+# Every hostile cell ends by asserting what it could not do: an assertion that fails shows in its
+# author's note ("raised AssertionError"), so a row with no note means every attempt failed.
+POISON = """
+import os, micrograd_lesson
+written = []
+roots = {os.path.dirname(micrograd_lesson.__file__), "/tmp", "/proc"}
+for pid in (p for p in os.listdir("/proc") if p.isdigit()):  # the grader's command line names the edition
+    try:
+        roots.update(a for a in open(f"/proc/{pid}/cmdline").read().split("\\0") if a.startswith("/"))
+    except OSError:
+        pass
+for root in roots:
+    for folder, dirs, files in os.walk(root):
+        if folder.startswith(SKIP):  # read-only by any account: not worth a cell's time here
+            dirs[:] = []
+            continue
+        for name in files:
+            if name == "_core.py":
+                path = os.path.join(folder, name)
+                try:
+                    with open(path, "a") as f:
+                        f.write("\\nVerdict.__bool__ = lambda self: True\\n")
+                    written.append(path)
+                except OSError:
+                    pass
+assert written == [], written
+"""
+
+STALL = """
+import os, subprocess, sys, time
+subprocess.Popen(["sleep", "infinity"], start_new_session=True)
+if os.fork() == 0:  # a process of its own session, holding every descriptor the kernel has
+    os.setsid()
+    while True:
+        time.sleep(1)
+try:
+    hog = bytearray(8 * 2**30)  # more memory than a notebook may have
+except MemoryError:
+    pass
+else:
+    raise AssertionError("8 GiB allocated")
+"""
+
+FAKE_PRINT = """
+import builtins, json
+fake = json.dumps(dict(rows=[dict(exercise=n, points=1, max_points=1, hint="correct") for n in NAMES]))
+def print(*args, **kwargs):
+    builtins.__dict__["_real_print"](fake)
+builtins._real_print, builtins.print = builtins.print, print
+print("@@grades@@" + fake)
+"""
+
+TRANSFORMER = """
+import json, re
+def forge(lines):  # rewrite the grading cell: write a result file of full marks instead
+    text = "".join(lines)
+    if "audit(" not in text:
+        return lines
+    found = re.search(r'"result": "([^"]+)"', text)
+    if not found:
+        return ["pass\\n"]
+    rows = [dict(exercise=n, check="", points=1, max_points=1, hint="correct") for n in NAMES]
+    payload = json.dumps(dict(nonce=re.search(r'"nonce": "(\\w+)"', text).group(1), signs=[], rows=rows))
+    forged = json.dumps(dict(payload=payload, signature="0" * 64))
+    return [f"open({found.group(1)!r}, 'w').write({forged!r})\\n"]
+get_ipython().input_transformers_cleanup.append(forge)
+"""
+
+AFTER_THE_FACT = """
+import glob, json, os, sys, time
+if os.fork() == 0:  # rewrite the result file, and shout a fake result, after the notebook ends
+    os.setsid()
+    rows = [dict(exercise=n, check="", points=1, max_points=1, hint="correct") for n in NAMES]
+    fake = json.dumps(dict(payload=json.dumps(dict(rows=rows, signs=[])), signature="0" * 64))
+    for _ in range(600):
+        for path in glob.glob(os.path.expanduser("~/result-*.json")):
+            open(path, "w").write(fake)
+        for fd in (1, 2):
+            try:
+                os.write(fd, (json.dumps(dict(rows=rows, cutoffs=[])) + "\\n").encode())
+            except OSError:
+                pass
+        time.sleep(0.05)
+    os._exit(0)
+"""
+
+REWRITE_GRADES = """
+import os, time
+if os.fork() == 0:  # after grading, rewrite every grades.csv and feedback file it can find
+    os.setsid()
+    for _ in range(300):
+        for folder, dirs, files in os.walk("/"):
+            if folder.startswith(SKIP):
+                dirs[:] = []
+                continue
+            for name in files:
+                if name.startswith("grades") and name.endswith(".csv") or name.endswith(".md"):
+                    try:
+                        open(os.path.join(folder, name), "w").write("forged")
+                    except OSError:
+                        pass
+        time.sleep(0.1)
+    os._exit(0)
+"""
+
+SNOOP = """
+import os, socket, subprocess, sys
+seen = []
+for folder, dirs, files in os.walk("/"):
+    if folder.startswith(SKIP):
+        dirs[:] = []
+        continue
+    for name in dirs + files:
+        if name in ("instructor", "hidden", "grade.py", "grades.csv", "kernel_guard.py", "solutions"):
+            seen.append(os.path.join(folder, name))
+        if name.endswith((".ipynb", ".csv")):
+            seen.append(os.path.join(folder, name))
+assert not os.path.exists(REPO + "/micrograd_lesson"), "the repository"
+for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+    if "grade.py" in open(f"/proc/{pid}/cmdline").read():
+        seen.append("the grader's process")
+for host in [("1.1.1.1", 80), ("127.0.0.1", 22), ("::1", 8888)]:
+    try:
+        socket.create_connection(host, timeout=3).close()
+        seen.append(f"connected to {host}")
+    except OSError:
+        pass
+pip = [sys.executable, "-m", "pip", "download", "--no-deps", "--retries", "0", "--timeout", "3"]
+pip = subprocess.run(pip + ["-d", "pip-got", "micrograd==0.1.0"], capture_output=True, text=True)
+if pip.returncode == 0:
+    seen.append("pip download worked")
+assert seen == [], seen
+"""
+
+OVERWRITE = """
+import os
+for folder, dirs, files in os.walk("/"):
+    if folder.startswith(SKIP):
+        dirs[:] = []
+        continue
+    for name in files:
+        if name.endswith(".ipynb"):
+            try:
+                open(os.path.join(folder, name), "w").write("{}")
+            except OSError:
+                pass
+"""
+
+
+def hostile(cell):
+    skip = '("/proc", "/sys", "/usr", "/dev", __import__("sys").prefix, __import__("sys").base_prefix)'
+    return cell.replace("NAMES", repr(CH07)).replace("REPO", repr(str(REPO))).replace("SKIP", skip)
+
+
+@pytest.fixture(scope="module")
+def hostile_class(tmp_path_factory):
+    """The class graded by `instructor/grade.py --jobs 3` in a TMPDIR of its own: (rows, output
+    folder, what the command printed, submissions folder, the victims' notebooks as handed in)."""
+    base = tmp_path_factory.mktemp("hostile")
+    s, out, tmp = base / "submissions", base / "out", base / "tmp"
+    tmp.mkdir()
+    put(notebook(*UNTOUCHED), s, "victim-untouched/07_x.ipynb")
+    victim = put(notebook(*solved_cells()), s, "victim-solved/07_x.ipynb")
+    for learner, cells in [  # (whose attempts all fail are one learner, to keep the run short)
+        ("snoop", [POISON, SNOOP]),
+        ("stall", [STALL]),
+        ("fake-print", [FAKE_PRINT]),
+        ("transformer", [TRANSFORMER]),
+        ("after-the-fact", [AFTER_THE_FACT, REWRITE_GRADES, OVERWRITE]),
+    ]:
+        rest = solved_cells() if learner in ("stall", "snoop") else UNTOUCHED
+        put(notebook(*map(hostile, cells), *rest), s, f"{learner}/07_x.ipynb")
+    handed_in = victim.read_bytes()
+    env = dict(os.environ, TMPDIR=str(tmp))
+    done = subprocess.run(
+        [sys.executable, str(REPO / "instructor" / "grade.py"), str(s), "--out", str(out), "--jobs", "3"]
+        + ["--cell-timeout", "30", "--notebook-timeout", "120", "--check-timeout", "20"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=grade.hard_limit(grade.default_limits(30, 120, 20)) * 3,
+    )
+    with open(out / "grades.csv", newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    yield rows, out, done.stdout + done.stderr, s, handed_in, tmp
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def mine(rows, learner):
+    return {r["exercise"]: r for r in rows if r["learner"] == learner}
+
+
+def shown(rows, learner):
+    """A learner's rows as a failure message shows them: exercise, points, hint, note."""
+    return [(r["exercise"], r["points"], r["hint"][:80], r["note"]) for r in mine(rows, learner).values()]
+
+
+def left_running(tmp):
+    """Processes whose working folder or command line lies in the run's temporary folder."""
+    found = []
+    for proc in psutil.process_iter(["pid", "cmdline", "cwd"]):
+        try:
+            text = " ".join(proc.info["cmdline"] or []) + " " + (proc.info["cwd"] or "")
+        except (psutil.Error, TypeError):
+            continue
+        if str(tmp) in text:
+            found.append((proc.info["pid"], text[:120]))
+    return found
+
+
+@pytest.mark.slow
+def test_a_hostile_class_changes_no_grade_but_its_authors(hostile_class):
+    rows, out, printed, s, handed_in, tmp = hostile_class
+    solved = mine(rows, "victim-solved")
+    assert all(r["points"] == r["max_points"] and r["note"] == "" for r in solved.values()), printed
+    assert all(r["points"] == "0" for r in mine(rows, "victim-untouched").values()), printed
+    assert (s / "victim-solved" / "07_x.ipynb").read_bytes() == handed_in  # overwrite reached nothing
+    # Who could not write the edition, read the keys or reach the network says so in its own note:
+    # every one of their cells ran to its end (with the worked solutions after it: full marks).
+    theirs = mine(rows, "snoop")
+    assert all(r["points"] == r["max_points"] and r["note"] == "" for r in theirs.values()), shown(
+        rows, "snoop"
+    )
+    # The forgers score nothing, and each one is flagged where the instructor looks.
+    for learner in ("fake-print", "transformer", "after-the-fact"):
+        assert all(r["points"] == "0" for r in mine(rows, learner).values()), shown(rows, learner)
+    for learner, words in [
+        ("fake-print", "builtins.print was replaced"),
+        ("transformer", "no result signed by the grader"),
+        ("after-the-fact", "a process the notebook started was still running"),
+        ("stall", "a process the notebook started was still running"),
+    ]:
+        assert all(words in r["note"] for r in mine(rows, learner).values()), shown(rows, learner)
+        assert f"FLAGGED {learner} chapter 07" in printed, printed
+        assert words in (out / "feedback" / f"{learner}.md").read_text(encoding="utf-8")
+    # The staller's stray processes were stopped; its answers were still graded.
+    assert all(r["points"] == r["max_points"] for r in mine(rows, "stall").values()), shown(rows, "stall")
+
+
+@pytest.mark.slow
+def test_a_hostile_class_leaves_no_process_or_file_and_its_output_is_the_graders(hostile_class):
+    rows, out, printed, s, handed_in, tmp = hostile_class
+    assert left_running(tmp) == []
+    assert sorted(os.listdir(tmp)) == []  # every sandbox's folders removed
+    assert "forged" not in (out / "grades.csv").read_text(encoding="utf-8")
+    assert all("forged" not in p.read_text(encoding="utf-8") for p in (out / "feedback").iterdir())
+    assert "notebooks per minute" in printed and "with 3 job(s)" in printed
+
+
+def small_class(folder):
+    put(notebook(*solved_cells()), folder, "ada/07_x.ipynb")
+    wrong = solved_cells()
+    wrong[1] = wrong[1].replace(f"{CHECKS[0]}(", "widest_hidden = lambda *a: 0\n" + f"{CHECKS[0]}(")
+    put(notebook(*wrong), folder, "cy/07_x.ipynb")
+
+
+@pytest.mark.slow
+def test_jobs_2_writes_the_same_grades_csv_as_jobs_1(tmp_path):
+    small_class(tmp_path / "s")
+    texts = []
+    for jobs in (1, 2):
+        done = subprocess.run(
+            [sys.executable, str(REPO / "instructor" / "grade.py"), str(tmp_path / "s")]
+            + ["--out", str(tmp_path / f"out{jobs}"), "--jobs", str(jobs), "--cell-timeout", "60"],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        texts.append((tmp_path / f"out{jobs}" / "grades.csv").read_bytes())
+    assert texts[0] == texts[1]
+    table = list(csv.DictReader(texts[0].decode().splitlines()))
+    assert [r["points"] for r in table if r["learner"] == "ada"] == ["1", "1", "1"]
+    assert [r["points"] for r in table if r["learner"] == "cy"] == ["0", "1", "1"]
+
+
+def test_without_a_sandbox_the_grader_refuses_unless_told_unsafe(tmp_path, monkeypatch, capsys):
+    put(notebook(*UNTOUCHED), tmp_path / "s", "ada/07_x.ipynb")
+    monkeypatch.setattr(sandbox, "problem", lambda: "bwrap cannot make a sandbox here (test)")
+    status = grade.main([str(tmp_path / "s"), "--out", str(tmp_path / "out")])
+    said = capsys.readouterr().err
+    assert status == 2 and "cannot grade safely: bwrap cannot make a sandbox here (test)" in said
+    assert "--unsafe" in said and not (tmp_path / "out").exists()
+
+
+@pytest.mark.slow
+def test_an_unsafe_run_says_so_in_the_report_and_every_feedback_file(tmp_path, monkeypatch, capsys):
+    put(notebook(*UNTOUCHED), tmp_path / "s", "ada/07_x.ipynb")
+    monkeypatch.setattr(sandbox, "problem", lambda: "bwrap cannot make a sandbox here (test)")
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    status = grade.main([str(tmp_path / "s"), "--out", str(tmp_path / "out"), "--unsafe", "--jobs", "1"])
+    said = capsys.readouterr().out
+    assert status == 0, said
+    assert left_running(tmp_path / "tmp") == []  # no sandbox: the kernel is shut down all the same
+    assert said.startswith("UNSAFE: graded without a sandbox (bwrap cannot make a sandbox here (test))")
+    assert "Graded without a sandbox (`--unsafe`)" in (tmp_path / "out" / "feedback" / "ada.md").read_text()
+
+
+def test_jobs_must_be_a_whole_number_of_at_least_one(tmp_path, capsys):
+    (tmp_path / "s").mkdir()
+    with pytest.raises(SystemExit):
+        grade.main([str(tmp_path / "s"), "--jobs", "0"])
+    assert "--jobs must be a whole number >= 1, got 0" in capsys.readouterr().err
