@@ -51,6 +51,7 @@ import re
 import secrets
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -483,10 +484,13 @@ def _kernel_cpu(client):
 
 def remove_tree(folder):
     """Remove a folder the kernel wrote in, whatever modes it left on it."""
-    for parent, dirs, _ in os.walk(folder):
+    for parent, dirs, _ in os.walk(folder):  # os.walk does not enter a link to a folder
         for name in dirs:
+            here = os.path.join(parent, name)
+            if os.path.islink(here):  # a link the learner made: removed, never followed
+                continue
             try:
-                os.chmod(os.path.join(parent, name), 0o700, follow_symlinks=False)
+                os.chmod(here, 0o700)
             except OSError:
                 pass
     shutil.rmtree(folder, ignore_errors=True)
@@ -549,6 +553,17 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
     cutoffs, timed_out = [], {}  # what cut the run short; cell index -> how often it was interrupted
 
     class Client(NotebookClient):
+        kept = 0  # bytes of output kept so far: the grader needs errors, not megabytes of printing
+
+        def output(self, outs, msg, display_id, cell_index):
+            if msg["msg_type"] in ("stream", "display_data", "execute_result", "update_display_data"):
+                content = msg.get("content", {})
+                size = len(str(content.get("text", ""))) + len(str(content.get("data", "")))
+                Client.kept += size
+                if Client.kept > OUTPUT_BYTES:
+                    return None
+            return super().output(outs, msg, display_id, cell_index)
+
         async def _async_handle_timeout(self, timeout, cell=None):
             index = next(i for i, c in enumerate(nb.cells) if c is cell)
             timed_out[index] = timed_out.get(index, 0) + 1
@@ -626,16 +641,16 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
             strays = stop_strays(client, unsafe)  # whatever the guard did or was kept from doing
             hidden_dir = ""
             if (HIDDEN / f"{chapter}.py").exists():
-                hidden_dir = work / secrets.token_hex(8)
+                # Into the edition's copy, which the sandbox sees read-only: no folder the learner can
+                # write (or put a link in) lies on the way, and the kernel's user can only read them.
+                hidden_dir = lib / secrets.token_hex(8)
                 shutil.copytree(
                     HIDDEN, hidden_dir / "instructor" / "hidden", ignore=shutil.ignore_patterns("__pycache__")
                 )
                 (hidden_dir / "instructor" / "__init__.py").write_text("")
-                sandbox.prepare(uid, *[hidden_dir, *[p for p in hidden_dir.rglob("*") if p.is_dir()]])
             key, key_file = secrets.token_bytes(32), home / f"key-{secrets.token_hex(8)}"
             if prepared.exists():  # else the guard never prepared: no key, so no signed result
-                key_file.write_bytes(key)
-                sandbox.prepare(uid, key_file)
+                write_new(key_file, key, uid)
             request = dict(
                 step="grade",
                 nonce=nonce,
@@ -749,12 +764,44 @@ def stop_strays(client, unsafe):
     return len(strays)
 
 
+def write_new(path, data, uid):
+    """Write a new file in a folder the sandbox can write: made here (O_EXCL), never through a link
+    the learner put there (O_NOFOLLOW), and given to the sandbox's user through its descriptor."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    try:
+        if uid is not None:
+            os.fchown(fd, uid, uid)
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
+OUTPUT_BYTES = 10_000_000  # printed output kept per notebook; past it, printing is dropped (errors kept)
+RESULT_BYTES = 4_000_000  # a signed result is a few kilobytes; anything larger is not one
+
+
+def read_regular(path, most=RESULT_BYTES):
+    """A file's bytes, if it is a regular file of at most `most` bytes; never through a link, never
+    waiting on a pipe or reading a device (the folder is one the learner can write)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > most:
+            raise ValueError("not a regular file of at most 4 MB")
+        chunks = []
+        while chunk := os.read(fd, most + 1 - sum(map(len, chunks))):
+            chunks.append(chunk)
+        return b"".join(chunks)[:most]
+    finally:
+        os.close(fd)
+
+
 def read_signed(path, key, nonce):
     """The guard's payload from `path` if its signature and nonce are right; else why not, in words."""
     import hmac
 
     try:
-        outer = json.loads(Path(path).read_text(encoding="utf-8"))
+        outer = json.loads(read_regular(path).decode("utf-8"))
         text, signature = outer["payload"], outer["signature"]
     except FileNotFoundError:
         return "no result file"
@@ -1002,7 +1049,13 @@ def grade_folder(
         slot = slots.get()
         try:
             begun = time.monotonic()
-            result = grade_notebook(path, ch, points, limits, student, slot=slot, unsafe=unsafe)
+            try:
+                result = grade_notebook(path, ch, points, limits, student, slot=slot, unsafe=unsafe)
+            except Exception as e:  # noqa: BLE001 - the class's other grades must still be written
+                why = f"the grader failed on this notebook (not the learner's fault): {type(e).__name__}: {e}"
+                result = dict(
+                    rows=zero_rows(ch, points, why), cutoffs=[dict(what=why)], grader_error=why, signs=[]
+                )
         finally:
             slots.put(slot)
         result.update(notebook=path.name, total=time.monotonic() - begun)

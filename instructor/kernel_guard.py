@@ -55,6 +55,13 @@ WATCHED = (
     "threading",
     "signal",
     "gc",
+    # what the checks compute with: a patched math.isclose would pass a wrong answer
+    "math",
+    "cmath",
+    "operator",
+    "functools",
+    "itertools",
+    "random",
 )
 WATCHED_SYS = ("audit", "addaudithook", "settrace", "setprofile", "_getframe", "path_hooks", "meta_path")
 # Built-ins IPython and ipykernel set themselves while a cell runs (input: to ask the front end).
@@ -89,6 +96,7 @@ def install(ready_path, hide, edition, sandboxed):
     live = {name: vars(importlib.import_module(name)) for name in WATCHED}
     saved = {name: dict(namespace) for name, namespace in live.items()}
     saved_sys = {name: getattr(sys, name) for name in WATCHED_SYS}
+    saved_modules = dict(sys.modules)  # a module swapped in sys.modules (a fake math) is put back
     saved_lists = (list(sys.meta_path), list(sys.path_hooks), list(gc.callbacks))
     saved_shell = {name: list(getattr(shell, name)) for name in TRANSFORMERS}
     saved_events = {name: list(callbacks) for name, callbacks in shell.events.callbacks.items()}
@@ -148,6 +156,10 @@ def install(ready_path, hide, edition, sandboxed):
                 if kept and now.get(attr) is not value:
                     note(f"{name}.{attr} was replaced (put back for grading)")
                     now[attr] = value
+        for name, module in saved_modules.items():
+            if sys.modules.get(name) is not module:
+                note(f"sys.modules[{name!r}] was replaced (put back for grading)")
+                sys.modules[name] = module
         for attr, value in saved_sys.items():
             if getattr(sys, attr) is not value:
                 note(f"sys.{attr} was replaced (put back for grading)")

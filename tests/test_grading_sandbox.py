@@ -202,6 +202,22 @@ for folder, dirs, files in os.walk("/"):
 """
 
 
+LINKS = """
+import os
+os.symlink("/usr", "usr-link")  # links in the working folder, which the grader removes afterwards
+os.symlink("/", "root-link")
+os.symlink("usr-link", "link-to-a-link")
+"""
+
+FAKE_MATH = """
+import math, sys, types
+math.isclose = lambda *args, **kwargs: True  # every comparison a check makes would agree
+fake = types.ModuleType("math")
+fake.__dict__.update(vars(math))
+sys.modules["math"] = fake
+"""
+
+
 def hostile(cell):
     skip = '("/proc", "/sys", "/usr", "/dev", __import__("sys").prefix, __import__("sys").base_prefix)'
     return cell.replace("NAMES", repr(CH07)).replace("REPO", repr(str(REPO))).replace("SKIP", skip)
@@ -222,8 +238,10 @@ def hostile_class(tmp_path_factory):
         ("fake-print", [FAKE_PRINT]),
         ("transformer", [TRANSFORMER]),
         ("after-the-fact", [AFTER_THE_FACT, REWRITE_GRADES, OVERWRITE]),
+        ("links", [LINKS]),
+        ("fake-math", [FAKE_MATH]),
     ]:
-        rest = solved_cells() if learner in ("stall", "snoop") else UNTOUCHED
+        rest = solved_cells() if learner in ("stall", "snoop", "links") else UNTOUCHED
         put(notebook(*map(hostile, cells), *rest), s, f"{learner}/07_x.ipynb")
     handed_in = victim.read_bytes()
     env = dict(os.environ, TMPDIR=str(tmp))
@@ -288,6 +306,14 @@ def test_a_hostile_class_changes_no_grade_but_its_authors(hostile_class):
         assert all(words in r["note"] for r in mine(rows, learner).values()), shown(rows, learner)
         assert f"FLAGGED {learner} chapter 07" in printed, printed
         assert words in (out / "feedback" / f"{learner}.md").read_text(encoding="utf-8")
+    # Links to folders outside, left in the working folder, stop nothing: the class is graded
+    # (before, removing them raised and no grades.csv was written), and the linker's answers count.
+    assert all(r["points"] == r["max_points"] for r in mine(rows, "links").values()), shown(rows, "links")
+    # A math that says every number is close to every other is put back before grading, and seen.
+    faked = mine(rows, "fake-math")
+    assert all(r["points"] == "0" for r in faked.values()), shown(rows, "fake-math")
+    for words in ("math.isclose was replaced", "sys.modules['math'] was replaced"):
+        assert all(words in r["note"] for r in faked.values()), shown(rows, "fake-math")
     # The staller's stray processes were stopped; its answers were still graded.
     assert all(r["points"] == r["max_points"] for r in mine(rows, "stall").values()), shown(rows, "stall")
 

@@ -1163,3 +1163,49 @@ def test_an_old_notebook_and_a_link_to_it_are_graded_and_flagged_under_a_hostile
         "is shared with another learner (ben/07_x.ipynb is a link to it)"
         in feedback[grade.shown_name(name) + ".md"]
     )
+
+
+def test_the_grader_reads_a_result_only_from_a_small_regular_file_never_through_a_link(tmp_path):
+    """The result and key files lie in a folder the learner's kernel can write: a link, a pipe or a
+    huge file put there is refused at once (no waiting on a pipe, no reading /dev/zero)."""
+    good = tmp_path / "result.json"
+    good.write_bytes(b"{}")
+    assert grade.read_regular(good) == b"{}"
+    (tmp_path / "to-zero").symlink_to("/dev/zero")
+    (tmp_path / "to-good").symlink_to(good)
+    os.mkfifo(tmp_path / "pipe")
+    big = tmp_path / "big"
+    with open(big, "wb") as f:
+        f.truncate(grade.RESULT_BYTES + 1)
+    for bad in ("to-zero", "to-good"):
+        with pytest.raises(OSError):
+            grade.read_regular(tmp_path / bad)
+    for bad in ("pipe", "big"):
+        with pytest.raises(ValueError, match="regular file"):
+            grade.read_regular(tmp_path / bad)
+    assert grade.read_signed(tmp_path / "pipe", b"k", "n") == "an unreadable result file (ValueError)"
+
+
+def test_the_grader_writes_a_key_only_into_a_new_file_of_its_own(tmp_path):
+    target = tmp_path / "outside"
+    target.write_text("the instructor's file")
+    (tmp_path / "key").symlink_to(target)  # put there by the learner before the key is written
+    with pytest.raises(FileExistsError):
+        grade.write_new(tmp_path / "key", b"secret", None)
+    assert target.read_text() == "the instructor's file"
+    grade.write_new(tmp_path / "fresh", b"secret", None)
+    assert (tmp_path / "fresh").read_bytes() == b"secret" and oct((tmp_path / "fresh").stat().st_mode)[
+        -3:
+    ] == "600"
+
+
+def test_removing_a_working_folder_never_follows_a_link_the_learner_left(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("kept")
+    work = tmp_path / "work"
+    (work / "deep").mkdir(parents=True)
+    (work / "deep" / "out").symlink_to(outside)
+    (work / "usr").symlink_to("/usr")
+    grade.remove_tree(work)
+    assert not work.exists() and (outside / "keep.txt").read_text() == "kept"
