@@ -132,15 +132,17 @@ def plain_loop():
 
 @pytest.mark.slow
 @claim("ch12-collector-cost")
-def test_switching_the_collector_off_cuts_the_plain_loops_cpu_time_by_at_least_a_tenth():
-    """Measured on seeds 2000-2039, two steps with the collector at its defaults and two off in
-    turn, in a fresh Python: cut by 22-77 % on 3.11, 23-68 % on 3.13. The sentence is about the
-    loop, not each step: a step with no full scan is cut by less (13 % on 3.13 in one draw of a
-    fresh block), so each draw's cut is its mean step with the collector off against its mean step
-    with it on. Power 0.81 against a sentence true on 90 % of draws (16 draws); 1.00 against a true
-    cut of a fifteenth (1.5 times less than a tenth)."""
+def test_switching_the_collector_off_cuts_the_plain_loops_cpu_time_by_at_least_a_tenth_on_most_draws():
+    """ "On most draws ... by at least a tenth". Measured on seeds 2000-2039, two steps with the
+    collector at its defaults and two off in turn, in a fresh Python: cut by 22-77 % on 3.11,
+    23-68 % on 3.13. A step with no full scan is cut by less, and whether a full scan falls in the
+    two steps measured decides a draw: CLAIMS_SEED 731846, in CI beside the browser test, had one
+    draw cut by -1 % and one by 15 % (the other 14 by 22-75 %). So the sentence says "most", and
+    the test asks for at least 10 of 16 draws: power 0.94 against a sentence true on only 40 % of
+    draws; a true rate of 90 % fails it with probability below 0.001."""
     saved = [1 - np.mean(run["off"]) / np.mean(run["on"]) for run in plain_loop()]
-    every_draw_clears(saved, 0.10, what="share of a step saved")
+    cleared = sum(cut >= 0.10 for cut in saved)
+    fraction_test(0.9, len(saved), says=0.5).check(cleared, f"draws cut by at least a tenth ({saved})")
 
 
 @pytest.mark.slow
