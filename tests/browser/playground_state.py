@@ -77,10 +77,18 @@ class Checks:
         return self.done()
 
     def axe(self, state):
-        """axe, every rule, on the page as it is (in the pass's colour scheme)."""
+        """axe, every rule, on the page as it is (in the pass's colour scheme); then the colour
+        rules in the other scheme, so every state is checked light and dark at both sizes."""
         if not self.run.AXE.exists():
             return
         self.run.axe_check(self.page, f"playground {self.where} {state}", self.axe_table)
+        other = "dark" if self.scheme == "light" else "light"
+        self.page.emulate_media(color_scheme=other)
+        try:
+            where = f"playground {self.where.rsplit(' ', 1)[0]} {other} {state}"
+            self.run.axe_check(self.page, where, self.axe_table, self.run.COLOUR_RULES)
+        finally:
+            self.page.emulate_media(color_scheme=self.scheme)
 
     def shot(self, name):
         self.page.screenshot(path=str(self.shots / f"playground_{name}_{self.where}.png"), full_page=True)
