@@ -981,8 +981,13 @@ def grade_notebook(path, chapter, points, limits, student, slot=0, unsafe=False)
             result["rows"] = zero_rows(chapter, points, "; ".join(c["what"] for c in result["cutoffs"]))
         return dict(result, grader_error=None)
     last = (stderr.strip().splitlines() or [f"exit status {proc.returncode}, no message"])[-1]
-    why = f"the grader failed on this notebook (not the learner's fault): {last}"
-    return dict(rows=zero_rows(chapter, points, why), cutoffs=[dict(what=why)], grader_error=last, signs=[])
+    return grader_failed(chapter, points, last)
+
+
+def grader_failed(chapter, points, error):
+    """The result of a notebook the grader could not grade: 0 for each exercise, saying why."""
+    why = f"the grader failed on this notebook (not the learner's fault): {error}"
+    return dict(rows=zero_rows(chapter, points, why), cutoffs=[dict(what=why)], grader_error=error, signs=[])
 
 
 def hard_limit(limits):
@@ -1052,10 +1057,7 @@ def grade_folder(
             try:
                 result = grade_notebook(path, ch, points, limits, student, slot=slot, unsafe=unsafe)
             except Exception as e:  # noqa: BLE001 - the class's other grades must still be written
-                why = f"the grader failed on this notebook (not the learner's fault): {type(e).__name__}: {e}"
-                result = dict(
-                    rows=zero_rows(ch, points, why), cutoffs=[dict(what=why)], grader_error=why, signs=[]
-                )
+                result = grader_failed(ch, points, f"{type(e).__name__}: {e}")
         finally:
             slots.put(slot)
         result.update(notebook=path.name, total=time.monotonic() - begun)
