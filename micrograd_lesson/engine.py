@@ -102,12 +102,12 @@ class Value:
     def __init__(self, data, _children=(), _op="", label="", _local_grads=()):
         self.data = data if type(data) is float else real_number(data)
         self.grad = 0.0  # d(output)/d(self), filled in by backward()
-        recording = grad_mode.recording
-        self._op = _op if recording else ""
+        self._op = _op
         if label:
             self.label = label
         self._rule = self._a = self._b = self._da = self._db = None
-        if _children and recording:  # else a leaf; inside no_grad() every result is one
+        if _children:  # a node built by hand, micrograd's way: it records the inputs it is given,
+            # even inside no_grad(), which stops the engine's own operations recording (see _node)
             self._a, self._b, self._da, self._db = input_slots(_op, _children, _local_grads)
 
     @property
@@ -125,30 +125,15 @@ class Value:
         return f"Value(data={short(self.data)}, grad={short(self.grad)}{label})"
 
     # ---- arithmetic: each operation computes its result and names its rule ----
-    # + and * make nearly every node of a network: they build it inline, not by _node().
     def __add__(self, other):
         if type(other) is not Value and (other := _as_value(other)) is NotImplemented:
-            return other
-        data = self.data + other.data
-        if not grad_mode.recording:  # inside no_grad() a result is a leaf
-            return Value(data)
-        out = _new(Value)
-        out.data, out.grad = data, 0.0
-        out._op, out._rule, out._a, out._b = "+", _ADD, self, other
-        out._da, out._db = _ADD(data, self.data, other.data)
-        return out
+            return other  # (type() first: + and * make nearly every node of a network)
+        return _node(self.data + other.data, "+", self, other)
 
     def __mul__(self, other):
         if type(other) is not Value and (other := _as_value(other)) is NotImplemented:
             return other
-        data = self.data * other.data
-        if not grad_mode.recording:  # inside no_grad() a result is a leaf
-            return Value(data)
-        out = _new(Value)
-        out.data, out.grad = data, 0.0
-        out._op, out._rule, out._a, out._b = "*", _MUL, self, other
-        out._da, out._db = _MUL(data, self.data, other.data)
-        return out
+        return _node(self.data * other.data, "*", self, other)
 
     def __sub__(self, other):
         other = _as_value(other)
@@ -276,21 +261,23 @@ class Value:
         return topological_order(self)
 
 
-_ADD, _MUL = RULES["+"], RULES["*"]
 _new = object.__new__
 
 
 def _node(data, op, a, b=None, rule=None):
-    """The result of an operation, its rule (RULES[op] unless given) run on the numbers."""
+    """The result of an operation: it records its inputs and its rule (RULES[op] unless given)
+    run on the numbers; inside no_grad() it is a leaf. The one place the engine reads the mode."""
+    out = _new(Value)  # not Value(): its checks are for numbers that come from outside
+    out.data, out.grad, out._rule = data, 0.0, None
     if not grad_mode.recording:
-        return Value(data)
-    out = _new(Value)
-    out.data, out.grad = data, 0.0
-    out._op, out._rule, out._a, out._b = op, rule or RULES[op], a, b
+        out._op, out._a, out._b, out._da, out._db = "", None, None, None, None
+        return out
+    out._op, out._a, out._b = op, a, b
+    out._rule = rule = rule or RULES[op]
     if b is None:
-        (out._da,), out._db = out._rule(data, a.data), None
+        (out._da,), out._db = rule(data, a.data), None
     else:
-        out._da, out._db = out._rule(data, a.data, b.data)
+        out._da, out._db = rule(data, a.data, b.data)
     return out
 
 

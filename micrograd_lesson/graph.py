@@ -37,11 +37,15 @@ def _depth_first(root):
     """
     met = {root: None}  # a dict, not a set: it keeps the order the nodes were met in
     finished, stack = [], [root]
+    kind = slotted = None
     while stack:
         node = stack[-1]
-        try:  # the engine's Value keeps its inputs in two slots; reading them beats building _prev
+        if type(node) is not kind:  # a graph is nearly always one kind of node: asked once
+            kind = type(node)
+            slotted = hasattr(kind, "_a")  # the engine's Value keeps its inputs in two slots
+        if slotted:  # reading them beats building _prev
             a, b = node._a, node._b
-        except AttributeError:  # any other node: its first input not met yet, in a's place
+        else:  # any other node: its first input not met yet, in a's place
             a, b = next((child for child in inputs(node) if child not in met), None), None
         if a is not None and a not in met:
             met[a] = None
