@@ -220,6 +220,7 @@ bench: $(READY)
 	$(BIN)/python benchmarks/bench.py
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(BIN)/python benchmarks/bench_tensor.py
+	$(BIN)/python benchmarks/bench_baseline.py  # the tensor engine against the commit before the one backward walk
 	$(BIN)/python website/build.py  # the playground, for its training step in Chromium against CPython
 	$(BIN)/python benchmarks/bench_playground.py --chromium $(CHROMIUM)
 
