@@ -598,11 +598,13 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
     )
     started, slowest = time.monotonic(), {"wall": 0.0, "cpu": 0.0, "cell": None}
     code_number, grading, signed = 0, None, None
+    stop_watching, over = None, []
     log = open(place / "kernel-stderr.txt", "w")  # noqa: SIM115 - the kernel's, read on failure
     try:
         with client.setup_kernel(env=kernel_env(home, lib), stdout=subprocess.DEVNULL, stderr=log):
             if not (home / "guard-ready").exists():  # made by the guard before any learner cell
                 raise RuntimeError("the grader's guard did not start in the kernel: " + _tail(place))
+            stop_watching, over = watch_home(home, client.km.provisioner.pid)
             for index, cell in enumerate(list(nb.cells)):
                 if cell.cell_type != "code":
                     continue
@@ -671,6 +673,17 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
             grading_wall = time.monotonic() - grading_wall
             signed = read_signed(result, key, nonce)  # before the sandbox ends: nothing can rewrite it
     except (CellTimeoutError, DeadKernelError) as e:  # a cell ignored the interrupt, or ended its kernel
+        if over:  # the grader stopped it: too much written on the shared disk (a sign, flagged)
+            step = "the grading step" if grading is not None else f"code cell {code_number}"
+            what = (
+                f"{step} filled the kernel's home folder past its {HOME_BYTES // 2**20} MB or "
+                f"{HOME_FILES:,} files ({over[0]}), and the grader stopped it"
+            )
+            cutoffs.append(cutoff(None, "stopped", what, ": the notebook could not be graded"))
+            return dict(
+                rows=None, cutoffs=cutoffs, wall=time.monotonic() - started, cpu=None, slowest=slowest,
+                signs=[what],
+            )  # fmt: skip
         if grading is not None:
             what = (
                 f"the grading cell ran past its {limits['grading']:g} s limit"
@@ -690,6 +703,8 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
             raise
         raise RuntimeError(f"{e} (the kernel said: {_tail(place)})") from None
     finally:
+        if stop_watching is not None:
+            stop_watching()
         shut_down(km)  # nbclient leaves a kernel it did not start running
         log.close()
         for folder in (work, home, lib):
@@ -762,6 +777,55 @@ def stop_strays(client, unsafe):
             pass
     psutil.wait_procs(strays, timeout=10)
     return len(strays)
+
+
+HOME_BYTES = 32 * 2**20  # bytes the kernel's home folder may hold (its profile and sockets: under 1 MB)
+HOME_FILES = 1_000  # files and folders it may hold
+WATCH_EVERY = 0.2  # s between two looks at it
+
+
+def home_usage(home, most=HOME_FILES):
+    """(bytes, entries) under home, links not followed; the count stops a little past `most` entries."""
+    total, entries, folders = 0, 0, [home]
+    while folders and entries <= most:
+        try:
+            with os.scandir(folders.pop()) as found:
+                for entry in found:
+                    entries += 1
+                    total += entry.stat(follow_symlinks=False).st_size
+                    if entry.is_dir(follow_symlinks=False):
+                        folders.append(entry.path)
+        except OSError:  # removed while we looked: it holds nothing now
+            continue
+    return total, entries
+
+
+def watch_home(home, pid):
+    """Start a thread that stops the sandbox (every process of it) once the kernel's home folder holds
+    more than HOME_BYTES or HOME_FILES: the one folder on the grader's disk a notebook can write (its
+    working folder and /tmp are size-limited tmpfs). Returns (stop: ends the watch, over: a list that
+    says what was found when it stopped the sandbox)."""
+    import threading
+
+    import psutil
+
+    done, over = threading.Event(), []
+
+    def watch():
+        while not done.wait(WATCH_EVERY):
+            size, entries = home_usage(home)
+            if size > HOME_BYTES or entries > HOME_FILES:
+                over.append(f"{size / 2**20:.0f} MB in {entries}{'+' * (entries > HOME_FILES)} files")
+                try:
+                    top = psutil.Process(pid)
+                    for proc in [*top.children(recursive=True), top]:
+                        proc.kill()
+                except psutil.Error:
+                    pass
+                return
+
+    threading.Thread(target=watch, name="home-watch", daemon=True).start()
+    return done.set, over
 
 
 def write_new(path, data, uid):
@@ -974,7 +1038,10 @@ def grade_notebook(path, chapter, points, limits, student, slot=0, unsafe=False)
     if timed_out:
         why = f"the notebook did not finish within {hard:g} s and was stopped"
         rows = zero_rows(chapter, points, why)
-        return dict(rows=rows, cutoffs=[dict(what=why)], grader_error=None, signs=[])
+        # The cell, notebook and grading limits end a run well before this one: a run that reaches
+        # it got past them (or the machine is far too busy), which the instructor should look at.
+        sign = why + ", past the cell, notebook and grading time limits that should have ended it first"
+        return dict(rows=rows, cutoffs=[dict(what=why)], grader_error=None, signs=[sign])
     if proc.returncode == 0 and text:
         result = json.loads(text)
         if result["rows"] is None:

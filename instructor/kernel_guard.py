@@ -41,6 +41,10 @@ REFUSED_WHILE_GRADING = {  # chapter 12 counts the collector's objects; the grad
     "gc.get_referrers": "asked the garbage collector for an object's referrers while it was graded",
 }
 MEMORY_READS = {"ctypes.string_at", "ctypes.wstring_at", "ctypes.cdata"}  # reading memory at an address
+# Every way to a frame object raises one of these (a frame's f_back, f_locals do not): while the
+# answers are checked, the checks' frames hold the expected answers, so code of the notebook's that
+# takes a frame then is a sign. (Library code that does, for the checks or the guard, is not.)
+FRAME_ATTRIBUTES = ("tb_frame", "gi_frame", "cr_frame", "ag_frame")
 WATCHED = (
     "builtins",
     "os",
@@ -103,7 +107,9 @@ def install(ready_path, hide, edition, sandboxed):
     ours = {sys.prefix, sys.base_prefix, edition}
     threads_before = {t.ident for t in threading.enumerate()}
     seen = []  # signs of tampering, in words, in the order found
-    busy, prepared = [], []
+    busy, prepared, looking = [], [], []
+    getframe, GUARD_FILE = sys._getframe, install.__code__.co_filename
+    libraries = tuple({sys.prefix, sys.base_prefix, "<frozen "})  # the Python environment's code
 
     def note(sign):
         if sign not in seen:
@@ -301,7 +307,35 @@ def install(ready_path, hide, edition, sandboxed):
         text = json.dumps(payload, sort_keys=True)
         return text, hmac.new(key, text.encode(), "sha256").hexdigest()
 
+    def library(filename):
+        return filename.startswith(libraries)
+
+    def notebooks_own_frame_grab():
+        """Whether the code that just took a frame works for the notebook: the first frame up the
+        stack that is not a library's is the notebook's (a cell's, or code it compiled), not the
+        edition's checks or this guard."""
+        looking.append(True)  # what this does raises the same events: not looked at again
+        try:
+            frame = getframe(2)  # 0: this function, 1: the hook, 2: what raised the event
+            while frame is not None and library(frame.f_code.co_filename):
+                frame = frame.f_back
+            if frame is None:
+                return False
+            filename = frame.f_code.co_filename
+            return not (filename.startswith(edition) or filename == GUARD_FILE)
+        finally:
+            looking.clear()
+
     def hook(event, args):
+        if busy and not looking and (
+            event == "sys._getframe" or (event == "object.__getattr__" and args[1] in FRAME_ATTRIBUTES)
+        ):
+            if notebooks_own_frame_grab():
+                note(
+                    "the notebook's code took a frame of the stack (sys._getframe, inspect or a "
+                    "traceback's tb_frame) while its answers were checked, where it could read the "
+                    "expected answers"
+                )
         if event in REFUSED or (busy and event in REFUSED_WHILE_GRADING):
             note(f"the notebook {REFUSED.get(event) or REFUSED_WHILE_GRADING[event]} (refused)")
             raise RuntimeError(f"{event} is not allowed while a notebook is graded")

@@ -6,11 +6,13 @@ What the kernel sees, and all it sees:
   in, read-only; of this repository only its `.venv` (not the package's source, not
   `instructor/`), and that only when the environment lives there;
 - a private copy of the student edition made for this notebook alone, read-only;
-- one writable scratch folder (its working folder), and a folder for the kernel's connection
-  file and ipc sockets (the sandbox has no network at all, not even a loopback shared with the
-  grader);
-- its own /proc, /dev and /tmp (empty, in memory), its own process namespace (every process the
-  notebook starts ends with the kernel), no network.
+- one writable scratch folder (its working folder, empty, in memory, WORK_BYTES at most), and
+  its home folder: the kernel's connection file and ipc sockets (the sandbox has no network at
+  all, not even a loopback shared with the grader), its IPython profile and the grading step's
+  files. Home is the one writable folder the grader sees; the grader watches its size
+  (grade.py, HOME_BYTES);
+- its own /proc, /dev and /tmp (empty, in memory, TMP_BYTES at most), its own process
+  namespace (every process the notebook starts ends with the kernel), no network.
 
 When the grader runs as root, the kernel runs as a user of its own (one per grader and job
 slot, from SANDBOX_UID up: far above the users a system makes), which owns nothing outside its
@@ -33,6 +35,8 @@ BWRAP = "bwrap"
 MEMORY = 4 * 2**30  # bytes of address space per process (a chapter's kernel with numpy: about 1.5 GiB)
 NPROC = 128  # processes and threads of the sandbox's user (a kernel runs about 10 threads)
 FILE_SIZE = 256 * 2**20  # bytes, the largest file a notebook may write
+WORK_BYTES = 256 * 2**20  # bytes, all the working folder may hold (memory: a tmpfs)
+TMP_BYTES = 64 * 2**20  # bytes, all /tmp may hold (memory: a tmpfs)
 SANDBOX_UID = 1_000_000_000  # the first sandbox user and group when the grader runs as root
 SLOTS = 256  # job slots per grader: users SANDBOX_UID + grader * SLOTS + slot
 
@@ -81,7 +85,7 @@ def prepare(uid, *writable):
 
 
 def command(argv, *, scratch, edition, sockets, uid=None, memory=MEMORY, nproc=NPROC, file_size=FILE_SIZE):
-    """bwrap's argv to run `argv` in a sandbox. scratch: the one writable folder, its working folder;
+    """bwrap's argv to run `argv` in a sandbox. scratch: its working folder (a tmpfs at that path);
     edition: the student edition's copy (read-only); sockets: the kernel's connection file and ipc
     sockets. Each is bound at its own path, so the grader and the kernel name them alike."""
     if uid is not None:  # bwrap as root: no user namespace, and the command drops to `uid` itself
@@ -97,7 +101,7 @@ def command(argv, *, scratch, edition, sockets, uid=None, memory=MEMORY, nproc=N
             cmd += ["--symlink", os.readlink(top), str(top)]
         elif top.is_dir():
             cmd += ["--ro-bind", str(top), str(top)]
-    cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    cmd += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
     bound = [*python_folders(), Path(edition), Path(scratch), Path(sockets)]
     parents = sorted({p for f in bound for p in f.parents if p != Path("/")} - {Path("/usr"), Path("/tmp")})
     for parent in parents:  # bwrap would make them 0700, which the sandbox's user could not enter
@@ -105,7 +109,10 @@ def command(argv, *, scratch, edition, sockets, uid=None, memory=MEMORY, nproc=N
     for folder in python_folders():
         cmd += ["--ro-bind", str(folder), str(folder)]
     cmd += ["--ro-bind", str(edition), str(edition)]
-    cmd += ["--bind", str(scratch), str(scratch), "--bind", str(sockets), str(sockets)]
+    # The working folder is a tmpfs of its own (the sandbox's user may write it; it holds
+    # WORK_BYTES at most): the disk the grader shares with the class is not filled from there.
+    cmd += ["--perms", "1777", "--size", str(WORK_BYTES), "--tmpfs", str(scratch)]
+    cmd += ["--bind", str(sockets), str(sockets)]
     cmd += ["--chdir", str(scratch), "--"]
     return cmd + [argv[0], "-c", INSIDE, json.dumps(limits(uid, memory, nproc, file_size)), "--", *argv]
 

@@ -217,6 +217,38 @@ fake.__dict__.update(vars(math))
 sys.modules["math"] = fake
 """
 
+STACK_WALK = """
+import sys
+def widest_hidden(nin, budget):  # no formula: read what the checks expect off their frames
+    frame = sys._getframe(1)
+    while frame is not None:
+        seen = frame.f_locals
+        if type(seen.get("want")) is int:
+            return seen["want"]
+        if type(seen.get("want")) is list and (nin, budget) in seen.get("cases", ()):
+            return seen["want"][list(seen["cases"]).index((nin, budget))]
+        frame = frame.f_back
+    return 0
+from micrograd_lesson.exercises import check_widest_hidden
+check_widest_hidden(widest_hidden)
+"""
+
+FILL_DISK = """
+import os
+chunk = b"x" * 2**20
+for where, limit in [(".", 256), ("/tmp", 64)]:  # in memory, and size-limited: a full disk there
+    try:
+        with open(os.path.join(where, "filler"), "wb") as f:
+            for _ in range(limit + 8):
+                f.write(chunk)
+        raise AssertionError(f"wrote {limit + 8} MB into {where}")
+    except OSError:
+        os.remove(os.path.join(where, "filler"))
+for i in range(400):  # the home folder is on the grader's disk: the grader stops this
+    with open(os.path.expanduser(f"~/filler-{i}"), "wb") as f:
+        f.write(chunk)
+"""
+
 
 def hostile(cell):
     skip = '("/proc", "/sys", "/usr", "/dev", __import__("sys").prefix, __import__("sys").base_prefix)'
@@ -240,8 +272,11 @@ def hostile_class(tmp_path_factory):
         ("after-the-fact", [AFTER_THE_FACT, REWRITE_GRADES, OVERWRITE]),
         ("links", [LINKS]),
         ("fake-math", [FAKE_MATH]),
+        ("stack-walk", [STACK_WALK]),
+        ("fill-disk", [FILL_DISK]),
     ]:
-        rest = solved_cells() if learner in ("stall", "snoop", "links") else UNTOUCHED
+        rest = solved_cells() if learner in ("stall", "snoop", "links", "fill-disk") else UNTOUCHED
+        rest = [] if learner == "stack-walk" else rest  # its own answer to widest_hidden is its last
         put(notebook(*map(hostile, cells), *rest), s, f"{learner}/07_x.ipynb")
     handed_in = victim.read_bytes()
     env = dict(os.environ, TMPDIR=str(tmp))
@@ -314,6 +349,19 @@ def test_a_hostile_class_changes_no_grade_but_its_authors(hostile_class):
     assert all(r["points"] == "0" for r in faked.values()), shown(rows, "fake-math")
     for words in ("math.isclose was replaced", "sys.modules['math'] was replaced"):
         assert all(words in r["note"] for r in faked.values()), shown(rows, "fake-math")
+    # An answer that reads the expected values off the checks' frames is flagged.
+    walked = mine(rows, "stack-walk")
+    assert walked["ch07.widest_hidden"]["points"] == "1", shown(rows, "stack-walk")  # it did read them
+    for r in walked.values():
+        assert "took a frame of the stack" in r["note"], shown(rows, "stack-walk")
+    assert "FLAGGED stack-walk chapter 07" in printed, printed
+    # Filling the working folder or /tmp ends at their size (the cell's assertion did not fail);
+    # filling the home folder, on the grader's disk, is stopped there and flagged.
+    for r in mine(rows, "fill-disk").values():
+        assert r["points"] == "0" and "filled the kernel's home folder past its 32 MB" in r["note"], shown(
+            rows, "fill-disk"
+        )
+    assert "FLAGGED fill-disk chapter 07" in printed, printed
     # The staller's stray processes were stopped; its answers were still graded.
     assert all(r["points"] == r["max_points"] for r in mine(rows, "stall").values()), shown(rows, "stall")
 

@@ -1209,3 +1209,14 @@ def test_removing_a_working_folder_never_follows_a_link_the_learner_left(tmp_pat
     (work / "usr").symlink_to("/usr")
     grade.remove_tree(work)
     assert not work.exists() and (outside / "keep.txt").read_text() == "kept"
+
+
+def test_a_run_stopped_at_the_hard_limit_scores_nothing_and_is_flagged(edition, tmp_path, monkeypatch):
+    """The hard limit is past every other limit: a run that reaches it got past them (here, made to
+    reach it by a hard limit of 1 s: the kernel is still starting), which the instructor is told of."""
+    monkeypatch.setattr(grade, "hard_limit", lambda limits: 1)
+    path = put(small_notebook(*solution_cells()), tmp_path, "late/07_x.ipynb")
+    result = grade.grade_notebook(path, "ch07", {}, grade.default_limits(cell=60, notebook=120, check=20), edition)
+    assert all(r["points"] == 0 for r in result["rows"]), result["rows"]
+    assert all("did not finish within 1 s and was stopped" in r["note"] for r in result["rows"])
+    assert result["signs"] and "past the cell, notebook and grading time limits" in result["signs"][0]
