@@ -113,6 +113,9 @@ def command(argv, *, scratch, edition, sockets, uid=None, memory=MEMORY, nproc=N
     # WORK_BYTES at most): the disk the grader shares with the class is not filled from there.
     cmd += ["--perms", "1777", "--size", str(WORK_BYTES), "--tmpfs", str(scratch)]
     cmd += ["--bind", str(sockets), str(sockets)]
+    # Everything else bwrap made (the root, /dev) read-only: in a user namespace the sandbox's user
+    # owns them, and they are in memory with no size limit.
+    cmd += ["--remount-ro", "/dev", "--remount-ro", "/"]
     cmd += ["--chdir", str(scratch), "--"]
     return cmd + [argv[0], "-c", INSIDE, json.dumps(limits(uid, memory, nproc, file_size)), "--", *argv]
 

@@ -244,6 +244,12 @@ for where, limit in [(".", 256), ("/tmp", 64)]:  # in memory, and size-limited: 
         raise AssertionError(f"wrote {limit + 8} MB into {where}")
     except OSError:
         os.remove(os.path.join(where, "filler"))
+for where in ("/", "/dev", "/dev/shm"):  # in memory with no size limit: not writable at all
+    try:
+        open(os.path.join(where, "filler"), "wb").close()
+        raise AssertionError(f"wrote a file into {where}")
+    except OSError:
+        pass
 for i in range(400):  # the home folder is on the grader's disk: the grader stops this
     with open(os.path.expanduser(f"~/filler-{i}"), "wb") as f:
         f.write(chunk)
@@ -361,6 +367,7 @@ def test_a_hostile_class_changes_no_grade_but_its_authors(hostile_class):
         assert r["points"] == "0" and "filled the kernel's home folder past its 32 MB" in r["note"], shown(
             rows, "fill-disk"
         )
+        assert "AssertionError" not in r["note"], shown(rows, "fill-disk")  # no other folder filled
     assert "FLAGGED fill-disk chapter 07" in printed, printed
     # The staller's stray processes were stopped; its answers were still graded.
     assert all(r["points"] == r["max_points"] for r in mine(rows, "stall").values()), shown(rows, "stall")
