@@ -808,7 +808,7 @@ for name, make in DECAY_RUNS.items():
 # 0.72 to 1.09, and from 0.25 to 0.50 with the median 0.37. The claims tests draw 20 fresh
 # noises per block and require, on every one, A below 0.001 and the mean of B above 0.6 under
 # Adam + L2, and A at $0.999^{1000}$ under AdamW, with the median of B's means between 0.28
-# and 0.5. A truth 1.5 times lower (for Adam + L2) or 1.5 times off either way (for AdamW)
+# and 0.46. A truth 1.5 times lower (for Adam + L2) or 1.5 times off either way (for AdamW)
 # would fail with probability above 0.9.
 #
 # <!-- claim: ch10-adamw-decays-alike -->

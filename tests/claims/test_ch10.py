@@ -160,14 +160,17 @@ def test_adam_steps_by_the_rate_under_a_steady_gradient_and_by_a_fifth_of_it_und
 def test_adam_l2_spares_noisy_weights_and_adamw_decays_every_weight_alike(ch):
     """Prose: under Adam + L2, A ends at 0 and the B weights hardly decay (the mean of B above 0.6
     on every draw); under AdamW, A ends at 0.999**1000 on every draw and the B weights near it,
-    about 0.37 on a typical draw (the median of the means of B between 0.28 and 0.5). Seeds
+    about 0.37 on a typical draw (the median of the means of B between 0.28 and 0.46). Seeds
     1000-1029: 0.76 to 1.04, and 0.25 to 0.46 with the median 0.36; seeds 5000-5199: 0.72 to
-    1.09, and 0.25 to 0.50 with the median 0.37.
+    1.09, and 0.25 to 0.50 with the median 0.37. Over 60 blocks of 20 draws (CLAIMS_SEED
+    900001-900060) the median of the 20 ranged from 0.337 to 0.397 (sd 0.013): 0.28 and 0.46 are
+    more than 6 sd away, so a true sentence passes with probability far above 0.999.
 
     Power, from the draws themselves (asserted below): the means of B 1.5 times lower under
     Adam + L2 would leave some of the 20 below 0.6 (power 1.00 on the default block); a median
-    1.5 times off either way under AdamW would leave [0.28, 0.5] (median_power 1.00 on the default
-    block, 0.95 on seeds 1000-1019)."""
+    1.5 times off either way under AdamW would leave [0.28, 0.46] (median_power at least 0.947 on
+    each of those 60 blocks). The upper bound was 0.5 until CLAIMS_SEED 47391 drew a block whose
+    power against a median 1.5 times larger was 0.75: 0.37 x 1.5 is too close to 0.5."""
     l2, w = [], []
     for seed in held_out_seeds(20, "ch10-adamw-decays-alike"):
         a, b = ch["decay_track"](ch["DECAY_RUNS"]["Adam + L2"], seed)[-1]
@@ -177,8 +180,8 @@ def test_adam_l2_spares_noisy_weights_and_adamw_decays_every_weight_alike(ch):
         a, b = ch["decay_track"](ch["DECAY_RUNS"]["AdamW"], seed)[-1]
         assert abs(a - 0.999**1000) < 1e-9, f"draw {seed}: under AdamW weight A ends at {a:.4f}"
         w.append(b)
-    assert 0.28 <= np.median(w) <= 0.5, f"under AdamW the means of B: {np.round(sorted(w), 3)}"
+    assert 0.28 <= np.median(w) <= 0.46, f"under AdamW the means of B: {np.round(sorted(w), 3)}"
     # "hardly decay" is overstated only by a truth lower than said: 1.5 times lower, how many stay above
     lower = power(len(l2), len(l2), sum(b / 1.5 > 0.6 for b in l2) / len(l2))
     assert lower >= POWER, f"Adam + L2: power {lower:.2f}"
-    assert median_power(w, 0.28, 0.5) >= POWER, f"AdamW: power {median_power(w, 0.28, 0.5):.2f}"
+    assert median_power(w, 0.28, 0.46) >= POWER, f"AdamW: power {median_power(w, 0.28, 0.46):.2f}"
