@@ -125,15 +125,30 @@ class Value:
         return f"Value(data={short(self.data)}, grad={short(self.grad)}{label})"
 
     # ---- arithmetic: each operation computes its result and names its rule ----
+    # + and * make nearly every node of a network: each is _node() written out, the hot path.
     def __add__(self, other):
         if type(other) is not Value and (other := _as_value(other)) is NotImplemented:
-            return other  # (type() first: + and * make nearly every node of a network)
-        return _node(self.data + other.data, "+", self, other)
+            return other
+        data = self.data + other.data
+        if not grad_mode.recording:  # as in _node
+            return Value(data)
+        out = _new(Value)
+        out.data, out.grad = data, 0.0
+        out._op, out._rule, out._a, out._b = "+", _ADD, self, other
+        out._da, out._db = _ADD(data, self.data, other.data)
+        return out
 
     def __mul__(self, other):
         if type(other) is not Value and (other := _as_value(other)) is NotImplemented:
             return other
-        return _node(self.data * other.data, "*", self, other)
+        data = self.data * other.data
+        if not grad_mode.recording:  # as in _node
+            return Value(data)
+        out = _new(Value)
+        out.data, out.grad = data, 0.0
+        out._op, out._rule, out._a, out._b = "*", _MUL, self, other
+        out._da, out._db = _MUL(data, self.data, other.data)
+        return out
 
     def __sub__(self, other):
         other = _as_value(other)
@@ -261,17 +276,17 @@ class Value:
         return topological_order(self)
 
 
+_ADD, _MUL = RULES["+"], RULES["*"]
 _new = object.__new__
 
 
 def _node(data, op, a, b=None, rule=None):
     """The result of an operation: it records its inputs and its rule (RULES[op] unless given)
-    run on the numbers; inside no_grad() it is a leaf. The one place the engine reads the mode."""
-    out = _new(Value)  # not Value(): its checks are for numbers that come from outside
-    out.data, out.grad, out._rule = data, 0.0, None
+    run on the numbers; inside no_grad() it is a leaf. (+ and * write this out, for speed.)"""
     if not grad_mode.recording:
-        out._op, out._a, out._b, out._da, out._db = "", None, None, None, None
-        return out
+        return Value(data)
+    out = _new(Value)
+    out.data, out.grad = data, 0.0
     out._op, out._a, out._b = op, a, b
     out._rule = rule = rule or RULES[op]
     if b is None:
