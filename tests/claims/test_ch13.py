@@ -155,8 +155,11 @@ def test_the_best_shared_rate_needs_over_ten_times_newtons_steps_on_19_draws_in_
     1000 the best shared rate needed 13.1-15.4 times Newton's steps (the prose: 13 to 16 times, so
     more than ten); on the other 5, a rate near 0.052 needed about 9 times (the note: about ten times
     or fewer). The prose says "nineteen sets of starts in twenty or more": tested as a rate of 0.995
-    on 30 draws, at least 28 (power 0.85 against 85 %), and every draw over ten times within 13 to 16
-    times (the note's range; a truth 1.5 times off, 20 or 9, falls outside it on every draw)."""
+    on 30 draws, at least 28 (power 0.85 against 85 %). And every draw is one of the note's two
+    kinds: 13 to 16 times (a truth 1.5 times off, 20 or 9, falls outside it on every draw), or a
+    rate near 0.052 with about ten times or fewer (at most 11: CLAIMS_SEED 561903 drew starts where
+    0.052 needed 74 steps against Newton's 7, 10.6 times, which an earlier version of this test
+    wrongly held to 13-16 for being over ten)."""
     seeds = held_out_seeds(30, "ch13-newton-beats-descent")
     beaten = []
     for seed in seeds:
@@ -164,13 +167,15 @@ def test_the_best_shared_rate_needs_over_ten_times_newtons_steps_on_19_draws_in_
         starts = [x0 + rng.uniform(-0.1, 0.1) for x0 in (1.5, 2.0, 2.5, 3.0)]
         _, coarse = best_shared_steps(ch13, starts, [k / 1000 for k in range(1, 251)])
         finer = [round(coarse - 0.001 + k / 10000, 4) for k in range(21)]
-        slowest, _ = best_shared_steps(ch13, starts, finer)
+        slowest, rate = best_shared_steps(ch13, starts, finer)
         newton = max(newton_steps(ch13, x0) for x0 in starts)
-        beaten.append((slowest > 10 * newton, seed, slowest, newton))
+        beaten.append((slowest > 10 * newton, seed, slowest, newton, rate))
     count = sum(ok for ok, *_ in beaten)
     fraction_test(0.995, len(seeds), says=0.95).check(count, f"draws over 10x Newton's steps: {beaten}")
-    for ok, seed, slowest, newton in beaten:
-        assert not ok or 13 <= slowest / newton <= 16, f"seed {seed}: {slowest} steps, Newton {newton}"
+    for _, seed, slowest, newton, rate in beaten:
+        typical = 13 <= slowest / newton <= 16
+        larger_rate = 0.05 <= rate <= 0.055 and slowest / newton <= 11
+        assert typical or larger_rate, f"seed {seed}: rate {rate}, {slowest} steps, Newton {newton}"
 
 
 @claim("ch13-newton-quadratic")
