@@ -129,7 +129,9 @@ def baseline_package(ref):
         folder = ROOT / "build" / "bench-baseline" / commit
         if not (folder / "micrograd_lesson").is_dir():
             archive = subprocess.run(
-                ["git", "-C", str(ROOT), "archive", commit, "micrograd_lesson"], capture_output=True, check=True
+                ["git", "-C", str(ROOT), "archive", commit, "micrograd_lesson"],
+                capture_output=True,
+                check=True,
             ).stdout
             folder.mkdir(parents=True, exist_ok=True)
             with tarfile.open(fileobj=BytesIO(archive)) as tar:
@@ -137,7 +139,8 @@ def baseline_package(ref):
         return folder, commit
     except (OSError, subprocess.CalledProcessError) as e:
         detail = getattr(e, "stderr", None) or e
-        raise SystemExit(f"bench_baseline: cannot take the package at {ref!r} from git ({str(detail).strip()})")
+        why = f"bench_baseline: cannot take the package at {ref!r} from git ({str(detail).strip()})"
+        raise SystemExit(why) from None
 
 
 def main(ref):

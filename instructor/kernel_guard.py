@@ -327,8 +327,10 @@ def install(ready_path, hide, edition, sandboxed):
             looking.clear()
 
     def hook(event, args):
-        if busy and not looking and (
-            event == "sys._getframe" or (event == "object.__getattr__" and args[1] in FRAME_ATTRIBUTES)
+        if (
+            busy
+            and not looking
+            and (event == "sys._getframe" or (event == "object.__getattr__" and args[1] in FRAME_ATTRIBUTES))
         ):
             if notebooks_own_frame_grab():
                 note(

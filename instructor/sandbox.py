@@ -101,7 +101,18 @@ def command(argv, *, scratch, edition, sockets, uid=None, memory=MEMORY, nproc=N
             cmd += ["--symlink", os.readlink(top), str(top)]
         elif top.is_dir():
             cmd += ["--ro-bind", str(top), str(top)]
-    cmd += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
+    cmd += [
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--perms",
+        "1777",
+        "--size",
+        str(TMP_BYTES),
+        "--tmpfs",
+        "/tmp",
+    ]
     bound = [*python_folders(), Path(edition), Path(scratch), Path(sockets)]
     parents = sorted({p for f in bound for p in f.parents if p != Path("/")} - {Path("/usr"), Path("/tmp")})
     for parent in parents:  # bwrap would make them 0700, which the sandbox's user could not enter

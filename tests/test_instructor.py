@@ -1216,7 +1216,9 @@ def test_a_run_stopped_at_the_hard_limit_scores_nothing_and_is_flagged(edition, 
     reach it by a hard limit of 1 s: the kernel is still starting), which the instructor is told of."""
     monkeypatch.setattr(grade, "hard_limit", lambda limits: 1)
     path = put(small_notebook(*solution_cells()), tmp_path, "late/07_x.ipynb")
-    result = grade.grade_notebook(path, "ch07", {}, grade.default_limits(cell=60, notebook=120, check=20), edition)
+    result = grade.grade_notebook(
+        path, "ch07", {}, grade.default_limits(cell=60, notebook=120, check=20), edition
+    )
     assert all(r["points"] == 0 for r in result["rows"]), result["rows"]
     assert all("did not finish within 1 s and was stopped" in r["note"] for r in result["rows"])
     assert result["signs"] and "past the cell, notebook and grading time limits" in result["signs"][0]
