@@ -604,11 +604,13 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
         with client.setup_kernel(env=kernel_env(home, lib), stdout=subprocess.DEVNULL, stderr=log):
             if not (home / "guard-ready").exists():  # made by the guard before any learner cell
                 raise RuntimeError("the grader's guard did not start in the kernel: " + _tail(place))
-            stop_watching, over = watch_home(home, client.km.provisioner.pid)
+            doing = ["the kernel's start"]  # what runs now: named if the home watch stops it
+            stop_watching, over = watch_home(home, client.km.provisioner.pid, lambda: doing[0])
             for index, cell in enumerate(list(nb.cells)):
                 if cell.cell_type != "code":
                     continue
                 code_number += 1
+                doing[0] = f"code cell {code_number}"
                 label = f"code cell {code_number} ({first_line(cell.source)!r})"
                 left = limits["notebook"] - (time.monotonic() - started)
                 if left <= 0:
@@ -637,6 +639,7 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
             request = dict(step="prepare", nonce=nonce, done=str(prepared))
             grading = nbformat.v4.new_code_cell(GRADE_CELL.format(event=EVENT, request=json.dumps(request)))
             nb.cells.append(grading)
+            doing[0] = "the grading step"
             client.timeout = math.ceil(limits["grading"])
             grading_wall = time.monotonic()
             client.execute_cell(grading, len(nb.cells) - 1)
@@ -674,10 +677,10 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
             signed = read_signed(result, key, nonce)  # before the sandbox ends: nothing can rewrite it
     except (CellTimeoutError, DeadKernelError) as e:  # a cell ignored the interrupt, or ended its kernel
         if over:  # the grader stopped it: too much written on the shared disk (a sign, flagged)
-            step = "the grading step" if grading is not None else f"code cell {code_number}"
+            step, found = over[0]
             what = (
-                f"{step} filled the kernel's home folder past its {HOME_BYTES // 2**20} MB or "
-                f"{HOME_FILES:,} files ({over[0]}), and the grader stopped it"
+                f"the notebook filled the kernel's home folder past its {HOME_BYTES // 2**20} MB or "
+                f"{HOME_FILES:,} files ({found}, seen during {step}), and the grader stopped it"
             )
             cutoffs.append(cutoff(None, "stopped", what, ": the notebook could not be graded"))
             return dict(
@@ -846,12 +849,12 @@ def home_usage(home, most=HOME_FILES, pids=()):
     return total, entries, why
 
 
-def watch_home(home, pid):
+def watch_home(home, pid, doing=lambda: "the notebook"):
     """Start a thread that stops the sandbox (every process of it) once the kernel's home folder holds
     more than HOME_BYTES or HOME_FILES: the one folder on the grader's disk a notebook can write (its
     working folder and /tmp are size-limited tmpfs). Counted with it: files of that disk the sandbox
     holds open elsewhere (deleted ones, the kernel's stderr log). Returns (stop: ends the watch, over:
-    a list that says what was found when it stopped the sandbox)."""
+    a list that holds, once it stopped the sandbox, (doing(): what was running then, what it found))."""
     import threading
 
     import psutil
@@ -871,7 +874,8 @@ def watch_home(home, pid):
             size, entries, why = home_usage(home, pids=[p.pid for p in procs])
             if size > HOME_BYTES or entries > HOME_FILES or why:
                 more = f"; {why}" if why else ""
-                over.append(f"{size / 2**20:.0f} MB in {entries}{'+' * (entries > HOME_FILES)} files{more}")
+                found = f"{size / 2**20:.0f} MB in {entries}{'+' * (entries > HOME_FILES)} files{more}"
+                over.append((doing(), found))
                 for proc in reversed(procs):
                     try:
                         proc.kill()
