@@ -255,9 +255,10 @@ for i in range(400):  # the home folder is on the grader's disk: the grader stop
         f.write(chunk)
 """
 
-# Three more ways to the checks' frames, each tried while the answer is checked: a frame from a
-# traceback's referents, a profile function (handed every frame), and code compiled under a
-# library's file name (the guard skips library frames when it looks for whose code took a frame).
+# Four more ways to the checks' frames, each tried while the answer is checked: a frame from a
+# traceback's referents, a profile function (handed every frame), code compiled under a library's
+# file name (the guard skips library frames when it looks for whose code took a frame), and
+# Python's C API through ctypes (which raises no frame event).
 STACK_TRICKS = """
 import gc, sys
 CHECKED = {(2, 337), (2, 336), (3, 41), (2, 7), (5, 3), (10, 5000), (784, 100000), (3, 60), (2, 140)}
@@ -275,6 +276,13 @@ def from_referents():
         raise ValueError
     except ValueError as e:
         return [r for r in gc.get_referents(e.__traceback__) if type(r).__name__ == "frame"][0]
+def from_c():  # Python's C API, through ctypes
+    import ctypes
+    current = ctypes.pythonapi.PyEval_GetFrame
+    current.restype = ctypes.py_object
+    frame = current()
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(frame))  # a borrowed reference: kept alive
+    return frame
 def from_profile():
     got = []
     sys.setprofile(lambda frame, event, arg: got.append(frame))
@@ -285,14 +293,13 @@ exec(compile("def from_a_library():\\n    return sys._getframe()", "<frozen os>"
 def widest_hidden(nin, budget):
     if (nin, budget) in CHECKED:  # the notebook's check: its cases, learnt from its hints
         return formula(nin, budget)
-    for way in (from_referents, from_profile, namespace["from_a_library"]):
+    found = []
+    for way in (from_referents, from_profile, namespace["from_a_library"], from_c):  # each one tried
         try:
-            found = expected(way())
+            found.append(expected(way()))
         except RuntimeError:
-            continue
-        if found is not None:
-            return found
-    return -1
+            pass
+    return next((f for f in found if f is not None), -1)
 from micrograd_lesson.exercises import check_widest_hidden
 check_widest_hidden(widest_hidden)
 """
@@ -455,10 +462,15 @@ def test_a_hostile_class_changes_no_grade_but_its_authors(hostile_class):
         )
     # A traceback's referents and a profile function are refused while the answers are checked, and
     # code compiled under a library's name is the notebook's all the same: each is flagged.
-    tricks = mine(rows, "stack-tricks")
-    for words in ("object's referents while it was graded", "profile function while it was graded"):
-        assert all(words in r["note"] for r in tricks.values()), shown(rows, "stack-tricks")
-    assert all("took a frame of the stack" in r["note"] for r in tricks.values()), shown(rows, "stack-tricks")
+    # Python's C API through ctypes is flagged too. (A note names three signs; the report, all.)
+    flagged = [line for line in printed.splitlines() if line.startswith("FLAGGED stack-tricks chapter 07")]
+    for words in (
+        "object's referents while it was graded (refused)",
+        "profile function while it was graded (refused)",
+        "took a frame of the stack",
+        "Python's C API through ctypes (PyEval_GetFrame)",
+    ):
+        assert len(flagged) == 1 and words in flagged[0], printed
     # The staller's stray processes were stopped; its answers were still graded.
     assert all(r["points"] == r["max_points"] for r in mine(rows, "stall").values()), shown(rows, "stall")
 
