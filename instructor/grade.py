@@ -604,11 +604,13 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
         with client.setup_kernel(env=kernel_env(home, lib), stdout=subprocess.DEVNULL, stderr=log):
             if not (home / "guard-ready").exists():  # made by the guard before any learner cell
                 raise RuntimeError("the grader's guard did not start in the kernel: " + _tail(place))
-            stop_watching, over = watch_home(home, client.km.provisioner.pid)
+            doing = ["the kernel's start"]  # what runs now: named if the home watch stops it
+            stop_watching, over = watch_home(home, client.km.provisioner.pid, lambda: doing[0])
             for index, cell in enumerate(list(nb.cells)):
                 if cell.cell_type != "code":
                     continue
                 code_number += 1
+                doing[0] = f"code cell {code_number}"
                 label = f"code cell {code_number} ({first_line(cell.source)!r})"
                 left = limits["notebook"] - (time.monotonic() - started)
                 if left <= 0:
@@ -637,6 +639,7 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
             request = dict(step="prepare", nonce=nonce, done=str(prepared))
             grading = nbformat.v4.new_code_cell(GRADE_CELL.format(event=EVENT, request=json.dumps(request)))
             nb.cells.append(grading)
+            doing[0] = "the grading step"
             client.timeout = math.ceil(limits["grading"])
             grading_wall = time.monotonic()
             client.execute_cell(grading, len(nb.cells) - 1)
@@ -674,10 +677,10 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
             signed = read_signed(result, key, nonce)  # before the sandbox ends: nothing can rewrite it
     except (CellTimeoutError, DeadKernelError) as e:  # a cell ignored the interrupt, or ended its kernel
         if over:  # the grader stopped it: too much written on the shared disk (a sign, flagged)
-            step = "the grading step" if grading is not None else f"code cell {code_number}"
+            step, found = over[0]
             what = (
-                f"{step} filled the kernel's home folder past its {HOME_BYTES // 2**20} MB or "
-                f"{HOME_FILES:,} files ({over[0]}), and the grader stopped it"
+                f"the notebook filled the kernel's home folder past its {HOME_BYTES // 2**20} MB or "
+                f"{HOME_FILES:,} files ({found}, seen during {step}), and the grader stopped it"
             )
             cutoffs.append(cutoff(None, "stopped", what, ": the notebook could not be graded"))
             return dict(
@@ -784,44 +787,100 @@ HOME_FILES = 1_000  # files and folders it may hold
 WATCH_EVERY = 0.2  # s between two looks at it
 
 
-def home_usage(home, most=HOME_FILES):
-    """(bytes, entries) under home, links not followed; the count stops a little past `most` entries."""
-    total, entries, folders = 0, 0, [home]
+def _disk(info):
+    """Bytes a file takes on the disk: its size, or its blocks when more (space reserved past its end
+    with fallocate's KEEP_SIZE takes blocks, not size)."""
+    return max(info.st_size, info.st_blocks * 512)
+
+
+def home_usage(home, most=HOME_FILES, pids=()):
+    """(bytes, entries, why) of what the sandbox keeps on home's disk: the files and folders under home
+    (links not followed; the count stops a little past `most` entries), and the files of that disk
+    the processes `pids` hold open that are not under home (deleted but still open, the kernel's
+    stderr log). `why` says what the grader could not measure (a folder it cannot read or whose path is
+    too long, a deleted file still mapped), which counts as over the limit; else ""."""
+    total, entries, folders, seen, why = 0, 0, [home], set(), ""
+    device = os.stat(home).st_dev
     while folders and entries <= most:
         try:
             with os.scandir(folders.pop()) as found:
                 for entry in found:
                     entries += 1
-                    total += entry.stat(follow_symlinks=False).st_size
+                    info = entry.stat(follow_symlinks=False)
+                    total += _disk(info)
+                    seen.add(info.st_ino)
                     if entry.is_dir(follow_symlinks=False):
                         folders.append(entry.path)
-        except OSError:  # removed while we looked: it holds nothing now
+        except (FileNotFoundError, NotADirectoryError):  # removed while we looked: it holds nothing now
             continue
-    return total, entries
+        except OSError as e:  # a folder made unreadable, or a path past PATH_MAX: what it holds is unknown
+            why = f"a folder the grader cannot read ({os.strerror(e.errno)})"
+    inside = str(home).rstrip("/") + "/"
+    for pid in pids:
+        try:
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                try:
+                    info = os.stat(f"/proc/{pid}/fd/{fd}")
+                    if not stat.S_ISREG(info.st_mode) or info.st_dev != device or info.st_ino in seen:
+                        continue
+                    with open(f"/proc/{pid}/fdinfo/{fd}") as fdinfo:
+                        flags = int(
+                            next(v for k, v in (line.split(":", 1) for line in fdinfo) if k == "flags"), 8
+                        )
+                    # written through it (the stderr log), or a file of home's that left its tree (deleted)
+                    if flags & os.O_ACCMODE != os.O_RDONLY or os.readlink(f"/proc/{pid}/fd/{fd}").startswith(
+                        inside
+                    ):
+                        seen.add(info.st_ino)
+                        total += _disk(info)
+                except (OSError, StopIteration, ValueError):
+                    continue
+            with open(f"/proc/{pid}/maps") as maps:
+                for line in maps:
+                    fields = line.split(maxsplit=5)
+                    if (
+                        len(fields) == 6
+                        and fields[5].startswith(inside)
+                        and fields[5].rstrip().endswith("(deleted)")
+                    ):
+                        why = "a file deleted from it but still mapped in memory"
+        except OSError:  # the process ended while we looked
+            continue
+    return total, entries, why
 
 
-def watch_home(home, pid):
+def watch_home(home, pid, doing=lambda: "the notebook"):
     """Start a thread that stops the sandbox (every process of it) once the kernel's home folder holds
     more than HOME_BYTES or HOME_FILES: the one folder on the grader's disk a notebook can write (its
-    working folder and /tmp are size-limited tmpfs). Returns (stop: ends the watch, over: a list that
-    says what was found when it stopped the sandbox)."""
+    working folder and /tmp are size-limited tmpfs). Counted with it: files of that disk the sandbox
+    holds open elsewhere (deleted ones, the kernel's stderr log). Returns (stop: ends the watch, over:
+    a list that holds, once it stopped the sandbox, (doing(): what was running then, what it found))."""
     import threading
 
     import psutil
 
     done, over = threading.Event(), []
+    try:
+        top = psutil.Process(pid)  # made once: psutil then never stops another process given its pid
+    except psutil.Error:
+        return done.set, over
 
     def watch():
         while not done.wait(WATCH_EVERY):
-            size, entries = home_usage(home)
-            if size > HOME_BYTES or entries > HOME_FILES:
-                over.append(f"{size / 2**20:.0f} MB in {entries}{'+' * (entries > HOME_FILES)} files")
-                try:
-                    top = psutil.Process(pid)
-                    for proc in [*top.children(recursive=True), top]:
+            try:
+                procs = [top, *top.children(recursive=True)]
+            except psutil.Error:
+                procs = []
+            size, entries, why = home_usage(home, pids=[p.pid for p in procs])
+            if size > HOME_BYTES or entries > HOME_FILES or why:
+                more = f"; {why}" if why else ""
+                found = f"{size / 2**20:.0f} MB in {entries}{'+' * (entries > HOME_FILES)} files{more}"
+                over.append((doing(), found))
+                for proc in reversed(procs):
+                    try:
                         proc.kill()
-                except psutil.Error:
-                    pass
+                    except psutil.Error:
+                        pass
                 return
 
     threading.Thread(target=watch, name="home-watch", daemon=True).start()

@@ -39,6 +39,11 @@ REFUSED = {  # audit events only a forger needs; refused (RuntimeError) and reme
 REFUSED_WHILE_GRADING = {  # chapter 12 counts the collector's objects; the grading step may not
     "gc.get_objects": "asked the garbage collector for every object while it was graded",
     "gc.get_referrers": "asked the garbage collector for an object's referrers while it was graded",
+    # a traceback's referents hold its frame: the way to a frame that raises no frame event
+    "gc.get_referents": "asked the garbage collector for an object's referents while it was graded",
+    # a profile function is handed every frame that runs, with no event for it
+    "sys.setprofile": "set a profile function while it was graded",
+    "sys._setprofileallthreads": "set a profile function while it was graded",
 }
 MEMORY_READS = {"ctypes.string_at", "ctypes.wstring_at", "ctypes.cdata"}  # reading memory at an address
 # Every way to a frame object raises one of these (a frame's f_back, f_locals do not): while the
@@ -71,6 +76,18 @@ WATCHED_SYS = ("audit", "addaudithook", "settrace", "setprofile", "_getframe", "
 # Built-ins IPython and ipykernel set themselves while a cell runs (input: to ask the front end).
 IPYTHON_BUILTINS = {"exit", "quit", "get_ipython", "display", "dreload", "copyright", "credits"}
 IPYTHON_BUILTINS |= {"license", "input"}
+# Library functions that take their caller's frame only to read its module's name, and hand nothing
+# of it on: an answer that defines a named tuple, a TypeVar or an enum is not flagged for them.
+BENIGN = {
+    ("collections/__init__.py", "namedtuple"),
+    ("typing.py", "_caller"),
+    ("enum.py", "EnumType._create_"),
+}
+# frozen modules whose code names them otherwise ("<frozen importlib._bootstrap>")
+FROZEN = {
+    "importlib._bootstrap": "_frozen_importlib",
+    "importlib._bootstrap_external": "_frozen_importlib_external",
+}
 TRANSFORMERS = ("input_transformers_cleanup", "input_transformers_post", "ast_transformers")
 
 
@@ -79,6 +96,7 @@ def install(ready_path, hide, edition, sandboxed):
     import hmac
     import importlib
     import json
+    import logging
     import os
     import signal
     import sys
@@ -110,6 +128,58 @@ def install(ready_path, hide, edition, sandboxed):
     busy, prepared, looking = [], [], []
     getframe, GUARD_FILE = sys._getframe, install.__code__.co_filename
     libraries = tuple({sys.prefix, sys.base_prefix, "<frozen "})  # the Python environment's code
+    ours_now = []  # set while the guard itself does what it refuses the notebook (sys.setprofile)
+
+    def codes_in(code):
+        """code and every code object defined in it (its functions', classes', lambdas')."""
+        found, todo = set(), [code]
+        while todo:
+            code = todo.pop()
+            found.add(code)
+            todo += [c for c in code.co_consts if type(c) is types.CodeType]
+        return found
+
+    # logging's way to its caller's line (Logger.findCaller), which hands frames to _is_internal_frame
+    logging_codes = (logging.currentframe.__code__, logging.Logger.findCaller.__code__)
+    logging_helper = vars(logging).get("_is_internal_frame")
+    made = {id(c): c for c in codes_in(install.__code__)}  # code the guard compiled: its own, the references
+    compiled = {}  # file name -> the code objects compiled from that file now
+
+    def genuine(code):
+        """Whether code is what its file name says it is: the guard's, or compiled from that file (a
+        library's, the edition's), not code the notebook compiled under such a name (every name is
+        free: compile(source, "<frozen os>", ...))."""
+        if made.get(id(code)) is code:
+            return True
+        filename = code.co_filename
+        if filename not in compiled:
+            try:
+                if filename.startswith("<frozen ") and filename.endswith(">"):
+                    name = filename[len("<frozen ") : -1]
+                    name = FROZEN.get(name, name)
+                    top = __import__("_imp").get_frozen_object(name)
+                else:
+                    with open(filename, "rb") as f:
+                        top = compile(f.read(), filename, "exec", dont_inherit=True)
+                compiled[filename] = codes_in(top)
+            except Exception:  # noqa: BLE001 - no such file, or not Python: not genuine
+                compiled[filename] = set()
+        return code in compiled[filename]
+
+    def benign(frame):
+        """Whether the (genuine) library code that just took a frame does so only for a name or a line:
+        see BENIGN; and logging's findCaller, without stack_info, its helper as it was."""
+        code = frame.f_code
+        if any(code.co_filename.endswith("/" + f) and code.co_qualname == q for f, q in BENIGN):
+            return True
+        caller = frame.f_back
+        return (
+            code is logging_codes[0]
+            and caller is not None
+            and caller.f_code is logging_codes[1]
+            and not caller.f_locals.get("stack_info")
+            and vars(logging).get("_is_internal_frame") is logging_helper
+        )
 
     def note(sign):
         if sign not in seen:
@@ -192,7 +262,11 @@ def install(ready_path, hide, edition, sandboxed):
         if sys.gettrace() is not None or sys.getprofile() is not None or any(h is not None for h in hooks):
             note("a trace or profile function was set (removed for grading)")
             threading._trace_hook = threading._profile_hook = None
-            sys.setprofile(None)  # (a trace function cannot have been set: refused)
+            ours_now.append(True)
+            try:
+                sys.setprofile(None)  # (a trace function cannot have been set: refused)
+            finally:
+                ours_now.clear()
         for number in signal.valid_signals():
             try:
                 handler = signal.getsignal(number)
@@ -263,6 +337,7 @@ def install(ready_path, hide, edition, sandboxed):
             core.TIME_LIMIT, core.REVEAL_CASES = check_timeout, reveal  # --reveal-cases
             if hidden_dir:  # the references the hidden cases compare with, which the edition leaves out
                 code = compile(references, hidden_dir + "/references.py", "exec")
+                made.update((id(c), c) for c in codes_in(code))  # (no file holds them: the grader's own)
                 exec(code, vars(importlib.import_module("micrograd_lesson.exercises." + chapter)))
                 importlib.import_module("instructor.hidden." + chapter)
         finally:
@@ -317,12 +392,19 @@ def install(ready_path, hide, edition, sandboxed):
         looking.append(True)  # what this does raises the same events: not looked at again
         try:
             frame = getframe(2)  # 0: this function, 1: the hook, 2: what raised the event
-            while frame is not None and library(frame.f_code.co_filename):
+            if (
+                frame is not None
+                and library(frame.f_code.co_filename)
+                and genuine(frame.f_code)
+                and benign(frame)
+            ):
+                return False
+            while frame is not None and library(frame.f_code.co_filename) and genuine(frame.f_code):
                 frame = frame.f_back
             if frame is None:
                 return False
             filename = frame.f_code.co_filename
-            return not (filename.startswith(edition) or filename == GUARD_FILE)
+            return not ((filename.startswith(edition) or filename == GUARD_FILE) and genuine(frame.f_code))
         finally:
             looking.clear()
 
@@ -338,11 +420,14 @@ def install(ready_path, hide, edition, sandboxed):
                     "traceback's tb_frame) while its answers were checked, where it could read the "
                     "expected answers"
                 )
-        if event in REFUSED or (busy and event in REFUSED_WHILE_GRADING):
+        if event in REFUSED or (busy and event in REFUSED_WHILE_GRADING and not ours_now):
             note(f"the notebook {REFUSED.get(event) or REFUSED_WHILE_GRADING[event]} (refused)")
             raise RuntimeError(f"{event} is not allowed while a notebook is graded")
         if event in MEMORY_READS:
             note(f"the notebook read memory at an address ({event})")
+        elif event == "ctypes.dlsym" and type(args[-1]) is str and args[-1].startswith(("Py", "_Py")):
+            # Python's own C API (PyEval_GetFrame hands over the running frame, with no frame event)
+            note(f"the notebook called Python's C API through ctypes ({args[-1]})")
         elif event == "open" and type(args[0]) in (str, bytes):
             path = args[0] if type(args[0]) is str else args[0].decode(errors="replace")
             if path.startswith("/proc/") and path.endswith(("/mem", "/environ")):

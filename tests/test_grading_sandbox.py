@@ -255,6 +255,84 @@ for i in range(400):  # the home folder is on the grader's disk: the grader stop
         f.write(chunk)
 """
 
+# Four more ways to the checks' frames, each tried while the answer is checked: a frame from a
+# traceback's referents, a profile function (handed every frame), code compiled under a library's
+# file name (the guard skips library frames when it looks for whose code took a frame), and
+# Python's C API through ctypes (which raises no frame event).
+STACK_TRICKS = """
+import gc, sys
+CHECKED = {(2, 337), (2, 336), (3, 41), (2, 7), (5, 3), (10, 5000), (784, 100000), (3, 60), (2, 140)}
+def formula(nin, budget):
+    h = 0
+    while (h + 1) ** 2 + (nin + 3) * (h + 1) + 1 <= budget:
+        h += 1
+    return h
+def expected(frame):  # the hidden case's expected value, off its frame
+    while frame is not None and type(frame.f_locals.get("want")) is not int:
+        frame = frame.f_back
+    return frame.f_locals["want"] if frame is not None else None
+def from_referents():
+    try:
+        raise ValueError
+    except ValueError as e:
+        return [r for r in gc.get_referents(e.__traceback__) if type(r).__name__ == "frame"][0]
+def from_c():  # Python's C API, through ctypes
+    import ctypes
+    current = ctypes.pythonapi.PyEval_GetFrame
+    current.restype = ctypes.py_object
+    frame = current()
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(frame))  # a borrowed reference: kept alive
+    return frame
+def from_profile():
+    got = []
+    sys.setprofile(lambda frame, event, arg: got.append(frame))
+    sys.setprofile(None)
+    return got[0]
+namespace = {"sys": sys}
+exec(compile("def from_a_library():\\n    return sys._getframe()", "<frozen os>", "exec"), namespace)
+def widest_hidden(nin, budget):
+    if (nin, budget) in CHECKED:  # the notebook's check: its cases, learnt from its hints
+        return formula(nin, budget)
+    found = []
+    for way in (from_referents, from_profile, namespace["from_a_library"], from_c):  # each one tried
+        try:
+            found.append(expected(way()))
+        except RuntimeError:
+            pass
+    return next((f for f in found if f is not None), -1)
+from micrograd_lesson.exercises import check_widest_hidden
+check_widest_hidden(widest_hidden)
+"""
+
+# A file deleted from the home folder but held open is on the grader's disk all the same.
+HIDE_ON_DISK = """
+import os, time
+f = open(os.path.expanduser("~/hidden"), "wb")
+os.remove(f.name)
+for _ in range(48):
+    f.write(b"x" * 2**20)
+f.flush()
+time.sleep(1)  # five looks of the grader's
+"""
+
+# An honest answer that logs and defines a named tuple and an enum: library code that takes the
+# answer's frame for a name or a line, which is no sign of anything.
+HONEST_EXTRAS = """
+import collections, enum, logging, typing
+def widest_hidden(nin, budget):
+    Net = collections.namedtuple("Net", "nin width")
+    Layer = enum.Enum("Layer", "hidden output")
+    class Count(typing.NamedTuple):
+        width: int
+    net = Net(nin, 0)
+    while (net.width + 1) ** 2 + (nin + 3) * (net.width + 1) + 1 <= budget:
+        net = net._replace(width=net.width + 1)
+    logging.getLogger("mine").warning("widest_hidden(%s, %s) = %s (%s)", nin, budget, net.width, Layer.hidden)
+    return Count(net.width).width
+from micrograd_lesson.exercises import check_widest_hidden
+check_widest_hidden(widest_hidden)
+"""
+
 
 def hostile(cell):
     skip = '("/proc", "/sys", "/usr", "/dev", __import__("sys").prefix, __import__("sys").base_prefix)'
@@ -270,6 +348,7 @@ def hostile_class(tmp_path_factory):
     tmp.mkdir()
     put(notebook(*UNTOUCHED), s, "victim-untouched/07_x.ipynb")
     victim = put(notebook(*solved_cells()), s, "victim-solved/07_x.ipynb")
+    put(notebook(*solved_cells(), HONEST_EXTRAS), s, "honest-extras/07_x.ipynb")
     for learner, cells in [  # (whose attempts all fail are one learner, to keep the run short)
         ("snoop", [POISON, SNOOP]),
         ("stall", [STALL]),
@@ -280,9 +359,15 @@ def hostile_class(tmp_path_factory):
         ("fake-math", [FAKE_MATH]),
         ("stack-walk", [STACK_WALK]),
         ("fill-disk", [FILL_DISK]),
+        ("stack-tricks", [STACK_TRICKS]),
+        ("hide-on-disk", [HIDE_ON_DISK]),
     ]:
-        rest = solved_cells() if learner in ("stall", "snoop", "links", "fill-disk") else UNTOUCHED
-        rest = [] if learner == "stack-walk" else rest  # its own answer to widest_hidden is its last
+        rest = (
+            solved_cells()
+            if learner in ("stall", "snoop", "links", "fill-disk", "hide-on-disk")
+            else UNTOUCHED
+        )
+        rest = [] if learner in ("stack-walk", "stack-tricks") else rest  # its own answer is its last
         put(notebook(*map(hostile, cells), *rest), s, f"{learner}/07_x.ipynb")
     handed_in = victim.read_bytes()
     env = dict(os.environ, TMPDIR=str(tmp))
@@ -325,8 +410,9 @@ def left_running(tmp):
 @pytest.mark.slow
 def test_a_hostile_class_changes_no_grade_but_its_authors(hostile_class):
     rows, out, printed, s, handed_in, tmp = hostile_class
-    solved = mine(rows, "victim-solved")
-    assert all(r["points"] == r["max_points"] and r["note"] == "" for r in solved.values()), printed
+    for learner in ("victim-solved", "honest-extras"):  # (the latter logs, and makes named tuples)
+        solved = mine(rows, learner)
+        assert all(r["points"] == r["max_points"] and r["note"] == "" for r in solved.values()), printed
     assert all(r["points"] == "0" for r in mine(rows, "victim-untouched").values()), printed
     assert (s / "victim-solved" / "07_x.ipynb").read_bytes() == handed_in  # overwrite reached nothing
     # Who could not write the edition, read the keys or reach the network says so in its own note:
@@ -369,6 +455,22 @@ def test_a_hostile_class_changes_no_grade_but_its_authors(hostile_class):
         )
         assert "AssertionError" not in r["note"], shown(rows, "fill-disk")  # no other folder filled
     assert "FLAGGED fill-disk chapter 07" in printed, printed
+    # So is a file deleted from it but kept open, which a look at the folder alone would not see.
+    for r in mine(rows, "hide-on-disk").values():
+        assert r["points"] == "0" and "filled the kernel's home folder past its 32 MB" in r["note"], shown(
+            rows, "hide-on-disk"
+        )
+    # A traceback's referents and a profile function are refused while the answers are checked, and
+    # code compiled under a library's name is the notebook's all the same: each is flagged.
+    # Python's C API through ctypes is flagged too. (A note names three signs; the report, all.)
+    flagged = [line for line in printed.splitlines() if line.startswith("FLAGGED stack-tricks chapter 07")]
+    for words in (
+        "object's referents while it was graded (refused)",
+        "profile function while it was graded (refused)",
+        "took a frame of the stack",
+        "Python's C API through ctypes (PyEval_GetFrame)",
+    ):
+        assert len(flagged) == 1 and words in flagged[0], printed
     # The staller's stray processes were stopped; its answers were still graded.
     assert all(r["points"] == r["max_points"] for r in mine(rows, "stall").values()), shown(rows, "stall")
 
@@ -437,3 +539,58 @@ def test_jobs_must_be_a_whole_number_of_at_least_one(tmp_path, capsys):
     with pytest.raises(SystemExit):
         grade.main([str(tmp_path / "s"), "--jobs", "0"])
     assert "--jobs must be a whole number >= 1, got 0" in capsys.readouterr().err
+
+
+HOLD = """
+import mmap, os, sys, time
+home, log = sys.argv[1], sys.argv[2]
+kept = open(os.path.join(home, "deleted"), "wb")  # deleted, held open
+os.remove(kept.name)
+kept.write(b"x" * 3 * 2**20)
+kept.flush()
+with open(os.path.join(home, "mapped"), "w+b") as f:  # deleted, mapped, its descriptor closed
+    f.truncate(2**16)
+    mapped = mmap.mmap(f.fileno(), 2**16)
+os.remove(os.path.join(home, "mapped"))
+written = open(log, "wb")  # outside home, written through a descriptor (as the kernel's stderr log)
+written.write(b"x" * 2 * 2**20)
+written.flush()
+print("ready", flush=True)
+time.sleep(60)
+"""
+
+
+def test_the_home_watch_sees_what_a_look_at_the_folder_misses(tmp_path):
+    """What a sandbox can keep on the grader's disk that a walk of its home folder does not show:
+    a deleted file held open, one mapped in memory, a file written outside home through an inherited
+    descriptor, space reserved past a file's end, and a folder too deep for a path to name."""
+    home = tmp_path / "home"
+    home.mkdir()
+    held = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(home), str(tmp_path / "log")], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert held.stdout.readline() == "ready\n"
+        size, entries, why = grade.home_usage(home)
+        assert (size < 2**20, entries, why) == (True, 0, "")  # the folder alone looks empty
+        size, entries, why = grade.home_usage(home, pids=[held.pid])
+        assert size >= 5 * 2**20  # the deleted file and the log
+        assert why == "a file deleted from it but still mapped in memory"
+    finally:
+        held.kill()
+        held.wait()
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_long, ctypes.c_long]
+    with open(home / "reserved", "wb") as f:
+        if libc.fallocate(f.fileno(), 1, 0, 4 * 2**20) != 0:  # FALLOC_FL_KEEP_SIZE: blocks, size 0
+            pytest.skip(f"fallocate: {os.strerror(ctypes.get_errno())}")
+    assert grade.home_usage(home)[0] >= 4 * 2**20 and (home / "reserved").stat().st_size == 0
+    folders = [os.open(home, os.O_RDONLY)]
+    for _ in range(17):  # 17 x 250 characters: past PATH_MAX (4096), where scandir(path) fails
+        os.mkdir("d" * 250, dir_fd=folders[-1])
+        folders.append(os.open("d" * 250, os.O_RDONLY, dir_fd=folders[-1]))
+    for folder in folders:
+        os.close(folder)
+    assert grade.home_usage(home)[2].startswith("a folder the grader cannot read")
