@@ -640,7 +640,9 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
             grading = nbformat.v4.new_code_cell(GRADE_CELL.format(event=EVENT, request=json.dumps(request)))
             nb.cells.append(grading)
             doing[0] = "the grading step"
-            client.timeout = math.ceil(limits["grading"])
+            # The prepare step gets a cell's time, the grade step the grading limit: together they stay
+            # within the hard limit, which allows 2 cells (one past the notebook's limit) and grading.
+            client.timeout = math.ceil(min(limits["cell"], limits["grading"]))
             grading_wall = time.monotonic()
             client.execute_cell(grading, len(nb.cells) - 1)
             strays = stop_strays(client, unsafe)  # whatever the guard did or was kept from doing
@@ -672,6 +674,7 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
             )
             grading = nbformat.v4.new_code_cell(GRADE_CELL.format(event=EVENT, request=json.dumps(request)))
             nb.cells.append(grading)
+            client.timeout = math.ceil(limits["grading"])
             client.execute_cell(grading, len(nb.cells) - 1)
             grading_wall = time.monotonic() - grading_wall
             signed = read_signed(result, key, nonce)  # before the sandbox ends: nothing can rewrite it
@@ -689,7 +692,7 @@ def run_one(path, chapter, points, limits, student, slot=0, unsafe=False):
             )  # fmt: skip
         if grading is not None:
             what = (
-                f"the grading cell ran past its {limits['grading']:g} s limit"
+                f"the grading cell ran past its {client.timeout:g} s limit"
                 if isinstance(e, CellTimeoutError)
                 else "the kernel stopped while the grading cell ran the checks (did an answer end it?)"
             )
