@@ -26,6 +26,7 @@ and the whole run is bounded in time.
 
 import argparse
 import base64
+import difflib
 import json
 import os
 import platform
@@ -490,9 +491,24 @@ def check_save_keeps_metadata(page, tmp, names, pythons):
                 while path.stat().st_mtime_ns == mtime and time.monotonic() < deadline:
                     time.sleep(0.2)
                 saved = path.stat().st_mtime_ns != mtime
-                check(saved and path.read_bytes() == before,
+                # The server may still be writing (a loaded machine read an empty file here once):
+                # the bytes once they stop changing.
+                after, settled = path.read_bytes(), time.monotonic() + 10
+                while saved and time.monotonic() < settled:
+                    time.sleep(0.3)
+                    now = path.read_bytes()
+                    if now == after and now:
+                        break
+                    after = now
+                changed = "".join(
+                    difflib.unified_diff(
+                        before.decode().splitlines(True), after.decode().splitlines(True), n=1
+                    )
+                )[:1500]  # what the save changed, for a failure to say
+                check(saved and after == before,
                       f"save on Python {kernel}: {file} saved with Ctrl+S"
-                      f" ({'written' if saved else 'NOT written'}), its bytes unchanged")  # fmt: skip
+                      f" ({'written' if saved else 'NOT written'}), its bytes unchanged"
+                      + (f": {changed}" if changed else ""))  # fmt: skip
         finally:
             lab.stop()
 
